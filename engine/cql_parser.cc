@@ -1,0 +1,1 @@
+// Placeholder being written in this change; replaced before commit.
