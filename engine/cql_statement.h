@@ -105,6 +105,8 @@ struct AlterTable {
   QualifiedName table;
   bool if_exists = false;
   Action action = Action::kWith;
+  bool if_column_not_exists = false;  // ADD IF NOT EXISTS: skip columns already present
+  bool if_column_exists = false;      // DROP / RENAME IF EXISTS: skip absent columns
   std::vector<ColumnExpr> added;                             // kAdd
   std::vector<std::string> dropped;                          // kDrop
   std::vector<std::pair<std::string, std::string>> renamed;  // kRename: from -> to

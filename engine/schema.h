@@ -35,7 +35,6 @@ struct TableOptions {
   int64_t default_time_to_live = 0;
   int64_t gc_grace_seconds = kDefaultGcGraceSeconds;
   std::map<std::string, std::string> other;  // option name -> CQL text ('x', {'a': 'b'}, 0.1)
-  bool compact_storage = false;
 
   bool operator==(const TableOptions&) const = default;
 };

@@ -102,8 +102,13 @@ class [[nodiscard]] Result {
 }  // namespace cellfs
 
 // Returns early from the enclosing function when `expr` yields a non-ok Status.
-#define CELLFS_RETURN_IF_ERROR(expr)                 \
-  do {                                               \
-    ::cellfs::Status cellfs_status_ = (expr);        \
-    if (!cellfs_status_.ok()) return cellfs_status_; \
+// The temporary's name is unique per line so that nested uses do not shadow.
+#define CELLFS_STATUS_CONCAT_INNER(a, b) a##b
+#define CELLFS_STATUS_CONCAT(a, b) CELLFS_STATUS_CONCAT_INNER(a, b)
+#define CELLFS_RETURN_IF_ERROR(expr) \
+  CELLFS_RETURN_IF_ERROR_IMPL(CELLFS_STATUS_CONCAT(cellfs_status_, __COUNTER__), expr)
+#define CELLFS_RETURN_IF_ERROR_IMPL(var, expr) \
+  do {                                         \
+    ::cellfs::Status var = (expr);             \
+    if (!var.ok()) return var;                 \
   } while (false)

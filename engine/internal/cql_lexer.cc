@@ -11,6 +11,15 @@ bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) ||
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsHex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 
+// A stray byte as an error message shows it: 'c' when printable, else 0xNN,
+// so a message never carries control bytes or broken UTF-8.
+std::string DescribeByte(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  if (byte >= 0x20 && byte < 0x7f) return std::string("'") + c + "'";
+  static constexpr char kDigits[] = "0123456789abcdef";
+  return std::string("byte 0x") + kDigits[byte >> 4] + kDigits[byte & 0xf];
+}
+
 }  // namespace
 
 std::string SourcePosition::ToString() const {
@@ -71,6 +80,7 @@ bool CqlLexer::MatchUuid() const {
 const Token& CqlLexer::Peek() {
   if (!has_peeked_) {
     peeked_ = Scan();
+    peeked_end_ = pos_;
     has_peeked_ = true;
   }
   return peeked_;
@@ -79,9 +89,12 @@ const Token& CqlLexer::Peek() {
 Token CqlLexer::Next() {
   if (has_peeked_) {
     has_peeked_ = false;
+    consumed_end_ = peeked_end_;
     return std::move(peeked_);
   }
-  return Scan();
+  Token tok = Scan();
+  consumed_end_ = pos_;
+  return tok;
 }
 
 Token CqlLexer::Scan() {
@@ -200,7 +213,7 @@ Token CqlLexer::Scan() {
   if (kPunct.find(c) != std::string_view::npos) return take(1, TokenKind::kPunct);
 
   tok.kind = TokenKind::kError;
-  tok.text = std::string("unexpected character '") + c + "'";
+  tok.text = "unexpected character " + DescribeByte(c);
   Advance(1);
   return tok;
 }

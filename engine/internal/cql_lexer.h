@@ -59,8 +59,9 @@ class CqlLexer {
   // The token Next() would return, without consuming it.
   const Token& Peek();
 
-  // Where the lexer stands: just past the last consumed token.
-  SourcePosition position() const { return pos_; }
+  // Where the lexer stands: just past the last consumed token (a Peek()
+  // looks ahead without moving it).
+  SourcePosition position() const { return consumed_end_; }
   std::string_view input() const { return input_; }
 
  private:
@@ -73,7 +74,9 @@ class CqlLexer {
   bool MatchUuid() const;
 
   std::string_view input_;
-  SourcePosition pos_;
+  SourcePosition pos_;             // where scanning resumes (past any peeked token)
+  SourcePosition consumed_end_;    // just past the token Next() last returned
+  SourcePosition peeked_end_;      // just past peeked_, while has_peeked_
   bool has_peeked_ = false;
   Token peeked_;
 };
