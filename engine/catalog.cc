@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "engine/cql_identifier.h"
 #include "engine/internal/schema_options.h"
 #include "engine/internal/table_builder.h"
 #include "engine/internal/type_resolver.h"
@@ -28,6 +29,16 @@ bool UsesUserType(const CqlType& type, const std::string& name) {
   if (type.kind() == TypeKind::kUdt && type.udt_name() == name) return true;
   return std::any_of(type.params().begin(), type.params().end(),
                      [&](const TypePtr& p) { return UsesUserType(*p, name); });
+}
+
+// The routine's statement text with its name keyspace-qualified, so that
+// DESCRIBE output replays without a USE.
+std::string QualifiedRoutineText(const CreateRoutine& routine, const Statement& statement,
+                                 const std::string& keyspace) {
+  if (!routine.routine.keyspace.empty()) return routine.text;
+  const size_t at = routine.routine.position.offset - statement.position.offset;
+  if (at > routine.text.size()) return routine.text;
+  return routine.text.substr(0, at) + QuoteIdentifier(keyspace) + "." + routine.text.substr(at);
 }
 
 }  // namespace
@@ -202,7 +213,7 @@ class StatementApplier {
       return Fail(Status::AlreadyExists(kind + keyspace->name + "." + s.routine.name +
                                         " already exists"));
     }
-    keyspace->routines[s.routine.name] = s.text;
+    keyspace->routines[s.routine.name] = QualifiedRoutineText(s, statement_, keyspace->name);
     Report(change_, SchemaChange::Kind::kCreated, keyspace->name, s.routine.name);
     return Status::Ok();
   }

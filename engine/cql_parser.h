@@ -22,8 +22,14 @@ class CqlParser {
   // Parses the next statement into `*statement`. Returns Ok with
   // `*done` = true (and `*statement` untouched) at the end of input.
   // On a syntax error returns InvalidArgument whose message starts with the
-  // position ("line 3:14: ...") and names what was expected; the parser then
-  // skips to just past the next ';' so later statements can still be read.
+  // position ("line 3:14: expected ')', found ';'"), or the lexer's message
+  // for a lexical error ("line 3:14: unterminated string literal"). Valid CQL
+  // that is not DDL (SELECT, INSERT, CREATE ROLE...) and custom types given
+  // as class-name strings return NotSupported, also with the position. On
+  // any error the parser then skips to just past the next ';' so later
+  // statements can still be read, and `*statement` is left untouched.
+  // DDL that cellfs recognises but does not implement (CREATE INDEX, ...)
+  // is not an error here: it comes back as an UnsupportedStatement.
   Status Next(Statement* statement, bool* done);
 
   // The length of the longest prefix of `input` made of whole statements,

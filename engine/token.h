@@ -20,6 +20,10 @@ std::string SerializePartitionKey(const std::vector<std::string>& components);
 // Murmur3Partitioner, so every token has a successor and a predecessor.
 int64_t ComputeToken(std::string_view serialized_partition_key);
 
+// The token for a 64-bit hash: the hash as signed, with INT64_MIN moved to
+// INT64_MAX. ComputeToken(k) == TokenFromHash(XXH64(k, 0)).
+int64_t TokenFromHash(uint64_t hash);
+
 // Appends 8 bytes whose memcmp order is the signed order of `token`.
 void EncodeToken(int64_t token, std::string* out);
 

@@ -31,7 +31,9 @@ inline constexpr int64_t kDaysPerEra = 146097;
 // Days from 0000-03-01 (the start of era 0) to 1970-01-01.
 inline constexpr int64_t kEpochShift = 719468;
 
-constexpr int64_t FloorDiv(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+constexpr int64_t FloorDiv(int64_t a, int64_t b) {
+  return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
 
 }  // namespace civil_internal
 
@@ -41,8 +43,8 @@ constexpr int64_t DaysFromCivil(const CivilDate& date) {
   using namespace civil_internal;
   const int64_t year = date.year - (date.month <= 2 ? 1 : 0);  // March-based year
   const int64_t era = FloorDiv(year, 400);
-  const int64_t year_of_era = year - era * 400;                             // 0..399
-  const int64_t month_from_march = (date.month + 9) % 12;                   // Mar=0..Feb=11
+  const int64_t year_of_era = year - era * 400;                                 // 0..399
+  const int64_t month_from_march = (date.month + 9) % 12;                       // Mar=0..Feb=11
   const int64_t day_of_year = (153 * month_from_march + 2) / 5 + date.day - 1;  // 0..365
   const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
   return era * kDaysPerEra + day_of_era - kEpochShift;
@@ -58,11 +60,13 @@ constexpr CivilDate CivilFromDays(int64_t days) {
   // one per 400) so that a plain division by 365 yields the year of the era.
   const int64_t year_of_era =
       (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-  const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const int64_t day_of_year =
+      day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
   const int64_t month_from_march = (5 * day_of_year + 2) / 153;
   CivilDate date;
   date.day = static_cast<int>(day_of_year - (153 * month_from_march + 2) / 5 + 1);
-  date.month = static_cast<int>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
+  date.month =
+      static_cast<int>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
   date.year = year_of_era + era * 400 + (date.month <= 2 ? 1 : 0);
   return date;
 }

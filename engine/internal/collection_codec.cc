@@ -94,8 +94,8 @@ Status UnpackCollection(std::string_view value, size_t items_per_entry,
   // before anything is reserved for it.
   const size_t item_count = static_cast<size_t>(count) * items_per_entry;
   if (item_count > in.size() / 4) {
-    return Status::InvalidArgument("element count " + std::to_string(count) +
-                                   " does not fit in " + std::to_string(value.size()) + " bytes");
+    return Status::InvalidArgument("element count " + std::to_string(count) + " does not fit in " +
+                                   std::to_string(value.size()) + " bytes");
   }
   items->reserve(item_count);
   for (size_t i = 0; i < item_count; ++i) {
@@ -141,16 +141,15 @@ Status UnpackComponents(std::string_view value, size_t max_components,
   while (!in.empty()) {
     const size_t index = components->size();
     if (index == max_components) {
-      return Status::InvalidArgument("more than " + std::to_string(max_components) +
-                                     " components");
+      return Status::InvalidArgument("more than " + std::to_string(max_components) + " components");
     }
     int32_t length = 0;
     if (!ReadInt32(&in, &length)) {
       return Status::InvalidArgument("truncated length of component " + std::to_string(index));
     }
     if (length < -1) {
-      return Status::InvalidArgument("invalid length " + std::to_string(length) +
-                                     " of component " + std::to_string(index));
+      return Status::InvalidArgument("invalid length " + std::to_string(length) + " of component " +
+                                     std::to_string(index));
     }
     if (length == -1) {
       components->push_back(std::nullopt);

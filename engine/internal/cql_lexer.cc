@@ -136,12 +136,13 @@ Token CqlLexer::Scan() {
       n += 2;
       while (IsDigit(At(n))) ++n;
     }
-    if (!is_float && IsIdentStart(At(n))) {
+    const bool micro_sign = At(n) == '\xc2' && At(n + 1) == '\xb5';  // µ of µs, in UTF-8
+    if (!is_float && (IsIdentStart(At(n)) || micro_sign)) {
       // A duration such as 1h30m or 12mo3d: digits and unit letters.
       while (true) {
         if (IsIdentChar(At(n))) {
           ++n;
-        } else if (At(n) == '\xc2' && At(n + 1) == '\xb5') {  // µ of µs, in UTF-8
+        } else if (At(n) == '\xc2' && At(n + 1) == '\xb5') {
           n += 2;
         } else {
           break;

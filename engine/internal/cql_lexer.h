@@ -74,9 +74,9 @@ class CqlLexer {
   bool MatchUuid() const;
 
   std::string_view input_;
-  SourcePosition pos_;             // where scanning resumes (past any peeked token)
-  SourcePosition consumed_end_;    // just past the token Next() last returned
-  SourcePosition peeked_end_;      // just past peeked_, while has_peeked_
+  SourcePosition pos_;           // where scanning resumes (past any peeked token)
+  SourcePosition consumed_end_;  // just past the token Next() last returned
+  SourcePosition peeked_end_;    // just past peeked_, while has_peeked_
   bool has_peeked_ = false;
   Token peeked_;
 };

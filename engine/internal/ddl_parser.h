@@ -101,8 +101,8 @@ class DdlParser {
 
   CqlLexer& lexer_;
   int type_depth_ = 0;
-  size_t statement_start_ = 0;  // offset of the statement's first token
-  size_t consumed_end_ = 0;     // offset just past the last consumed token
+  SourcePosition statement_position_;  // of the statement's first token
+  size_t consumed_end_ = 0;            // offset just past the last consumed token
 };
 
 template <typename ParseItem>

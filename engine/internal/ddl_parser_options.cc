@@ -50,8 +50,8 @@ Status DdlParser::ParseType(TypeExpr* out) {
 Status DdlParser::ParseTypeParams(const Token& name, TypeExpr* out) {
   if (!Peek().IsPunct('<')) return Expected("'<' after " + name.text);
   if (type_depth_ >= kMaxTypeDepth) {
-    return ErrorAt(name.position, "type nested more than " + std::to_string(kMaxTypeDepth) +
-                                      " levels deep");
+    return ErrorAt(name.position,
+                   "type nested more than " + std::to_string(kMaxTypeDepth) + " levels deep");
   }
   Take();
   ++type_depth_;
@@ -99,6 +99,8 @@ Status DdlParser::ParseOptions(std::vector<TableOption>* options, CreateTable* t
       CELLFS_RETURN_IF_ERROR(ParseOption(options));
     }
   } while (TakeKeyword("and"));
+  // Catches the common slip of a missing AND with a clearer word than "';'".
+  if (!Peek().IsPunct(';') && Peek().kind != TokenKind::kEnd) return Expected("AND or ';'");
   return Status::Ok();
 }
 

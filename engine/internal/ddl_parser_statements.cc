@@ -19,13 +19,14 @@ std::string Upper(std::string text) {
 Status DdlParser::ParseStatement(Statement* out) {
   const Token& first = Peek();
   out->position = first.position;
-  statement_start_ = first.position.offset;
-  consumed_end_ = statement_start_;
+  statement_position_ = first.position;
+  consumed_end_ = first.position.offset;
   CELLFS_RETURN_IF_ERROR(ParseBody(&out->body));
   const Token& end = Peek();
   if (!end.IsPunct(';') && end.kind != TokenKind::kEnd) return Expected("';'");
   // The text ends with the last token, so comments before the ';' stay out.
-  out->text = std::string(lexer_.input().substr(statement_start_, consumed_end_ - statement_start_));
+  const size_t start = statement_position_.offset;
+  out->text = std::string(lexer_.input().substr(start, consumed_end_ - start));
   if (auto* routine = std::get_if<CreateRoutine>(&out->body)) routine->text = out->text;
   if (end.IsPunct(';')) Take();
   return Status::Ok();
@@ -75,9 +76,8 @@ Status DdlParser::ParseCreate(StatementBody* body) {
   }
   if (TakeKeyword("trigger")) return ParseUnsupported("CREATE TRIGGER", body);
   if (PeekKeyword("role") || PeekKeyword("user")) {
-    const Token& what = Peek();
-    return Status::NotSupported(what.position.ToString() + ": unsupported statement CREATE " +
-                                Upper(what.text) + ": cellfs accepts DDL only");
+    return Status::NotSupported(statement_position_.ToString() + ": unsupported statement CREATE " +
+                                Upper(Peek().text) + ": cellfs accepts DDL only");
   }
   return Expected("KEYSPACE, TABLE, TYPE, INDEX, MATERIALIZED VIEW, FUNCTION or AGGREGATE");
 }
@@ -167,8 +167,8 @@ Status DdlParser::ParseCreateType(StatementBody* body) {
 Status DdlParser::ParseCreateRoutine(bool or_replace, StatementBody* body) {
   CreateRoutine create;
   create.or_replace = or_replace;
-  create.kind = PeekKeyword("aggregate") ? CreateRoutine::Kind::kAggregate
-                                         : CreateRoutine::Kind::kFunction;
+  create.kind =
+      PeekKeyword("aggregate") ? CreateRoutine::Kind::kAggregate : CreateRoutine::Kind::kFunction;
   Take();  // FUNCTION or AGGREGATE, as the caller checked
   CELLFS_RETURN_IF_ERROR(ParseIfNotExists(&create.if_not_exists));
   CELLFS_RETURN_IF_ERROR(ParseQualifiedName(

@@ -39,7 +39,7 @@ Status DdlParser::ParsePrimaryKeyClause(CreateTable* table) {
   table->has_primary_key_clause = true;
   table->primary_key_position = position;
   bool first = true;
-  return ParseParenthesisedList("primary key column", [&]() -> Status {
+  return ParseParenthesisedList("primary key column name", [&]() -> Status {
     if (first) {
       first = false;
       return ParsePartitionKey(table);

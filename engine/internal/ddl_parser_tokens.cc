@@ -24,8 +24,11 @@ std::string DescribeToken(const Token& token) {
     case TokenKind::kIdentifier:
       if (IsReservedKeyword(token.text)) return "reserved keyword '" + token.text + "'";
       return "'" + Shorten(token.text) + "'";
-    case TokenKind::kQuotedIdentifier:
-      return QuoteIdentifier(Shorten(token.text));
+    case TokenKind::kQuotedIdentifier: {
+      std::string quoted = "\"";
+      for (char c : Shorten(token.text)) quoted += c == '"' ? std::string(2, c) : std::string(1, c);
+      return quoted + "\"";
+    }
     case TokenKind::kString:
       return "string '" + Shorten(token.text) + "'";
     case TokenKind::kError:

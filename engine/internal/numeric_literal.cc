@@ -180,8 +180,8 @@ Status ParseFloating(std::string_view type_name, std::string_view text, std::str
     }
     value = std::numeric_limits<Float>::quiet_NaN();
   } else if (EqualsIgnoringCase(unsigned_text, "infinity")) {
-    value = negative ? -std::numeric_limits<Float>::infinity()
-                     : std::numeric_limits<Float>::infinity();
+    value =
+        negative ? -std::numeric_limits<Float>::infinity() : std::numeric_limits<Float>::infinity();
   } else {
     NumberSyntax syntax;
     if (!ScanNumber(text, &syntax)) {

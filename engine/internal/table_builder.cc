@@ -104,6 +104,9 @@ Status ApplyClusteringOrder(const CreateTable& statement, TableDef* table) {
   for (auto& c : table->columns) {
     if (c.kind == ColumnKind::kClustering) clustering.push_back(&c);
   }
+  // Columns are still in declaration order here; the directive follows key order.
+  std::sort(clustering.begin(), clustering.end(),
+            [](const ColumnDef* a, const ColumnDef* b) { return a->position < b->position; });
   for (size_t i = 0; i < order.size(); ++i) {
     const ColumnDef* named = table->FindColumn(order[i].column);
     if (named == nullptr || named->kind != ColumnKind::kClustering) {
@@ -149,6 +152,7 @@ Result<TableDef> AddColumns(const AlterTable& statement, const KeyspaceDef& keys
                             TableDef table) {
   for (const auto& expr : statement.added) {
     if (table.FindColumn(expr.name) != nullptr) {
+      if (statement.if_column_not_exists) continue;
       return Invalid(expr.position, "column " + expr.name + " already exists in table " +
                                         table.keyspace + "." + table.name);
     }
@@ -167,6 +171,7 @@ Result<TableDef> DropColumns(const AlterTable& statement, TableDef table) {
     auto it = std::find_if(table.columns.begin(), table.columns.end(),
                            [&](const ColumnDef& c) { return c.name == name; });
     if (it == table.columns.end()) {
+      if (statement.if_column_exists) continue;
       return Invalid(statement.action_position, "column " + name + " was not found in table " +
                                                     table.keyspace + "." + table.name);
     }
@@ -183,6 +188,7 @@ Result<TableDef> RenameColumns(const AlterTable& statement, TableDef table) {
     auto it = std::find_if(table.columns.begin(), table.columns.end(),
                            [&](const ColumnDef& c) { return c.name == from; });
     if (it == table.columns.end()) {
+      if (statement.if_column_exists) continue;
       return Invalid(statement.action_position, "column " + from + " was not found in table " +
                                                     table.keyspace + "." + table.name);
     }

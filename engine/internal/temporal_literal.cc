@@ -149,9 +149,8 @@ Status ScanYear(Scanner* s, int64_t* year) {
 
 Status CheckField(std::string_view name, int64_t value, int64_t min, int64_t max) {
   if (value >= min && value <= max) return Status::Ok();
-  return Status::InvalidArgument(std::string(name) + " " + Padded(value, 2) +
-                                 " is out of range (" + Padded(min, 2) + ".." + Padded(max, 2) +
-                                 ")");
+  return Status::InvalidArgument(std::string(name) + " " + Padded(value, 2) + " is out of range (" +
+                                 Padded(min, 2) + ".." + Padded(max, 2) + ")");
 }
 
 // yyyy-mm-dd with an expanded year; month and day are range-checked.
@@ -212,8 +211,8 @@ Status ScanClock(Scanner* s, bool seconds_required, int64_t* nanos_of_day) {
   } else if (seconds_required) {
     return Status::InvalidArgument("expected HH:MM:SS");
   }
-  *nanos_of_day = hour * kNanosPerHour + minute * kNanosPerMinute + second * kNanosPerSecond +
-                  fraction;
+  *nanos_of_day =
+      hour * kNanosPerHour + minute * kNanosPerMinute + second * kNanosPerSecond + fraction;
   return Status::Ok();
 }
 
@@ -224,12 +223,13 @@ Status ScanZone(Scanner* s, int64_t* offset_minutes) {
     *offset_minutes = 0;
     return Status::Ok();
   }
+  const std::string_view zone = s->rest();
   const char sign = s->Peek();
   int64_t hours = 0;
   int64_t minutes = 0;
   if ((sign != '+' && sign != '-') || !s->Consume(sign) || !s->FixedDigits(2, &hours)) {
     return Status::InvalidArgument("expected a zone (Z, +HH, +HHMM or +HH:MM) at '" +
-                                   std::string(s->rest()) + "'");
+                                   std::string(zone) + "'");
   }
   if (s->Consume(':')) {
     if (!s->FixedDigits(2, &minutes)) {
@@ -419,11 +419,11 @@ bool MatchUnit(std::string_view text, size_t* rank, size_t* length) {
     size_t rank;
   };
   static constexpr Spelling kSpellings[] = {
-      {"mo", kMonths},         {"ms", kMillis},        {"us", kMicros},
+      {"mo", kMonths},        {"ms", kMillis}, {"us", kMicros},
       {"\xc2\xb5s", kMicros},  // MICRO SIGN
       {"\xce\xbcs", kMicros},  // GREEK SMALL LETTER MU
-      {"ns", kNanos},          {"y", kYears},          {"w", kWeeks},
-      {"d", kDays},            {"h", kHours},          {"m", kMinutes},
+      {"ns", kNanos},         {"y", kYears},   {"w", kWeeks},
+      {"d", kDays},           {"h", kHours},   {"m", kMinutes},
       {"s", kSeconds},
   };
   for (const Spelling& s : kSpellings) {
@@ -449,8 +449,8 @@ Status ScanStandardDuration(std::string_view text, DurationSum* sum) {
     size_t rank = 0;
     size_t length = 0;
     if (!MatchUnit(s.rest(), &rank, &length)) {
-      return Status::InvalidArgument(
-          "expected a unit (y, mo, w, d, h, m, s, ms, us, ns) at '" + std::string(s.rest()) + "'");
+      return Status::InvalidArgument("expected a unit (y, mo, w, d, h, m, s, ms, us, ns) at '" +
+                                     std::string(s.rest()) + "'");
     }
     if (rank + 1 == next_rank) {
       return Status::InvalidArgument(std::string(kUnits[rank].name) + " given more than once");
@@ -614,10 +614,9 @@ Status ParseDateLiteral(std::string_view text, std::string* out) {
     raw = DaysFromCivil(date) + kDateEpoch;
     if (raw < 0 || raw > kDateMax) {
       return Invalid("date", text,
-                     Status::InvalidArgument("out of range (" +
-                                             FormatCivilDate(CivilFromDays(-kDateEpoch)) + ".." +
-                                             FormatCivilDate(CivilFromDays(kDateMax - kDateEpoch)) +
-                                             ")"));
+                     Status::InvalidArgument(
+                         "out of range (" + FormatCivilDate(CivilFromDays(-kDateEpoch)) + ".." +
+                         FormatCivilDate(CivilFromDays(kDateMax - kDateEpoch)) + ")"));
     }
   }
   *out = PutBigEndian(static_cast<uint64_t>(raw), 4);
@@ -679,8 +678,7 @@ std::string FormatDurationLiteral(std::string_view bytes) {
   DurationValue value;
   if (!DecodeDuration(bytes, &value).ok()) return "";
   if (value.months == 0 && value.days == 0 && value.nanoseconds == 0) return "0s";
-  std::string text =
-      value.months < 0 || value.days < 0 || value.nanoseconds < 0 ? "-" : "";
+  std::string text = value.months < 0 || value.days < 0 || value.nanoseconds < 0 ? "-" : "";
   const uint64_t months = AppendPart(Magnitude(value.months), 12, "y", &text);
   AppendPart(months, 1, "mo", &text);
   AppendPart(Magnitude(value.days), 1, "d", &text);
@@ -737,8 +735,7 @@ Status ValidateTemporalValue(TypeKind kind, std::string_view bytes) {
       return DecodeDuration(bytes, &ignored);
     }
     default:
-      return Status::InvalidArgument(std::string(NativeTypeName(kind)) +
-                                     " is not a temporal type");
+      return Status::InvalidArgument(std::string(NativeTypeName(kind)) + " is not a temporal type");
   }
   if (bytes.size() != expected) {
     return Status::InvalidArgument("a " + std::string(NativeTypeName(kind)) + " value is " +

@@ -363,7 +363,7 @@ TEST_CASE("functions and aggregates are kept as written", "[catalog]") {
               .ok());
   const auto& routines = catalog.FindKeyspace("ks")->routines;
   REQUIRE(routines.contains("f"));
-  CHECK_THAT(routines.at("f"), Catch::StartsWith("CREATE OR REPLACE FUNCTION f"));
+  CHECK_THAT(routines.at("f"), Catch::StartsWith("CREATE OR REPLACE FUNCTION ks.f (a int)"));
 }
 
 TEST_CASE("a failed statement leaves the catalog and the session keyspace unchanged",

@@ -1,2 +1,693 @@
-// Placeholder being written in this change; replaced before commit.
+// Tests for the temporal literal codecs (timestamp, date, time, duration)
+// and the civil-calendar arithmetic beneath them.
+#include "engine/internal/temporal_literal.h"
+
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <random>
+#include <string>
+
+#include "engine/internal/civil_time.h"
+
+namespace cellfs {
+namespace {
+
+std::string ToHex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (char c : bytes) {
+    const auto b = static_cast<unsigned char>(c);
+    hex.push_back(kDigits[b >> 4]);
+    hex.push_back(kDigits[b & 15]);
+  }
+  return hex;
+}
+
+std::string FromHex(std::string_view hex) {
+  std::string bytes;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    const auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+    bytes.push_back(static_cast<char>(nibble(hex[i]) * 16 + nibble(hex[i + 1])));
+  }
+  return bytes;
+}
+
+std::string BigEndian(uint64_t value, size_t width) {
+  std::string bytes(width, '\0');
+  for (size_t i = width; i > 0; --i, value >>= 8) bytes[i - 1] = static_cast<char>(value & 0xff);
+  return bytes;
+}
+
+int64_t ReadInt64(std::string_view bytes) {
+  uint64_t value = 0;
+  for (char c : bytes) value = (value << 8) | static_cast<unsigned char>(c);
+  return static_cast<int64_t>(value);
+}
+
+using Parser = Status (*)(std::string_view, std::string*);
+
+// The bytes of text that must parse.
+std::string MustParse(Parser parse, std::string_view text) {
+  std::string out;
+  Status status = parse(text, &out);
+  INFO("'" << text << "': " << status.ToString());
+  REQUIRE(status.ok());
+  return out;
+}
+
+// The error of text that must not parse; checks the output is untouched.
+Status MustFail(Parser parse, std::string_view text) {
+  std::string out = "untouched";
+  Status status = parse(text, &out);
+  INFO("'" << text << "'");
+  CHECK(status.code() == StatusCode::kInvalidArgument);
+  CHECK(out == "untouched");
+  return status;
+}
+
+int64_t TimestampMillis(std::string_view text) {
+  return ReadInt64(MustParse(ParseTimestampLiteral, text));
+}
+
+std::string DurationHex(std::string_view text) {
+  return ToHex(MustParse(ParseDurationLiteral, text));
+}
+
+std::string DurationHex(int32_t months, int32_t days, int64_t nanos) {
+  return ToHex(EncodeDuration({months, days, nanos}));
+}
+
+// ---- Civil calendar ----------------------------------------------------------
+
+TEST_CASE("leap years follow the Gregorian rule, proleptically", "[temporal_literal]") {
+  CHECK(IsLeapYear(2000));
+  CHECK(IsLeapYear(2024));
+  CHECK(IsLeapYear(0));
+  CHECK(IsLeapYear(-4));
+  CHECK(IsLeapYear(-400));
+  CHECK_FALSE(IsLeapYear(1900));
+  CHECK_FALSE(IsLeapYear(2019));
+  CHECK_FALSE(IsLeapYear(-100));
+  CHECK_FALSE(IsLeapYear(-1));
+  CHECK(DaysInMonth(2020, 2) == 29);
+  CHECK(DaysInMonth(2100, 2) == 28);
+  CHECK(DaysInMonth(2019, 4) == 30);
+  CHECK(DaysInMonth(2019, 12) == 31);
+}
+
+TEST_CASE("days from civil agree with known dates", "[temporal_literal]") {
+  CHECK(DaysFromCivil({1970, 1, 1}) == 0);
+  CHECK(DaysFromCivil({1969, 12, 31}) == -1);
+  CHECK(DaysFromCivil({2018, 7, 23}) == 17735);
+  CHECK(DaysFromCivil({2000, 3, 1}) == 11017);
+  CHECK(DaysFromCivil({1900, 1, 1}) == -25567);
+  CHECK(DaysFromCivil({1, 1, 1}) == -719162);
+  CHECK(DaysFromCivil({0, 1, 1}) == -719528);
+  CHECK(DaysFromCivil({9999, 12, 31}) == 2932896);
+  static_assert(DaysFromCivil({1970, 1, 2}) == 1, "usable at compile time");
+}
+
+TEST_CASE("civil from days inverts days from civil across a wide range", "[temporal_literal]") {
+  std::mt19937_64 rng(99);
+  for (int i = 0; i < 20000; ++i) {
+    const int64_t span = int64_t{1} << (i % 41 + 1);
+    const int64_t days = static_cast<int64_t>(rng() % static_cast<uint64_t>(2 * span)) - span;
+    const CivilDate date = CivilFromDays(days);
+    INFO(days << " -> " << date.year << "-" << date.month << "-" << date.day);
+    CHECK(date.month >= 1);
+    CHECK(date.month <= 12);
+    CHECK(date.day >= 1);
+    CHECK(date.day <= DaysInMonth(date.year, date.month));
+    CHECK(DaysFromCivil(date) == days);
+  }
+}
+
+TEST_CASE("consecutive day numbers walk the calendar one day at a time", "[temporal_literal]") {
+  // Independent of the formulas: count days forward from 0000-01-01.
+  CivilDate expected{0, 1, 1};
+  for (int64_t days = DaysFromCivil({0, 1, 1}); days < DaysFromCivil({2401, 1, 1}); ++days) {
+    const CivilDate got = CivilFromDays(days);
+    if (got.year != expected.year || got.month != expected.month || got.day != expected.day) {
+      FAIL("day " << days << " is " << got.year << "-" << got.month << "-" << got.day);
+    }
+    if (++expected.day > DaysInMonth(expected.year, expected.month)) {
+      expected.day = 1;
+      if (++expected.month > 12) {
+        expected.month = 1;
+        ++expected.year;
+      }
+    }
+  }
+  CHECK(expected.year == 2401);
+}
+
+// ---- Timestamp ----------------------------------------------------------------
+
+TEST_CASE("timestamp accepts the date-time spellings CQL accepts", "[temporal_literal]") {
+  const int64_t t = 1532343862432;  // 2018-07-23T11:04:22.432Z
+  const char* same[] = {
+      "2018-07-23T11:04:22.432Z",      "2018-07-23 11:04:22.432+0000",
+      "2018-07-23T11:04:22.432+00:00", "2018-07-23T13:04:22.432+02",
+      "2018-07-23T06:04:22.432-0500",  "2018-07-23T16:34:22.432+05:30",
+      "2018-07-23t11:04:22.432z",      "2018-07-23T11:04:22.432000000Z",
+      "2018-07-23T11:04:22.432",       "2018-07-23T11:04:22.4320",
+      "+2018-07-23T11:04:22.432Z",     "2018-07-23T11:04:22.432-00",
+  };
+  for (const char* text : same) CHECK(TimestampMillis(text) == t);
+}
+
+TEST_CASE("timestamp fields default to zero when omitted", "[temporal_literal]") {
+  const int64_t midnight = 17735 * int64_t{86400000};
+  CHECK(TimestampMillis("2018-07-23") == midnight);
+  CHECK(TimestampMillis("2018-07-23T11:04") == midnight + 39840000);
+  CHECK(TimestampMillis("2018-07-23 11:04:22") == midnight + 39862000);
+  CHECK(TimestampMillis("2018-07-23T11:04:22.4") == midnight + 39862400);
+  CHECK(TimestampMillis("2018-07-23T11:04:22.04") == midnight + 39862040);
+  CHECK(TimestampMillis("2018-07-23Z") == midnight);
+  CHECK(TimestampMillis("2018-07-23+0100") == midnight - 3600000);
+  CHECK(TimestampMillis("2018-07-23T11:04+01:00") == midnight + 39840000 - 3600000);
+}
+
+TEST_CASE("timestamp accepts an integer of milliseconds", "[temporal_literal]") {
+  CHECK(TimestampMillis("0") == 0);
+  CHECK(TimestampMillis("-1") == -1);
+  CHECK(TimestampMillis("+5") == 5);
+  CHECK(TimestampMillis("1532343862432") == 1532343862432);
+  CHECK(TimestampMillis("9223372036854775807") == INT64_MAX);
+  CHECK(TimestampMillis("-9223372036854775808") == INT64_MIN);
+  CHECK(TimestampMillis("0002018") == 2018);  // all digits: milliseconds, not a year
+}
+
+TEST_CASE("timestamps before 1970 and before year 1 work", "[temporal_literal]") {
+  CHECK(TimestampMillis("1969-12-31T23:59:59.999Z") == -1);
+  CHECK(TimestampMillis("1900-01-01T00:00:00Z") == -2208988800000);
+  CHECK(TimestampMillis("0000-01-01T00:00:00.000Z") == -62167219200000);
+  CHECK(TimestampMillis("-0001-12-31T23:59:59.999Z") == -62167219200001);
+  CHECK(TimestampMillis("-292275055-05-16T16:47:04.192Z") == INT64_MIN);
+  CHECK(TimestampMillis("+292278994-08-17T07:12:55.807Z") == INT64_MAX);
+}
+
+TEST_CASE("timestamp formats as UTC ISO 8601 with milliseconds", "[temporal_literal]") {
+  const std::pair<int64_t, const char*> cases[] = {
+      {0, "1970-01-01T00:00:00.000Z"},
+      {-1, "1969-12-31T23:59:59.999Z"},
+      {1532343862432, "2018-07-23T11:04:22.432Z"},
+      {253402300800000, "+10000-01-01T00:00:00.000Z"},
+      {253402300799999, "9999-12-31T23:59:59.999Z"},
+      {-62167219200000, "0000-01-01T00:00:00.000Z"},
+      {-62167219200001, "-0001-12-31T23:59:59.999Z"},
+      {INT64_MIN, "-292275055-05-16T16:47:04.192Z"},
+      {INT64_MAX, "+292278994-08-17T07:12:55.807Z"},
+  };
+  for (const auto& [millis, text] : cases) {
+    CHECK(FormatTimestampLiteral(BigEndian(static_cast<uint64_t>(millis), 8)) == text);
+  }
+}
+
+TEST_CASE("timestamp rejects digits below the millisecond", "[temporal_literal]") {
+  CHECK(MustFail(ParseTimestampLiteral, "2018-07-23T11:04:22.4321Z").message() ==
+        "invalid timestamp '2018-07-23T11:04:22.4321Z': sub-millisecond precision: a timestamp "
+        "holds whole milliseconds");
+  CHECK_THAT(MustFail(ParseTimestampLiteral, "2018-07-23T11:04:22.000000001").message(),
+             Catch::Contains("sub-millisecond precision"));
+}
+
+TEST_CASE("timestamp validates every calendar and clock field", "[temporal_literal]") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"2019-02-29", "day 29 is out of range for 2019-02 (01..28)"},
+      {"1900-02-29T00:00Z", "day 29 is out of range for 1900-02 (01..28)"},
+      {"2018-04-31", "day 31 is out of range for 2018-04 (01..30)"},
+      {"2018-01-00", "day 00 is out of range for 2018-01 (01..31)"},
+      {"2018-13-01", "month 13 is out of range (01..12)"},
+      {"2018-00-01", "month 00 is out of range (01..12)"},
+      {"2018-07-23T24:00", "hour 24 is out of range (00..23)"},
+      {"2018-07-23T23:60", "minute 60 is out of range (00..59)"},
+      {"2018-07-23T23:59:60", "second 60 is out of range (00..59)"},
+      {"2018-07-23T00:00+19:00", "zone offset +19:00 is out of range (-18:00..+18:00)"},
+      {"2018-07-23T00:00+05:60", "zone minute 60 is out of range (00..59)"},
+  };
+  for (const auto& [text, problem] : cases) {
+    CHECK(MustFail(ParseTimestampLiteral, text).message() ==
+          "invalid timestamp '" + std::string(text) + "': " + problem);
+  }
+  CHECK(TimestampMillis("2020-02-29") == 18321 * int64_t{86400000});
+  CHECK(TimestampMillis("2000-02-29") == 11016 * int64_t{86400000});
+  CHECK(TimestampMillis("-0004-02-29") == (DaysFromCivil({-4, 2, 29}) * int64_t{86400000}));
+  CHECK(TimestampMillis("2018-07-23T00:00-18:00") == (17735 * int64_t{86400000}) + 64800000);
+}
+
+TEST_CASE("timestamp rejects malformed text", "[temporal_literal]") {
+  const char* bad[] = {"",
+                       " 2018-07-23",
+                       "2018-07-23 ",
+                       "18-07-23",
+                       "2018-7-23",
+                       "2018/07/23",
+                       "2018-07-23T",
+                       "2018-07-23T11",
+                       "2018-07-23T11:4",
+                       "2018-07-23T11:04:22.",
+                       "2018-07-23T11:04:22.1234567890",
+                       "2018-07-23X",
+                       "+018-01-01",
+                       "10000-01-01",
+                       "2018-07-23T11:04:22.432ZZ",
+                       "2018-07-23T11:04:22.432+1",
+                       "2018-07-23T11:04:22.432+01:0",
+                       "2018-07-23T11:04:22 UTC",
+                       "0x10",
+                       "1.5",
+                       "now"};
+  for (const char* text : bad) {
+    CHECK_THAT(MustFail(ParseTimestampLiteral, text).message(),
+               Catch::StartsWith("invalid timestamp '" + std::string(text) + "': "));
+  }
+  CHECK(MustFail(ParseTimestampLiteral, "2018-07-23X").message() ==
+        "invalid timestamp '2018-07-23X': expected a zone (Z, +HH, +HHMM or +HH:MM) at 'X'");
+  CHECK(MustFail(ParseTimestampLiteral, "18-07-23").message() ==
+        "invalid timestamp '18-07-23': expected a 4-digit year");
+}
+
+TEST_CASE("timestamp rejects moments beyond int64 milliseconds", "[temporal_literal]") {
+  const char* bad[] = {"+292278994-08-17T07:12:55.808Z", "-292275055-05-16T16:47:04.191Z",
+                       "+999999999999-01-01", "-999999999999-01-01"};
+  for (const char* text : bad) {
+    CHECK(MustFail(ParseTimestampLiteral, text).message() ==
+          "invalid timestamp '" + std::string(text) +
+              "': out of range (a timestamp is int64 milliseconds since 1970)");
+  }
+  CHECK(MustFail(ParseTimestampLiteral, "+1000000000001-01-01").message() ==
+        "invalid timestamp '+1000000000001-01-01': year +1000000000001 is out of range");
+  CHECK(MustFail(ParseTimestampLiteral, "9223372036854775808").message() ==
+        "invalid timestamp '9223372036854775808': milliseconds out of range for a 64-bit integer");
+  CHECK(MustFail(ParseTimestampLiteral, "-9223372036854775809").code() ==
+        StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("timestamp text round-trips exactly for random milliseconds", "[temporal_literal]") {
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 5000; ++i) {
+    // Alternate the full int64 range with the years people use.
+    const uint64_t raw = i % 2 == 0 ? rng() : static_cast<uint64_t>(rng() % 8'000'000'000'000);
+    const std::string bytes = BigEndian(raw, 8);
+    const std::string text = FormatTimestampLiteral(bytes);
+    INFO(static_cast<int64_t>(raw) << " -> " << text);
+    CHECK(MustParse(ParseTimestampLiteral, text) == bytes);
+  }
+}
+
+TEST_CASE("timestamp parsing agrees with timegm for random zoned date-times",
+          "[temporal_literal]") {
+  std::mt19937_64 rng(1970);
+  const auto pick = [&rng](int64_t lo, int64_t hi) {
+    return lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(hi - lo + 1));
+  };
+  for (int i = 0; i < 3000; ++i) {
+    const int64_t year = pick(1, 9999);
+    const int month = static_cast<int>(pick(1, 12));
+    const int day = static_cast<int>(pick(1, DaysInMonth(year, month)));
+    const int hour = static_cast<int>(pick(0, 23));
+    const int minute = static_cast<int>(pick(0, 59));
+    const int second = static_cast<int>(pick(0, 59));
+    const int millis = static_cast<int>(pick(0, 999));
+    const int offset = static_cast<int>(pick(-18 * 60, 18 * 60));  // minutes east
+    char text[64];
+    const char* separator = i % 2 == 0 ? "T" : " ";
+    snprintf(text, sizeof(text), "%04d-%02d-%02d%s%02d:%02d:%02d.%03d%c%02d%s%02d",
+             static_cast<int>(year), month, day, separator, hour, minute, second, millis,
+             offset < 0 ? '-' : '+', std::abs(offset) / 60, i % 3 == 0 ? ":" : "",
+             std::abs(offset) % 60);
+    std::tm tm{};
+    tm.tm_year = static_cast<int>(year - 1900);
+    tm.tm_mon = month - 1;
+    tm.tm_mday = day;
+    tm.tm_hour = hour;
+    tm.tm_min = minute;
+    tm.tm_sec = second;
+    const int64_t expected =
+        static_cast<int64_t>(timegm(&tm)) * 1000 + millis - int64_t{offset} * 60000;
+    INFO(text);
+    CHECK(TimestampMillis(text) == expected);
+  }
+}
+
+// ---- Date ------------------------------------------------------------------------
+
+TEST_CASE("date parses yyyy-mm-dd into days since the epoch plus 2^31", "[temporal_literal]") {
+  CHECK(ToHex(MustParse(ParseDateLiteral, "1970-01-01")) == "80000000");
+  CHECK(ToHex(MustParse(ParseDateLiteral, "1969-12-31")) == "7fffffff");
+  CHECK(ToHex(MustParse(ParseDateLiteral, "2018-07-23")) == "80004547");
+  CHECK(ToHex(MustParse(ParseDateLiteral, "-5877641-06-23")) == "00000000");
+  CHECK(ToHex(MustParse(ParseDateLiteral, "+5881580-07-11")) == "ffffffff");
+  CHECK(ToHex(MustParse(ParseDateLiteral, "+2018-07-23")) == "80004547");
+}
+
+TEST_CASE("date accepts the raw unsigned day number", "[temporal_literal]") {
+  CHECK(ToHex(MustParse(ParseDateLiteral, "0")) == "00000000");
+  CHECK(ToHex(MustParse(ParseDateLiteral, "2147483648")) == "80000000");
+  CHECK(ToHex(MustParse(ParseDateLiteral, "4294967295")) == "ffffffff");
+  CHECK(ToHex(MustParse(ParseDateLiteral, "-0")) == "00000000");
+}
+
+TEST_CASE("date rejects days outside the uint32 range", "[temporal_literal]") {
+  const char* raw_message = "a day number must be within 0..4294967295 (2^31 is 1970-01-01)";
+  CHECK(MustFail(ParseDateLiteral, "-1").message() ==
+        "invalid date '-1': " + std::string(raw_message));
+  CHECK(MustFail(ParseDateLiteral, "4294967296").message() ==
+        "invalid date '4294967296': " + std::string(raw_message));
+  CHECK(MustFail(ParseDateLiteral, "99999999999999999999999").code() ==
+        StatusCode::kInvalidArgument);
+  CHECK(MustFail(ParseDateLiteral, "+5881580-07-12").message() ==
+        "invalid date '+5881580-07-12': out of range (-5877641-06-23..+5881580-07-11)");
+  CHECK(MustFail(ParseDateLiteral, "-5877641-06-22").message() ==
+        "invalid date '-5877641-06-22': out of range (-5877641-06-23..+5881580-07-11)");
+}
+
+TEST_CASE("date rejects malformed text", "[temporal_literal]") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"", "expected a 4-digit year"},
+      {"2018-02-30", "day 30 is out of range for 2018-02 (01..28)"},
+      {"2018-07-23T00:00", "unexpected 'T00:00' at the end"},
+      {"2018-07-23 ", "unexpected ' ' at the end"},
+      {"2018-7-3", "expected '-' and a 2-digit month after the year"},
+      {"2018-07", "expected '-' and a 2-digit day after the month"},
+      {"+201-01-01", "expected at least 4 digits after the year's sign"},
+      {"today", "expected a 4-digit year"},
+  };
+  for (const auto& [text, problem] : cases) {
+    CHECK(MustFail(ParseDateLiteral, text).message() ==
+          "invalid date '" + std::string(text) + "': " + problem);
+  }
+}
+
+TEST_CASE("date formats yyyy-mm-dd with signed years outside 0000..9999", "[temporal_literal]") {
+  CHECK(FormatDateLiteral(FromHex("80000000")) == "1970-01-01");
+  CHECK(FormatDateLiteral(FromHex("7fffffff")) == "1969-12-31");
+  CHECK(FormatDateLiteral(FromHex("80004547")) == "2018-07-23");
+  CHECK(FormatDateLiteral(FromHex("00000000")) == "-5877641-06-23");
+  CHECK(FormatDateLiteral(FromHex("ffffffff")) == "+5881580-07-11");
+  CHECK(FormatDateLiteral(
+            BigEndian(static_cast<uint64_t>(DaysFromCivil({-1, 1, 1}) + (int64_t{1} << 31)), 4)) ==
+        "-0001-01-01");
+}
+
+TEST_CASE("date text round-trips exactly for random day numbers", "[temporal_literal]") {
+  std::mt19937_64 rng(31);
+  for (int i = 0; i < 5000; ++i) {
+    const std::string bytes = BigEndian(rng() & 0xffffffff, 4);
+    const std::string text = FormatDateLiteral(bytes);
+    INFO(ToHex(bytes) << " -> " << text);
+    CHECK(MustParse(ParseDateLiteral, text) == bytes);
+  }
+}
+
+// ---- Time ------------------------------------------------------------------------
+
+TEST_CASE("time parses HH:MM:SS with a right-padded fraction", "[temporal_literal]") {
+  const std::pair<const char*, int64_t> cases[] = {
+      {"00:00:00", 0},
+      {"23:59:59.999999999", 86399999999999},
+      {"12:34:56.5", 45296500000000},
+      {"01:02:03.000000001", 3723000000001},
+      {"00:00:01.25", 1250000000},
+      {"0", 0},
+      {"86399999999999", 86399999999999},
+      {"+1000", 1000},
+  };
+  for (const auto& [text, nanos] : cases) {
+    CHECK(ReadInt64(MustParse(ParseTimeLiteral, text)) == nanos);
+  }
+}
+
+TEST_CASE("time rejects out-of-range and malformed text", "[temporal_literal]") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"24:00:00", "hour 24 is out of range (00..23)"},
+      {"12:60:00", "minute 60 is out of range (00..59)"},
+      {"12:00:60", "second 60 is out of range (00..59)"},
+      {"12:00", "expected HH:MM:SS"},
+      {"1:02:03", "expected HH:MM:SS"},
+      {"12:00:00.", "expected 1 to 9 digits of fraction of a second"},
+      {"12:00:00.1234567890", "expected 1 to 9 digits of fraction of a second"},
+      {"12:00:00Z", "unexpected 'Z' at the end"},
+      {"86400000000000", "nanoseconds must be within 0..86399999999999"},
+      {"-1", "nanoseconds must be within 0..86399999999999"},
+      {"", "expected HH:MM:SS"},
+      {" 12:00:00", "expected HH:MM:SS"},
+  };
+  for (const auto& [text, problem] : cases) {
+    CHECK(MustFail(ParseTimeLiteral, text).message() ==
+          "invalid time '" + std::string(text) + "': " + problem);
+  }
+}
+
+TEST_CASE("time formats with nine fraction digits", "[temporal_literal]") {
+  CHECK(FormatTimeLiteral(BigEndian(0, 8)) == "00:00:00.000000000");
+  CHECK(FormatTimeLiteral(BigEndian(45296500000000, 8)) == "12:34:56.500000000");
+  CHECK(FormatTimeLiteral(BigEndian(86399999999999, 8)) == "23:59:59.999999999");
+  CHECK(FormatTimeLiteral(BigEndian(1, 8)) == "00:00:00.000000001");
+}
+
+TEST_CASE("time text round-trips exactly for random nanoseconds of a day", "[temporal_literal]") {
+  std::mt19937_64 rng(86400);
+  for (int i = 0; i < 5000; ++i) {
+    const std::string bytes = BigEndian(rng() % 86400000000000, 8);
+    const std::string text = FormatTimeLiteral(bytes);
+    INFO(ToHex(bytes) << " -> " << text);
+    CHECK(MustParse(ParseTimeLiteral, text) == bytes);
+  }
+}
+
+// ---- Duration --------------------------------------------------------------------
+
+TEST_CASE("duration parts are zigzag vints in Cassandra's VIntCoding", "[temporal_literal]") {
+  CHECK(DurationHex(0, 0, 0) == "000000");
+  CHECK(DurationHex(1, 0, 0) == "020000");
+  CHECK(DurationHex(-1, 0, 0) == "010000");
+  CHECK(DurationHex(0, 63, 0) == "007e00");
+  CHECK(DurationHex(0, 0, 64) == "00008080");  // 128 needs a second byte
+  CHECK(DurationHex(0, 0, -65) == "00008081");
+  CHECK(DurationHex(0, 0, 8191) == "0000bffe");  // 14 bits: the most two bytes hold
+  CHECK(DurationHex(0, 0, 8192) == "0000c04000");
+  CHECK(DurationHex(INT32_MAX, 0, 0) == "f0fffffffe0000");
+  CHECK(DurationHex(INT32_MIN, 0, 0) == "f0ffffffff0000");
+  CHECK(DurationHex(0, 0, INT64_MAX) == "0000fffffffffffffffffe");
+  CHECK(DurationHex(0, 0, INT64_MIN) == "0000ffffffffffffffffff");
+  CHECK(DurationHex(0, 0, int64_t{1} << 55) == "0000ff0100000000000000");  // 57 bits: nine bytes
+  CHECK(DurationHex(0, 0, (int64_t{1} << 55) - 1) == "0000fefffffffffffffe");  // 56 bits: eight
+}
+
+TEST_CASE("vints take one byte per 7 bits, up to nine bytes", "[temporal_literal]") {
+  // Walk the zigzag codes of every bit length, at both ends of the length.
+  for (int bits = 1; bits <= 64; ++bits) {
+    const uint64_t top = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+    for (uint64_t zigzag : {top, uint64_t{1} << (bits - 1)}) {
+      const auto nanos = static_cast<int64_t>((zigzag >> 1) ^ (0 - (zigzag & 1)));
+      const std::string bytes = EncodeDuration({0, 0, nanos});
+      DurationValue decoded;
+      INFO(nanos);
+      REQUIRE(DecodeDuration(bytes, &decoded).ok());
+      CHECK(decoded.nanoseconds == nanos);
+      const size_t expected = bits > 56 ? 9 : static_cast<size_t>((bits + 6) / 7);
+      CHECK(bytes.size() == 2 + expected);
+    }
+  }
+}
+
+TEST_CASE("duration decoding rejects malformed bytes", "[temporal_literal]") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"", "truncated duration: a part is missing"},
+      {"0200", "truncated duration: a part is missing"},
+      {"0000c040", "truncated duration vint"},
+      {"00000000", "duration has 1 trailing bytes"},
+      {"80020000", "non-minimal duration vint"},
+      {"020100", "duration parts differ in sign"},
+      {"000201", "duration parts differ in sign"},
+      {"f1000000000000", "duration months or days overflow a 32-bit integer"},
+      {"f8010000000000", "non-minimal duration vint"},
+  };
+  for (const auto& [hex, message] : cases) {
+    DurationValue value;
+    INFO(hex);
+    CHECK(DecodeDuration(FromHex(hex), &value).message() == message);
+  }
+}
+
+TEST_CASE("standard duration units each land in their part", "[temporal_literal]") {
+  const std::pair<const char*, std::string> cases[] = {
+      {"1y", DurationHex(12, 0, 0)},
+      {"2mo", DurationHex(2, 0, 0)},
+      {"3w", DurationHex(0, 21, 0)},
+      {"4d", DurationHex(0, 4, 0)},
+      {"5h", DurationHex(0, 0, 18000000000000)},
+      {"6m", DurationHex(0, 0, 360000000000)},
+      {"7s", DurationHex(0, 0, 7000000000)},
+      {"8ms", DurationHex(0, 0, 8000000)},
+      {"9us", DurationHex(0, 0, 9000)},
+      {"9\xc2\xb5s", DurationHex(0, 0, 9000)},
+      {"9\xce\xbcs", DurationHex(0, 0, 9000)},
+      {"10ns", DurationHex(0, 0, 10)},
+      {"0s", DurationHex(0, 0, 0)},
+  };
+  for (const auto& [text, hex] : cases) {
+    INFO(text);
+    CHECK(DurationHex(text) == hex);
+  }
+}
+
+TEST_CASE("standard durations combine units, any letter case, optional minus",
+          "[temporal_literal]") {
+  CHECK(DurationHex("1y2mo3w4d5h6m7s8ms9us10ns") == DurationHex(14, 25, 18367008009010));
+  CHECK(DurationHex("1Y2MO3W4D5H6M7S8MS9US10NS") == DurationHex(14, 25, 18367008009010));
+  CHECK(DurationHex("1h30m") == DurationHex(0, 0, 5400000000000));
+  CHECK(DurationHex("-1h30m") == DurationHex(0, 0, -5400000000000));
+  CHECK(DurationHex("-2d") == DurationHex(0, -2, 0));
+  CHECK(DurationHex("1w2d") == DurationHex(0, 9, 0));
+  CHECK(DurationHex("1mo1m") == DurationHex(1, 0, 60000000000));
+  CHECK(DurationHex("1Mo1Ms") == DurationHex(1, 0, 1000000));
+  CHECK(DurationHex("007h") == DurationHex(0, 0, 25200000000000));
+}
+
+TEST_CASE("ISO 8601 durations parse in all three forms", "[temporal_literal]") {
+  CHECK(DurationHex("P1Y2M3DT4H5M6S") == DurationHex(14, 3, 14706000000000));
+  CHECK(DurationHex("P4W") == DurationHex(0, 28, 0));
+  CHECK(DurationHex("PT1H") == DurationHex(0, 0, 3600000000000));
+  CHECK(DurationHex("P1M") == DurationHex(1, 0, 0));
+  CHECK(DurationHex("PT1M") == DurationHex(0, 0, 60000000000));
+  CHECK(DurationHex("P1D") == DurationHex(0, 1, 0));
+  CHECK(DurationHex("P1YT1S") == DurationHex(12, 0, 1000000000));
+  CHECK(DurationHex("PT0S") == DurationHex(0, 0, 0));
+  CHECK(DurationHex("-P1D") == DurationHex(0, -1, 0));
+  CHECK(DurationHex("p1y2m3dt4h5m6s") == DurationHex(14, 3, 14706000000000));
+  CHECK(DurationHex("P0001-02-03T04:05:06") == DurationHex(14, 3, 14706000000000));
+  CHECK(DurationHex("-P0000-00-00T00:00:01") == DurationHex(0, 0, -1000000000));
+}
+
+TEST_CASE("malformed durations are rejected with a reason", "[temporal_literal]") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"", "expected a duration such as 1h30m or PT1H30M"},
+      {"-", "expected a duration such as 1h30m or PT1H30M"},
+      {"1", "expected a unit (y, mo, w, d, h, m, s, ms, us, ns) at ''"},
+      {"1x", "expected a unit (y, mo, w, d, h, m, s, ms, us, ns) at 'x'"},
+      {"h", "expected a number at 'h'"},
+      {"1h2h", "hours given more than once"},
+      {"1m1h", "hours must come before minutes"},
+      {"1ns1y", "years must come before nanoseconds"},
+      {"1h 30m", "expected a number at ' 30m'"},
+      {"+1h", "expected a number at '+1h'"},
+      {"--1h", "expected a number at '-1h'"},
+      {"1.5h", "expected a unit (y, mo, w, d, h, m, s, ms, us, ns) at '.5h'"},
+      {" 1h", "expected a number at ' 1h'"},
+      {"P", "expected the form P1Y2M3DT4H5M6S"},
+      {"PT", "expected the form P1Y2M3DT4H5M6S"},
+      {"P1DT", "expected the form P1Y2M3DT4H5M6S"},
+      {"P1H", "expected the form P1Y2M3DT4H5M6S"},
+      {"P1S", "expected the form P1Y2M3DT4H5M6S"},
+      {"PT1Y", "expected the form P1Y2M3DT4H5M6S"},
+      {"P1D1Y", "expected the form P1Y2M3DT4H5M6S"},
+      {"P1Y1Y", "expected the form P1Y2M3DT4H5M6S"},
+      {"PY", "expected the form P1Y2M3DT4H5M6S"},
+      {"P1Y2W", "expected the form PnW"},
+      {"PW", "expected the form PnW"},
+      {"P0001-02-03", "expected the form P0001-02-03T04:05:06"},
+      {"P1-02-03T04:05:06", "expected the form P0001-02-03T04:05:06"},
+      {"P0001-02-03T04:05:06Z", "expected the form P0001-02-03T04:05:06"},
+  };
+  for (const auto& [text, problem] : cases) {
+    CHECK(MustFail(ParseDurationLiteral, text).message() ==
+          "invalid duration '" + std::string(text) + "': " + problem);
+  }
+}
+
+TEST_CASE("a duration part that overflows its integer is an error", "[temporal_literal]") {
+  CHECK(DurationHex("2147483647mo") == DurationHex(INT32_MAX, 0, 0));
+  CHECK(DurationHex("-2147483648mo") == DurationHex(INT32_MIN, 0, 0));
+  CHECK(DurationHex("-2147483648d") == DurationHex(0, INT32_MIN, 0));
+  CHECK(DurationHex("9223372036854775807ns") == DurationHex(0, 0, INT64_MAX));
+  CHECK(DurationHex("-9223372036854775808ns") == DurationHex(0, 0, INT64_MIN));
+  CHECK(DurationHex("2562047h") == DurationHex(0, 0, 2562047 * int64_t{3600000000000}));
+  const std::pair<const char*, const char*> cases[] = {
+      {"2147483648mo", "months overflow a 32-bit integer"},
+      {"178956971y", "months overflow a 32-bit integer"},
+      {"178956970y8mo", "months overflow a 32-bit integer"},
+      {"2147483648d", "days overflow a 32-bit integer"},
+      {"306783379w", "days overflow a 32-bit integer"},
+      {"9223372036854775808ns", "nanoseconds overflow a 64-bit integer"},
+      {"2562048h", "nanoseconds overflow a 64-bit integer"},
+      {"99999999999999999999ns", "nanoseconds overflow"},
+      {"5124095576030431h", "hours overflow"},
+      {"P2147483648M", "months overflow a 32-bit integer"},
+  };
+  for (const auto& [text, problem] : cases) {
+    CHECK(MustFail(ParseDurationLiteral, text).message() ==
+          "invalid duration '" + std::string(text) + "': " + problem);
+  }
+}
+
+TEST_CASE("duration formats like Cassandra with zero parts omitted", "[temporal_literal]") {
+  CHECK(FormatDurationLiteral(EncodeDuration({14, 25, 18367008009010})) ==
+        "1y2mo25d5h6m7s8ms9us10ns");
+  CHECK(FormatDurationLiteral(EncodeDuration({0, 0, 0})) == "0s");
+  CHECK(FormatDurationLiteral(EncodeDuration({12, 0, 0})) == "1y");
+  CHECK(FormatDurationLiteral(EncodeDuration({0, 7, 0})) == "7d");
+  CHECK(FormatDurationLiteral(EncodeDuration({0, 0, 5400000000000})) == "1h30m");
+  CHECK(FormatDurationLiteral(EncodeDuration({-1, -2, -3})) == "-1mo2d3ns");
+  CHECK(FormatDurationLiteral(EncodeDuration({0, 0, 1001})) == "1us1ns");
+  CHECK(FormatDurationLiteral(EncodeDuration({INT32_MIN, INT32_MIN, INT64_MIN})) ==
+        "-178956970y8mo2147483648d2562047h47m16s854ms775us808ns");
+}
+
+TEST_CASE("duration text round-trips exactly for random valid durations", "[temporal_literal]") {
+  std::mt19937_64 rng(2024);
+  // Magnitudes of every size, so all vint lengths and units appear.
+  const auto random_part = [&rng](int max_bits) {
+    const int bits = static_cast<int>(rng() % static_cast<uint64_t>(max_bits + 1));
+    return bits == 0 ? uint64_t{0} : rng() >> (64 - bits);
+  };
+  for (int i = 0; i < 5000; ++i) {
+    const bool negative = i % 2 == 1;
+    const uint64_t months = random_part(31) + (negative ? rng() % 2 : 0);  // up to 2^31 if negative
+    const uint64_t days = random_part(31) * (rng() % 4 == 0 ? 0 : 1);
+    const uint64_t nanos = random_part(63) + (negative ? rng() % 2 : 0);
+    const auto sign = [negative](uint64_t m) { return negative ? 0 - m : m; };
+    const DurationValue value{static_cast<int32_t>(static_cast<int64_t>(sign(months))),
+                              static_cast<int32_t>(static_cast<int64_t>(sign(days))),
+                              static_cast<int64_t>(sign(nanos))};
+    const std::string bytes = EncodeDuration(value);
+    DurationValue decoded;
+    REQUIRE(DecodeDuration(bytes, &decoded).ok());
+    CHECK(decoded.months == value.months);
+    CHECK(decoded.days == value.days);
+    CHECK(decoded.nanoseconds == value.nanoseconds);
+    const std::string text = FormatDurationLiteral(bytes);
+    INFO(ToHex(bytes) << " -> " << text);
+    CHECK(MustParse(ParseDurationLiteral, text) == bytes);
+  }
+}
+
+// ---- Validation -------------------------------------------------------------------
+
+TEST_CASE("temporal validation checks widths, the time range and duration framing",
+          "[temporal_literal]") {
+  CHECK(ValidateTemporalValue(TypeKind::kTimestamp, BigEndian(0, 8)).ok());
+  CHECK(ValidateTemporalValue(TypeKind::kDate, BigEndian(0, 4)).ok());
+  CHECK(ValidateTemporalValue(TypeKind::kTime, BigEndian(86399999999999, 8)).ok());
+  CHECK(ValidateTemporalValue(TypeKind::kDuration, FromHex("020000")).ok());
+  CHECK(ValidateTemporalValue(TypeKind::kTimestamp, BigEndian(0, 4)).message() ==
+        "a timestamp value is 8 bytes, got 4");
+  CHECK(ValidateTemporalValue(TypeKind::kDate, BigEndian(0, 8)).message() ==
+        "a date value is 4 bytes, got 8");
+  CHECK(ValidateTemporalValue(TypeKind::kTime, BigEndian(86400000000000, 8)).message() ==
+        "time 86400000000000 ns is outside a day (0..86399999999999)");
+  CHECK(ValidateTemporalValue(TypeKind::kTime, BigEndian(~uint64_t{0}, 8)).message() ==
+        "time -1 ns is outside a day (0..86399999999999)");
+  CHECK(ValidateTemporalValue(TypeKind::kDuration, FromHex("0201")).code() ==
+        StatusCode::kInvalidArgument);
+  CHECK(ValidateTemporalValue(TypeKind::kInt, BigEndian(0, 4)).code() ==
+        StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace cellfs

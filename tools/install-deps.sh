@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs every Debian package cellfs needs to build and test (run as root
+# on Debian 12). The one list of build dependencies; .ci/run and the README use it.
+set -euo pipefail
+packages=(
+  cmake make g++ pkg-config   # toolchain
+  catch2                      # tests (Catch2 2.13)
+  libgmp-dev                  # varint/decimal arithmetic
+  libxxhash-dev               # partition tokens
+)
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+echo "install-deps: ${#packages[@]} packages present"
