@@ -22,6 +22,19 @@ class ScopedMpz {
   mpz_t value_;
 };
 
+// `bytes` without leading bytes that only repeat the sign (minimal form).
+std::string WithoutSignExtension(const std::string& bytes) {
+  size_t skip = 0;
+  while (skip + 1 < bytes.size()) {
+    auto b0 = static_cast<unsigned char>(bytes[skip]);
+    auto b1 = static_cast<unsigned char>(bytes[skip + 1]);
+    const bool redundant = (b0 == 0x00 && (b1 & 0x80) == 0) || (b0 == 0xff && (b1 & 0x80) != 0);
+    if (!redundant) break;
+    ++skip;
+  }
+  return bytes.substr(skip);
+}
+
 // Two's-complement bytes of a (possibly negative) integer, minimal length.
 std::string ToTwosComplement(mpz_ptr v) {
   const int sign = mpz_sgn(v);
@@ -42,18 +55,7 @@ std::string ToTwosComplement(mpz_ptr v) {
   if (sign < 0) {
     for (char& c : bytes) c = static_cast<char>(~static_cast<unsigned char>(c));
   }
-  // Drop redundant sign-extension bytes.
-  size_t skip = 0;
-  while (skip + 1 < bytes.size()) {
-    auto b0 = static_cast<unsigned char>(bytes[skip]);
-    auto b1 = static_cast<unsigned char>(bytes[skip + 1]);
-    if ((b0 == 0x00 && (b1 & 0x80) == 0) || (b0 == 0xff && (b1 & 0x80) != 0)) {
-      ++skip;
-    } else {
-      break;
-    }
-  }
-  return bytes.substr(skip);
+  return WithoutSignExtension(bytes);
 }
 
 }  // namespace
@@ -101,17 +103,7 @@ std::string Int64ToVarint(int64_t value) {
   std::string bytes(8, '\0');
   auto u = static_cast<uint64_t>(value);
   for (int i = 7; i >= 0; --i, u >>= 8) bytes[static_cast<size_t>(i)] = static_cast<char>(u & 0xff);
-  size_t skip = 0;
-  while (skip + 1 < bytes.size()) {
-    auto b0 = static_cast<unsigned char>(bytes[skip]);
-    auto b1 = static_cast<unsigned char>(bytes[skip + 1]);
-    if ((b0 == 0x00 && (b1 & 0x80) == 0) || (b0 == 0xff && (b1 & 0x80) != 0)) {
-      ++skip;
-    } else {
-      break;
-    }
-  }
-  return bytes.substr(skip);
+  return WithoutSignExtension(bytes);
 }
 
 }  // namespace cellfs

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "engine/internal/big_endian.h"
 #include "engine/internal/big_integer.h"
 
 namespace cellfs {
@@ -102,12 +103,6 @@ std::string MagnitudeBytes(uint64_t v) {
     if (!bytes.empty() || b != '\0') bytes.push_back(b);
   }
   return bytes;
-}
-
-void AppendBigEndian32(uint32_t v, std::string* out) {
-  for (int shift = 24; shift >= 0; shift -= 8) {
-    out->push_back(static_cast<char>((v >> shift) & 0xFF));
-  }
 }
 
 bool IsZeroVarint(std::string_view bytes) {
@@ -210,8 +205,8 @@ void AppendDecimalKeyBody(std::string_view serialized, std::string* out) {
 
   out->push_back(static_cast<char>(negative ? kDecimalNegative : kDecimalPositive));
   const size_t start = out->size();
-  const uint64_t exponent_magnitude =
-      exponent < 0 ? uint64_t{0} - static_cast<uint64_t>(exponent) : static_cast<uint64_t>(exponent);
+  const uint64_t exponent_magnitude = exponent < 0 ? uint64_t{0} - static_cast<uint64_t>(exponent)
+                                                   : static_cast<uint64_t>(exponent);
   AppendSignedMagnitude(exponent < 0, MagnitudeBytes(exponent_magnitude), out);
   AppendCentimalDigits(digits, out);
   // Among negatives a larger magnitude is smaller: invert exponent and digits.
@@ -232,10 +227,11 @@ Status ReadDecimalKeyBody(KeyReader* in, std::string* value) {
   const uint8_t outer = negative ? 0xFF : 0x00;
   bool exponent_negative = false;
   std::string exponent_bytes;
-  CELLFS_RETURN_IF_ERROR(ReadSignedMagnitude(in, outer, 8, "decimal exponent", &exponent_negative,
-                                             &exponent_bytes));
+  CELLFS_RETURN_IF_ERROR(
+      ReadSignedMagnitude(in, outer, 8, "decimal exponent", &exponent_negative, &exponent_bytes));
   uint64_t exponent_magnitude = 0;
-  for (char c : exponent_bytes) exponent_magnitude = (exponent_magnitude << 8) | static_cast<uint8_t>(c);
+  for (char c : exponent_bytes)
+    exponent_magnitude = (exponent_magnitude << 8) | static_cast<uint8_t>(c);
   if (exponent_magnitude > kMaxDecimalExponent) {
     return Status::Corruption("decimal exponent out of range");
   }
@@ -269,7 +265,7 @@ Status ReadDecimalKeyBody(KeyReader* in, std::string* value) {
   std::string unscaled;
   CELLFS_RETURN_IF_ERROR(DecimalDigitsToVarint(digits, &unscaled));
   value->clear();
-  AppendBigEndian32(static_cast<uint32_t>(static_cast<int32_t>(scale)), value);
+  AppendBigEndian(static_cast<uint32_t>(static_cast<int32_t>(scale)), 4, value);
   value->append(unscaled);
   return Status::Ok();
 }

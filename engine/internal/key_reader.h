@@ -65,8 +65,8 @@ class KeyReader {
   // [a_begin, a_end) and [b_begin, b_end) of this input. Used to check that
   // set elements and map keys arrive strictly increasing.
   int CompareSpans(size_t a_begin, size_t a_end, size_t b_begin, size_t b_end) const {
-    const int c = data_.substr(a_begin, a_end - a_begin)
-                      .compare(data_.substr(b_begin, b_end - b_begin));
+    const int c =
+        data_.substr(a_begin, a_end - a_begin).compare(data_.substr(b_begin, b_end - b_begin));
     const int raw = (c > 0) - (c < 0);
     // Inverting every byte of prefix-free strings reverses their order.
     return mask_ != 0 ? -raw : raw;

@@ -5,6 +5,8 @@
 
 #include <array>
 
+#include "engine/internal/big_endian.h"
+
 namespace cellfs {
 namespace {
 
@@ -13,17 +15,14 @@ namespace {
 constexpr std::array<size_t, 8> kTimeOrder = {6, 7, 4, 5, 0, 1, 2, 3};
 constexpr size_t kUuidWidth = 16;
 
-uint64_t ReadBigEndian(std::string_view value, size_t width) {
+// Missing trailing bytes read as zero, so a malformed value still encodes.
+uint64_t ReadPaddedBigEndian(std::string_view value, size_t width) {
   uint64_t bits = 0;
   for (size_t i = 0; i < width; ++i) {
     const uint8_t b = i < value.size() ? static_cast<uint8_t>(value[i]) : 0;
     bits = (bits << 8) | b;
   }
   return bits;
-}
-
-void AppendBigEndian(uint64_t bits, size_t width, std::string* out) {
-  for (size_t i = width; i-- > 0;) out->push_back(static_cast<char>((bits >> (8 * i)) & 0xFF));
 }
 
 struct FloatLayout {
@@ -75,7 +74,7 @@ Status ReadFixedKeyBody(KeyReader* in, size_t width, uint8_t first_byte_flip, st
 
 void AppendFloatingKeyBody(std::string_view value, size_t width, std::string* out) {
   const FloatLayout& f = width == 4 ? kFloatLayout : kDoubleLayout;
-  uint64_t bits = ReadBigEndian(value, width);
+  uint64_t bits = ReadPaddedBigEndian(value, width);
   if (IsNan(bits, f)) bits = f.canonical_nan;
   // Negatives: inverting orders larger magnitudes first and puts -0.0 just
   // below +0.0; positives: setting the sign bit lifts them above all negatives.

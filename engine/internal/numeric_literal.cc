@@ -11,25 +11,13 @@
 #include <limits>
 #include <system_error>
 
+#include "engine/internal/big_endian.h"
 #include "engine/internal/big_integer.h"
 
 namespace cellfs {
 namespace {
 
 std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
-
-std::string PutBigEndian(uint64_t value, size_t width) {
-  std::string bytes(width, '\0');
-  for (size_t i = width; i > 0; --i, value >>= 8) bytes[i - 1] = static_cast<char>(value & 0xff);
-  return bytes;
-}
-
-// Reads up to 8 bytes as an unsigned big-endian number.
-uint64_t GetBigEndian(std::string_view bytes) {
-  uint64_t value = 0;
-  for (char c : bytes.substr(0, 8)) value = (value << 8) | static_cast<unsigned char>(c);
-  return value;
-}
 
 // Two's-complement reading of the low `width` bytes of `raw`.
 int64_t SignExtend(uint64_t raw, size_t width) {
@@ -204,13 +192,13 @@ Status ParseFloating(std::string_view type_name, std::string_view text, std::str
       return Status::InvalidArgument(Quoted(text) + " is not a valid " + std::string(type_name));
     }
   }
-  *out = PutBigEndian(std::bit_cast<Bits>(value), sizeof(Bits));
+  *out = BigEndianBytes(std::bit_cast<Bits>(value), sizeof(Bits));
   return Status::Ok();
 }
 
 template <typename Float, typename Bits>
 std::string FormatFloating(std::string_view bytes) {
-  const auto value = std::bit_cast<Float>(static_cast<Bits>(GetBigEndian(bytes)));
+  const auto value = std::bit_cast<Float>(static_cast<Bits>(ReadBigEndian(bytes)));
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value < 0 ? "-Infinity" : "Infinity";
   char buffer[64];
@@ -242,13 +230,13 @@ Status ParseIntegerLiteral(TypeKind kind, std::string_view text, std::string* ou
                                    std::to_string(range.max) + ")");
   }
   const uint64_t twos_complement = negative ? 0 - magnitude : magnitude;
-  *out = PutBigEndian(twos_complement, range.width);
+  *out = BigEndianBytes(twos_complement, range.width);
   return Status::Ok();
 }
 
 std::string FormatIntegerLiteral(TypeKind kind, std::string_view bytes) {
   if (kind == TypeKind::kVarint) return VarintToDecimalDigits(bytes);
-  return std::to_string(SignExtend(GetBigEndian(bytes), std::min<size_t>(bytes.size(), 8)));
+  return std::to_string(SignExtend(ReadBigEndian(bytes), std::min<size_t>(bytes.size(), 8)));
 }
 
 Status ParseFloatingLiteral(TypeKind kind, std::string_view text, std::string* out) {
@@ -279,12 +267,12 @@ Status ParseDecimalLiteral(std::string_view text, std::string* out) {
   digits.append(syntax.int_digits).append(syntax.frac_digits);
   std::string unscaled;
   CELLFS_RETURN_IF_ERROR(DecimalDigitsToVarint(digits, &unscaled));
-  *out = PutBigEndian(static_cast<uint32_t>(static_cast<int32_t>(scale)), 4) + unscaled;
+  *out = BigEndianBytes(static_cast<uint32_t>(static_cast<int32_t>(scale)), 4) + unscaled;
   return Status::Ok();
 }
 
 std::string FormatDecimalLiteral(std::string_view bytes) {
-  const auto scale = static_cast<int32_t>(GetBigEndian(bytes.substr(0, 4)));
+  const auto scale = static_cast<int32_t>(ReadBigEndian(bytes.substr(0, 4)));
   std::string coefficient = VarintToDecimalDigits(bytes.size() > 4 ? bytes.substr(4) : "");
   std::string result;
   if (coefficient[0] == '-') {

@@ -13,13 +13,27 @@ namespace {
 
 // Table options Cassandra 3.x/4.x accept that cellfs keeps but does not act on.
 constexpr std::array<std::string_view, 21> kKeptTableOptions = {
-    "additional_write_policy",    "allow_auto_snapshot",  "bloom_filter_fp_chance",
-    "caching",                    "cdc",                  "comment",
-    "compaction",                 "compression",          "crc_check_chance",
-    "dclocal_read_repair_chance", "extensions",           "id",
-    "incremental_backups",        "max_index_interval",   "memtable",
-    "memtable_flush_period_in_ms", "min_index_interval",  "read_repair",
-    "read_repair_chance",         "speculative_retry",    "nodesync",
+    "additional_write_policy",
+    "allow_auto_snapshot",
+    "bloom_filter_fp_chance",
+    "caching",
+    "cdc",
+    "comment",
+    "compaction",
+    "compression",
+    "crc_check_chance",
+    "dclocal_read_repair_chance",
+    "extensions",
+    "id",
+    "incremental_backups",
+    "max_index_interval",
+    "memtable",
+    "memtable_flush_period_in_ms",
+    "min_index_interval",
+    "read_repair",
+    "read_repair_chance",
+    "speculative_retry",
+    "nodesync",
 };
 
 Status OptionError(const OptionValue& value, const std::string& message) {
@@ -82,10 +96,13 @@ std::string StringMapText(const std::vector<std::pair<std::string, std::string>>
 
 std::string OptionValueText(const OptionValue& value) {
   switch (value.kind) {
-    case OptionValue::Kind::kString: return QuoteString(value.text);
+    case OptionValue::Kind::kString:
+      return QuoteString(value.text);
     case OptionValue::Kind::kNumber:
-    case OptionValue::Kind::kBoolean: return value.text;
-    case OptionValue::Kind::kMap: return StringMapText(value.entries);
+    case OptionValue::Kind::kBoolean:
+      return value.text;
+    case OptionValue::Kind::kMap:
+      return StringMapText(value.entries);
   }
   return value.text;
 }
@@ -98,8 +115,9 @@ Status ApplyKeyspaceOptions(const std::vector<TableOption>& options, bool creati
   for (const auto& o : options) {
     if (o.name == "replication") {
       if (o.value.kind != OptionValue::Kind::kMap) {
-        return OptionError(o.value, "replication must be a map such as {'class': 'SimpleStrategy', "
-                                    "'replication_factor': 1}");
+        return OptionError(o.value,
+                           "replication must be a map such as {'class': 'SimpleStrategy', "
+                           "'replication_factor': 1}");
       }
       updated.replication.clear();
       for (const auto& [k, v] : o.value.entries) updated.replication[k] = v;
@@ -109,9 +127,8 @@ Status ApplyKeyspaceOptions(const std::vector<TableOption>& options, bool creati
       has_replication = true;
     } else if (o.name == "durable_writes") {
       std::string v = o.value.text;
-      std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) {
-        return static_cast<char>(std::tolower(c));
-      });
+      std::transform(v.begin(), v.end(), v.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
       if (v != "true" && v != "false") {
         return OptionError(o.value, "durable_writes must be true or false");
       }

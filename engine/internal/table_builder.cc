@@ -110,8 +110,10 @@ Status ApplyClusteringOrder(const CreateTable& statement, TableDef* table) {
   for (size_t i = 0; i < order.size(); ++i) {
     const ColumnDef* named = table->FindColumn(order[i].column);
     if (named == nullptr || named->kind != ColumnKind::kClustering) {
-      return Invalid(order[i].position, "only clustering columns can be named in CLUSTERING ORDER "
-                                        "BY, and " + order[i].column + " is not one");
+      return Invalid(order[i].position,
+                     "only clustering columns can be named in CLUSTERING ORDER "
+                     "BY, and " +
+                         order[i].column + " is not one");
     }
     if (i >= clustering.size() || clustering[i]->name != order[i].column) {
       return Invalid(order[i].position,
@@ -137,12 +139,13 @@ Status CheckKeyColumns(const TableDef& table, const std::vector<ColumnExpr>& exp
     const ColumnDef* c = table.FindColumn(expr.name);
     if (!c->is_primary_key()) continue;
     if (expr.is_static) {
-      return Invalid(expr.position, "static column " + c->name + " cannot be part of the PRIMARY KEY");
+      return Invalid(expr.position,
+                     "static column " + c->name + " cannot be part of the PRIMARY KEY");
     }
     Status key_capable = c->type->CheckKeyCapable();
     if (!key_capable.ok()) {
-      return Invalid(expr.position, "invalid PRIMARY KEY column " + c->name + ": " +
-                                        key_capable.message());
+      return Invalid(expr.position,
+                     "invalid PRIMARY KEY column " + c->name + ": " + key_capable.message());
     }
   }
   return Status::Ok();
@@ -193,9 +196,9 @@ Result<TableDef> RenameColumns(const AlterTable& statement, TableDef table) {
                                                     table.keyspace + "." + table.name);
     }
     if (!it->is_primary_key()) {
-      return Invalid(statement.action_position,
-                     "cannot rename non PRIMARY KEY column " + from + " (Cassandra allows "
-                     "renaming key columns only)");
+      return Invalid(statement.action_position, "cannot rename non PRIMARY KEY column " + from +
+                                                    " (Cassandra allows "
+                                                    "renaming key columns only)");
     }
     if (table.FindColumn(to) != nullptr) {
       return Invalid(statement.action_position, "cannot rename " + from + " to " + to +
@@ -211,12 +214,11 @@ Result<TableDef> RenameColumns(const AlterTable& statement, TableDef table) {
 Status CheckSchemaObjectName(const std::string& kind, const std::string& name,
                              const SourcePosition& position) {
   const bool valid = !name.empty() && name.size() <= 48 &&
-                     std::all_of(name.begin(), name.end(), [](unsigned char c) {
-                       return std::isalnum(c) || c == '_';
-                     });
+                     std::all_of(name.begin(), name.end(),
+                                 [](unsigned char c) { return std::isalnum(c) || c == '_'; });
   if (!valid) {
-    return Invalid(position, kind + " name \"" + name +
-                                 "\" must be 1 to 48 letters, digits or underscores");
+    return Invalid(position,
+                   kind + " name \"" + name + "\" must be 1 to 48 letters, digits or underscores");
   }
   return Status::Ok();
 }
@@ -253,9 +255,12 @@ Result<TableDef> BuildTable(const CreateTable& statement, const KeyspaceDef& key
 Result<TableDef> AlterTableDef(const AlterTable& statement, const KeyspaceDef& keyspace,
                                const TableDef& table) {
   switch (statement.action) {
-    case AlterTable::Action::kAdd: return AddColumns(statement, keyspace, table);
-    case AlterTable::Action::kDrop: return DropColumns(statement, table);
-    case AlterTable::Action::kRename: return RenameColumns(statement, table);
+    case AlterTable::Action::kAdd:
+      return AddColumns(statement, keyspace, table);
+    case AlterTable::Action::kDrop:
+      return DropColumns(statement, table);
+    case AlterTable::Action::kRename:
+      return RenameColumns(statement, table);
     case AlterTable::Action::kWith: {
       TableDef updated = table;
       CELLFS_RETURN_IF_ERROR(ApplyTableOptions(statement.options, &updated.options));

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdint>
 
+#include "engine/internal/big_endian.h"
 #include "engine/internal/civil_time.h"
 
 namespace cellfs {
@@ -24,19 +25,6 @@ constexpr int64_t kDateMax = (int64_t{1} << 32) - 1;
 // Years beyond this are out of range for every type here; the bound keeps
 // civil-date arithmetic far from overflow.
 constexpr uint64_t kMaxYearMagnitude = 1'000'000'000'000;
-
-std::string PutBigEndian(uint64_t value, size_t width) {
-  std::string bytes(width, '\0');
-  for (size_t i = width; i > 0; --i, value >>= 8) bytes[i - 1] = static_cast<char>(value & 0xff);
-  return bytes;
-}
-
-// Reads up to 8 bytes as an unsigned big-endian number.
-uint64_t GetBigEndian(std::string_view bytes) {
-  uint64_t value = 0;
-  for (char c : bytes.substr(0, 8)) value = (value << 8) | static_cast<unsigned char>(c);
-  return value;
-}
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -317,10 +305,10 @@ void AppendVInt(uint64_t value, std::string* out) {
   const size_t size = VIntSize(value);
   if (size == 9) {
     out->push_back('\xff');
-    out->append(PutBigEndian(value, 8));
+    out->append(BigEndianBytes(value, 8));
     return;
   }
-  std::string bytes = PutBigEndian(value, size);
+  std::string bytes = BigEndianBytes(value, size);
   // size - 1 leading one-bits announce the bytes that follow.
   const auto marker = static_cast<unsigned char>(~(0xffu >> (size - 1)));
   bytes[0] = static_cast<char>(static_cast<unsigned char>(bytes[0]) | marker);
@@ -576,12 +564,12 @@ Status ParseTimestampLiteral(std::string_view text, std::string* out) {
     Status status = TimestampFromText(text, &millis);
     if (!status.ok()) return Invalid("timestamp", text, status);
   }
-  *out = PutBigEndian(static_cast<uint64_t>(millis), 8);
+  *out = BigEndianBytes(static_cast<uint64_t>(millis), 8);
   return Status::Ok();
 }
 
 std::string FormatTimestampLiteral(std::string_view bytes) {
-  const auto millis = static_cast<int64_t>(GetBigEndian(bytes));
+  const auto millis = static_cast<int64_t>(ReadBigEndian(bytes));
   // Floor division without forming days * kMillisPerDay, which overflows for
   // the earliest timestamps.
   int64_t days = millis / kMillisPerDay;
@@ -619,12 +607,12 @@ Status ParseDateLiteral(std::string_view text, std::string* out) {
                          FormatCivilDate(CivilFromDays(kDateMax - kDateEpoch)) + ")"));
     }
   }
-  *out = PutBigEndian(static_cast<uint64_t>(raw), 4);
+  *out = BigEndianBytes(static_cast<uint64_t>(raw), 4);
   return Status::Ok();
 }
 
 std::string FormatDateLiteral(std::string_view bytes) {
-  const auto days = static_cast<int64_t>(GetBigEndian(bytes.substr(0, 4))) - kDateEpoch;
+  const auto days = static_cast<int64_t>(ReadBigEndian(bytes.substr(0, 4))) - kDateEpoch;
   return FormatCivilDate(CivilFromDays(days));
 }
 
@@ -643,12 +631,12 @@ Status ParseTimeLiteral(std::string_view text, std::string* out) {
     }
     if (!status.ok()) return Invalid("time", text, status);
   }
-  *out = PutBigEndian(static_cast<uint64_t>(nanos), 8);
+  *out = BigEndianBytes(static_cast<uint64_t>(nanos), 8);
   return Status::Ok();
 }
 
 std::string FormatTimeLiteral(std::string_view bytes) {
-  const auto nanos = static_cast<int64_t>(GetBigEndian(bytes));
+  const auto nanos = static_cast<int64_t>(ReadBigEndian(bytes));
   return Padded(nanos / kNanosPerHour, 2) + ":" + Padded(nanos / kNanosPerMinute % 60, 2) + ":" +
          Padded(nanos / kNanosPerSecond % 60, 2) + "." + Padded(nanos % kNanosPerSecond, 9);
 }
@@ -743,7 +731,7 @@ Status ValidateTemporalValue(TypeKind kind, std::string_view bytes) {
                                    std::to_string(bytes.size()));
   }
   if (kind == TypeKind::kTime) {
-    const auto nanos = static_cast<int64_t>(GetBigEndian(bytes));
+    const auto nanos = static_cast<int64_t>(ReadBigEndian(bytes));
     if (nanos < 0 || nanos >= kNanosPerDay) {
       return Status::InvalidArgument("time " + std::to_string(nanos) +
                                      " ns is outside a day (0..86399999999999)");

@@ -24,22 +24,22 @@ Result<std::vector<TypePtr>> ResolveParams(const TypeExpr& expr, const KeyspaceD
   return params;
 }
 
-Status CheckCollectionElement(const TypeExpr& expr, const CqlType& collection, const CqlType& element,
-                              bool is_set_or_map_key) {
+Status CheckCollectionElement(const TypeExpr& expr, const CqlType& collection,
+                              const CqlType& element, bool is_set_or_map_key) {
   if (element.kind() == TypeKind::kCounter) {
     return Fail(expr, "counters are not allowed inside collections: " + collection.ToCql());
   }
   if (element.is_collection() && !element.frozen()) {
-    return Fail(expr, "non-frozen collections are not allowed inside collections: " +
-                          collection.ToCql());
+    return Fail(expr,
+                "non-frozen collections are not allowed inside collections: " + collection.ToCql());
   }
   if (element.kind() == TypeKind::kUdt && !element.frozen()) {
-    return Fail(expr, "non-frozen user types are not allowed inside collections: " +
-                          collection.ToCql());
+    return Fail(expr,
+                "non-frozen user types are not allowed inside collections: " + collection.ToCql());
   }
   if (is_set_or_map_key && element.kind() == TypeKind::kDuration) {
-    return Fail(expr, "durations are not allowed as set elements or map keys: " +
-                          collection.ToCql());
+    return Fail(expr,
+                "durations are not allowed as set elements or map keys: " + collection.ToCql());
   }
   return Status::Ok();
 }
@@ -54,8 +54,8 @@ Result<TypePtr> ResolveCollection(const TypeExpr& expr, const KeyspaceDef& keysp
   const bool frozen = expr.frozen || context == Context::kInsideFrozen;
   // Elements of a non-frozen collection are checked as written (they must be
   // frozen themselves); inside a frozen one everything is frozen anyway.
-  auto params = ResolveParams(expr, keyspace,
-                              frozen ? Context::kInsideFrozen : Context::kInsideCollection);
+  auto params =
+      ResolveParams(expr, keyspace, frozen ? Context::kInsideFrozen : Context::kInsideCollection);
   if (!params.ok()) return params.status();
   auto& p = params.value();
   TypePtr type;
@@ -102,7 +102,8 @@ Result<TypePtr> Resolve(const TypeExpr& expr, const KeyspaceDef& keyspace, Conte
     auto params = ResolveParams(expr, keyspace, Context::kInsideFrozen);
     if (!params.ok()) return params.status();
     for (const auto& p : params.value()) {
-      if (p->kind() == TypeKind::kCounter) return Fail(expr, "counters are not allowed inside tuples");
+      if (p->kind() == TypeKind::kCounter)
+        return Fail(expr, "counters are not allowed inside tuples");
     }
     return CqlType::Tuple(std::move(params).value());
   }
