@@ -24,6 +24,10 @@ void Report(SchemaChange* change, SchemaChange::Kind kind, std::string keyspace,
   change->object = std::move(object);
 }
 
+bool IsParameterisedTypeName(const std::string& name) {
+  return name == "list" || name == "set" || name == "map" || name == "tuple" || name == "frozen";
+}
+
 // True when `type` mentions the user type `name` anywhere inside it.
 bool UsesUserType(const CqlType& type, const std::string& name) {
   if (type.kind() == TypeKind::kUdt && type.udt_name() == name) return true;
@@ -154,6 +158,12 @@ class StatementApplier {
     if (CqlType::NativeByName(s.type.name) != nullptr) {
       return Fail(Status::InvalidArgument("a user type cannot be named " + s.type.name +
                                           ", which is a native type"));
+    }
+    // The parser folds a quoted "list" to list, so such a type could never
+    // be used (frozen<"list"> reads as a list missing its parameter).
+    if (IsParameterisedTypeName(s.type.name)) {
+      return Fail(Status::InvalidArgument("a user type cannot be named " + s.type.name +
+                                          ", which is a reserved type name"));
     }
     UserTypeDef type;
     type.keyspace = keyspace->name;

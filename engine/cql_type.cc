@@ -1,6 +1,7 @@
 // CqlType construction, naming, equality and the key-capability rule.
 #include "engine/cql_type.h"
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 
@@ -26,6 +27,13 @@ constexpr std::array<NativeName, 20> kNativeNames = {{
     {TypeKind::kTimeuuid, "timeuuid"}, {TypeKind::kTinyint, "tinyint"},
     {TypeKind::kUuid, "uuid"},         {TypeKind::kVarint, "varint"},
 }};
+
+// `type` frozen. A frozen type is frozen all the way down (the factories
+// below freeze what they wrap), so it is shared rather than rebuilt: deep
+// copies would make every use of a nested UDT cost its whole tree.
+TypePtr Frozen(TypePtr type) {
+  return type->is_native() || type->frozen() ? type : type->AsFrozen();
+}
 
 }  // namespace
 
@@ -60,29 +68,35 @@ TypePtr CqlType::NativeByName(std::string_view name) {
 
 TypePtr CqlType::List(TypePtr element, bool frozen) {
   auto* t = new CqlType(TypeKind::kList, frozen);
-  t->params_ = {frozen ? element->AsFrozen() : std::move(element)};
+  t->params_ = {frozen ? Frozen(std::move(element)) : std::move(element)};
+  t->depth_ = 1 + t->params_[0]->depth_;
   return TypePtr(t);
 }
 
 TypePtr CqlType::Set(TypePtr element, bool frozen) {
   auto* t = new CqlType(TypeKind::kSet, frozen);
-  t->params_ = {frozen ? element->AsFrozen() : std::move(element)};
+  t->params_ = {frozen ? Frozen(std::move(element)) : std::move(element)};
+  t->depth_ = 1 + t->params_[0]->depth_;
   return TypePtr(t);
 }
 
 TypePtr CqlType::Map(TypePtr key, TypePtr value, bool frozen) {
   auto* t = new CqlType(TypeKind::kMap, frozen);
   if (frozen) {
-    t->params_ = {key->AsFrozen(), value->AsFrozen()};
+    t->params_ = {Frozen(std::move(key)), Frozen(std::move(value))};
   } else {
     t->params_ = {std::move(key), std::move(value)};
   }
+  t->depth_ = 1 + std::max(t->params_[0]->depth_, t->params_[1]->depth_);
   return TypePtr(t);
 }
 
 TypePtr CqlType::Tuple(std::vector<TypePtr> components) {
   auto* t = new CqlType(TypeKind::kTuple, true);
-  for (auto& c : components) t->params_.push_back(c->AsFrozen());
+  for (auto& c : components) {
+    t->params_.push_back(Frozen(std::move(c)));
+    t->depth_ = std::max(t->depth_, 1 + t->params_.back()->depth_);
+  }
   return TypePtr(t);
 }
 
@@ -96,7 +110,10 @@ TypePtr CqlType::Udt(std::string keyspace, std::string name, std::vector<std::st
   // Fields of a UDT are themselves frozen when they are collections or UDTs
   // (Cassandra requires frozen<> for nested UDTs; collections in a UDT are
   // stored whole).
-  for (auto& f : field_types) t->params_.push_back(f->is_native() ? f : f->AsFrozen());
+  for (auto& f : field_types) {
+    t->params_.push_back(Frozen(std::move(f)));
+    t->depth_ = std::max(t->depth_, 1 + t->params_.back()->depth_);
+  }
   return TypePtr(t);
 }
 

@@ -82,6 +82,11 @@ class CqlType {
   const std::string& udt_keyspace() const { return udt_keyspace_; }
   const std::string& udt_name() const { return udt_name_; }
 
+  // Levels of nesting: 1 for a native type, else 1 + the deepest parameter
+  // (user types' fields included). Recursive code over values of the type
+  // recurses about this deep; the catalog caps it.
+  int depth() const { return depth_; }
+
   // This type with frozen set, recursively (what a frozen<...> wrapper means).
   TypePtr AsFrozen() const;
 
@@ -105,6 +110,7 @@ class CqlType {
 
   TypeKind kind_;
   bool frozen_;
+  int depth_ = 1;
   std::vector<TypePtr> params_;
   std::vector<std::string> field_names_;
   std::string udt_keyspace_;

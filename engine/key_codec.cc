@@ -258,7 +258,17 @@ Status ReadTupleBody(const CqlType& type, KeyReader* in, std::string* value) {
   return Status::Ok();
 }
 
+Status ReadBodyBytes(const CqlType& type, KeyReader* in, std::string* value);
+
 Status ReadBody(const CqlType& type, KeyReader* in, std::string* value) {
+  CELLFS_RETURN_IF_ERROR(ReadBodyBytes(type, in, value));
+  // The encoder writes the empty value as its own tag, never as VALUE with
+  // an empty byte string; accepting both would give one key two encodings.
+  if (value->empty()) return Status::Corruption("empty value under a VALUE tag");
+  return Status::Ok();
+}
+
+Status ReadBodyBytes(const CqlType& type, KeyReader* in, std::string* value) {
   switch (type.kind()) {
     case TypeKind::kTinyint:
     case TypeKind::kSmallint:

@@ -204,6 +204,9 @@ Status ParseInet(std::string_view text, std::string* out) {
 }
 
 std::string FormatInet(std::string_view bytes) {
+  // inet_ntop reads 4 or 16 bytes whatever it is given; an invalid value
+  // (a decoded corrupt key, say) must not make it read past the end.
+  if (bytes.size() != 4 && bytes.size() != 16) return "";
   char text[INET6_ADDRSTRLEN];
   const int family = bytes.size() == 4 ? AF_INET : AF_INET6;
   if (inet_ntop(family, bytes.data(), text, sizeof text) == nullptr) return "";

@@ -117,7 +117,14 @@ std::string AtPosition(const SourcePosition& position, const std::string& messag
 }
 
 Result<TypePtr> ResolveType(const TypeExpr& expr, const KeyspaceDef& keyspace) {
-  return Resolve(expr, keyspace, Context::kTopLevel);
+  auto resolved = Resolve(expr, keyspace, Context::kTopLevel);
+  // User types nest without the parser's per-expression limit; code that
+  // walks values recurses this deep, so hostile schemas must not go deeper.
+  if (resolved.ok() && resolved.value()->depth() > kMaxResolvedTypeDepth) {
+    return Fail(expr, "type nested more than " + std::to_string(kMaxResolvedTypeDepth) +
+                          " levels deep (through user types)");
+  }
+  return resolved;
 }
 
 }  // namespace cellfs

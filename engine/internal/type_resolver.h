@@ -10,9 +10,13 @@
 
 namespace cellfs {
 
+// The deepest CqlType::depth() a column or field may have.
+inline constexpr int kMaxResolvedTypeDepth = 64;
+
 // The resolved type of `expr` for a column or field in `keyspace`. Errors
 // are InvalidArgument (NotFound for an unknown user type) whose message
-// starts with the expression's position.
+// starts with the expression's position; a type deeper than
+// kMaxResolvedTypeDepth is refused.
 Result<TypePtr> ResolveType(const TypeExpr& expr, const KeyspaceDef& keyspace);
 
 // "line L:C: " + message: the one spelling of positioned messages.

@@ -333,6 +333,44 @@ TEST_CASE("user type definitions are validated", "[catalog]") {
   CHECK_THAT(ErrorOf("CREATE TYPE int (a int);"), Catch::Contains("native type"));
 }
 
+TEST_CASE("a user type cannot take the name of a parameterised type", "[catalog]") {
+  // The parser folds a quoted "list" to list, so frozen<"list"> would read
+  // as a list without its parameter: such a type could never be used.
+  for (const char* name : {"list", "set", "map", "tuple", "frozen"}) {
+    INFO(name);
+    CHECK_THAT(ErrorOf(std::string("CREATE TYPE \"") + name + "\" (a int);"),
+               Catch::Contains("line 3:1: a user type cannot be named " + std::string(name) +
+                               ", which is a reserved type name"));
+  }
+  CHECK(ErrorOf("CREATE TYPE \"List\" (a int);\n"
+                "CREATE TABLE t (k int PRIMARY KEY, v frozen<\"List\">);") == "");
+}
+
+TEST_CASE("types nested too deeply through user types are refused with a position",
+          "[catalog]") {
+  // The parser caps one type expression at 32 levels; user types chain
+  // expressions, and every recursive walk over values would follow the chain
+  // (a hostile schema crashed the process).
+  auto lists = [](int n, const std::string& inner) {
+    std::string type = inner;
+    for (int i = 0; i < n; ++i) type = "list<" + type + ">";
+    return "frozen<" + type + ">";
+  };
+  // t0 is 2 deep (the type and its int), t1 = 1 + 31 + 2, then 30 + 34 = 64.
+  const std::string types =
+      "CREATE TYPE t0 (a int);\nCREATE TYPE t1 (a " + lists(31, "t0") + ");\n";
+  CHECK(ErrorOf(types + "CREATE TABLE t (k int PRIMARY KEY, v " + lists(30, "t1") + ");") == "");
+  CHECK(ErrorOf(types + "CREATE TABLE t (k int PRIMARY KEY, v " + lists(31, "t1") + ");") ==
+        "line 5:38: type nested more than 64 levels deep (through user types)");
+  CHECK_THAT(ErrorOf(types + "CREATE TYPE t2 (a " + lists(31, "t1") + ");"),
+             Catch::Contains("line 5:19: type nested more than 64 levels deep"));
+  std::string chain = "CREATE TYPE t0 (a int);\n";
+  for (int i = 1; i <= 1000; ++i) {
+    chain += "CREATE TYPE t" + std::to_string(i) + " (a frozen<t" + std::to_string(i - 1) + ">);\n";
+  }
+  CHECK_THAT(ErrorOf(chain), Catch::Contains("type nested more than 64 levels deep"));
+}
+
 TEST_CASE("user types from another keyspace are refused", "[catalog]") {
   CHECK_THAT(ErrorOf("CREATE KEYSPACE other WITH replication = {'class': 'X'};\n"
                      "CREATE TYPE other.u (a int);\n"

@@ -44,6 +44,36 @@ TEST_CASE("freezing a type freezes everything nested in it", "[cql_type]") {
   CHECK(CqlType::Tuple({CqlType::List(Int(), false)})->params()[0]->frozen());
 }
 
+TEST_CASE("wrapping an already frozen type shares it instead of copying its tree",
+          "[cql_type]") {
+  // Deep copies made every use of a nested user type cost its whole tree:
+  // a chain of UDTs took quadratic memory.
+  TypePtr frozen_list = CqlType::List(Int(), true);
+  CHECK(CqlType::List(frozen_list, true)->params()[0] == frozen_list);
+  CHECK(CqlType::Tuple({frozen_list})->params()[0] == frozen_list);
+  CHECK(CqlType::Map(frozen_list, frozen_list, true)->params()[1] == frozen_list);
+  TypePtr address = CqlType::Udt("ks", "address", {"tags"}, {frozen_list}, true);
+  CHECK(address->params()[0] == frozen_list);
+  CHECK(CqlType::Udt("ks", "person", {"home"}, {address}, false)->params()[0] == address);
+  // A non-frozen one is still frozen by copying.
+  TypePtr open_list = CqlType::List(Int(), false);
+  TypePtr wrapped = CqlType::List(open_list, true)->params()[0];
+  CHECK(wrapped != open_list);
+  CHECK(wrapped->frozen());
+}
+
+TEST_CASE("a type's depth counts its levels of nesting, user type fields included",
+          "[cql_type]") {
+  CHECK(Int()->depth() == 1);
+  CHECK(CqlType::List(Int(), false)->depth() == 2);
+  CHECK(CqlType::Map(Int(), CqlType::Set(Text(), true), true)->depth() == 3);
+  CHECK(CqlType::Tuple({Int(), CqlType::Tuple({CqlType::List(Int(), true)})})->depth() == 4);
+  TypePtr address = CqlType::Udt("ks", "address", {"a", "b"}, {Int(), CqlType::List(Int(), true)},
+                                 true);
+  CHECK(address->depth() == 3);
+  CHECK(CqlType::Udt("ks", "u", {}, {}, true)->depth() == 1);
+}
+
 TEST_CASE("multi-cell means a non-frozen collection or user type", "[cql_type]") {
   CHECK(CqlType::List(Int(), false)->is_multi_cell());
   CHECK_FALSE(CqlType::List(Int(), true)->is_multi_cell());

@@ -849,6 +849,18 @@ TEST_CASE("malformed decimal bodies are Corruption", "[key_codec]") {
                   "decimal scale 4294967298 out of range");
 }
 
+TEST_CASE("the empty value has one encoding: VALUE with an empty body is Corruption",
+          "[key_codec]") {
+  // Otherwise one key would have two encodings (02 and 03 00 01), breaking
+  // "re-encoding gives back exactly the bytes consumed".
+  for (TypeKind kind : {TypeKind::kText, TypeKind::kAscii, TypeKind::kBlob}) {
+    CheckCorruption(*Native(kind), Bytes({0x03, 0x00, 0x01}), "empty value under a VALUE tag");
+  }
+  const TypePtr set = CqlType::Set(Native(TypeKind::kBlob), true);
+  CheckCorruption(*set, Bytes({0x03, 0x03, 0x00, 0x01, 0x00}), "empty value under a VALUE tag");
+  CHECK(DecodeBytes(*set, Bytes({0x03, 0x02, 0x00})).ok());  // {0x} spelled canonically
+}
+
 TEST_CASE("out-of-order or duplicate set elements and map keys are Corruption", "[key_codec]") {
   const TypePtr set = CqlType::Set(Native(TypeKind::kTinyint), true);
   CheckCorruption(*set, Bytes({0x03, 0x03, 0x82, 0x03, 0x81, 0x00}), "set elements out of order");
