@@ -9,7 +9,9 @@
 
 namespace cellfs {
 
-// The serialized partition key that tokens hash (Cassandra's layout): a
+// The serialized partition key that tokens hash (Cassandra's layout). Each
+// component must be canonical (as DecodeKeyComponent returns it), so that
+// values with one key encoding (decimal 1.0 and 1.00) share one token: a
 // single component is its value bytes; several are each
 // [uint16 big-endian length][bytes][0x00].
 // REQUIRES: every component is shorter than 65536 bytes.
