@@ -13,6 +13,7 @@
 
 #include "engine/internal/big_endian.h"
 #include "engine/internal/big_integer.h"
+#include "engine/internal/decimal_digits.h"
 
 namespace cellfs {
 namespace {
@@ -24,27 +25,6 @@ int64_t SignExtend(uint64_t raw, size_t width) {
   if (width == 0) return 0;
   if (width < 8 && (raw >> (8 * width - 1)) & 1) raw |= ~uint64_t{0} << (8 * width);
   return static_cast<int64_t>(raw);  // modular since C++20
-}
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-bool AllDigits(std::string_view text) {
-  for (char c : text) {
-    if (!IsDigit(c)) return false;
-  }
-  return true;
-}
-
-// Value of a run of digits; false when it exceeds `limit`.
-bool DigitsUpTo(std::string_view digits, uint64_t limit, uint64_t* value) {
-  uint64_t v = 0;
-  for (char c : digits) {
-    const auto d = static_cast<uint64_t>(c - '0');
-    if (d > limit || v > (limit - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  *value = v;
-  return true;
 }
 
 // ---- Integers ---------------------------------------------------------------
@@ -66,11 +46,6 @@ IntegerRange RangeOf(TypeKind kind) {
     default:  // bigint, counter
       return {8, INT64_MIN, INT64_MAX};
   }
-}
-
-bool IsSignedDigits(std::string_view text) {
-  if (!text.empty() && (text[0] == '+' || text[0] == '-')) text.remove_prefix(1);
-  return !text.empty() && AllDigits(text);
 }
 
 // ---- Decimal-number syntax shared by float, double and decimal --------------

@@ -7,6 +7,7 @@
 
 #include "engine/internal/big_endian.h"
 #include "engine/internal/civil_time.h"
+#include "engine/internal/decimal_digits.h"
 
 namespace cellfs {
 namespace {
@@ -25,29 +26,6 @@ constexpr int64_t kDateMax = (int64_t{1} << 32) - 1;
 // Years beyond this are out of range for every type here; the bound keeps
 // civil-date arithmetic far from overflow.
 constexpr uint64_t kMaxYearMagnitude = 1'000'000'000'000;
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-// Value of a run of digits; false when it exceeds `limit`.
-bool DigitsUpTo(std::string_view digits, uint64_t limit, uint64_t* value) {
-  uint64_t v = 0;
-  for (char c : digits) {
-    const auto d = static_cast<uint64_t>(c - '0');
-    if (d > limit || v > (limit - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  *value = v;
-  return true;
-}
-
-bool IsSignedDigits(std::string_view text) {
-  if (!text.empty() && (text[0] == '+' || text[0] == '-')) text.remove_prefix(1);
-  if (text.empty()) return false;
-  for (char c : text) {
-    if (!IsDigit(c)) return false;
-  }
-  return true;
-}
 
 // Zero-padded decimal of a non-negative number.
 std::string Padded(int64_t value, size_t width) {

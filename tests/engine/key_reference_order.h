@@ -352,15 +352,15 @@ inline std::string CanonicalDecimal(std::string_view v) {
   return out + ExportTwosComplement(u.get());
 }
 
-inline std::string CanonicalCollection(const CqlType& type, std::string_view v) {
-  const Framed f = SplitFramed(v, true);
+// The serialization of a list/set/map from its (element or key, mapped)
+// entries; with `sort`, entries are first sorted by the reference order of
+// the element/key type and duplicates dropped (first kept), as sets and
+// maps are stored.
+inline std::string FrameCollection(const CqlType& type,
+                                   std::vector<std::pair<std::string, std::string>> entries,
+                                   bool sort) {
   const bool is_map = type.kind() == TypeKind::kMap;
-  std::vector<std::pair<std::string, std::string>> entries;
-  for (size_t i = 0; i + (is_map ? 1 : 0) < f.pieces.size(); i += is_map ? 2 : 1) {
-    entries.emplace_back(Canonical(*type.params()[0], *f.pieces[i]),
-                         is_map ? Canonical(*type.params()[1], *f.pieces[i + 1]) : "");
-  }
-  if (type.kind() != TypeKind::kList) {
+  if (sort) {
     const CqlType& key_type = *type.params()[0];
     auto less = [&](const auto& x, const auto& y) {
       return ReferenceCompare(key_type, x.first, y.first) < 0;
@@ -378,6 +378,17 @@ inline std::string CanonicalCollection(const CqlType& type, std::string_view v) 
     if (is_map) AppendFramed(mapped, &out);
   }
   return out;
+}
+
+inline std::string CanonicalCollection(const CqlType& type, std::string_view v) {
+  const Framed f = SplitFramed(v, true);
+  const bool is_map = type.kind() == TypeKind::kMap;
+  std::vector<std::pair<std::string, std::string>> entries;
+  for (size_t i = 0; i + (is_map ? 1 : 0) < f.pieces.size(); i += is_map ? 2 : 1) {
+    entries.emplace_back(Canonical(*type.params()[0], *f.pieces[i]),
+                         is_map ? Canonical(*type.params()[1], *f.pieces[i + 1]) : "");
+  }
+  return FrameCollection(type, std::move(entries), type.kind() != TypeKind::kList);
 }
 
 inline std::string CanonicalTuple(const CqlType& type, std::string_view v) {

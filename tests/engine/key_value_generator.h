@@ -235,24 +235,8 @@ class KeyValueGenerator {
     for (size_t n = Uniform(5); n > 0; --n) {
       entries.emplace_back(Generate(*type.params()[0]), is_map ? Generate(*type.params()[1]) : "");
     }
-    if (sorted_collections_ && type.kind() != TypeKind::kList) {
-      const CqlType& key_type = *type.params()[0];
-      auto less = [&](const auto& x, const auto& y) {
-        return ReferenceCompare(key_type, x.first, y.first) < 0;
-      };
-      auto equal = [&](const auto& x, const auto& y) {
-        return ReferenceCompare(key_type, x.first, y.first) == 0;
-      };
-      std::stable_sort(entries.begin(), entries.end(), less);
-      entries.erase(std::unique(entries.begin(), entries.end(), equal), entries.end());
-    }
-    std::string out;
-    AppendBigEndian32(static_cast<uint32_t>(entries.size()), &out);
-    for (const auto& [key, mapped] : entries) {
-      AppendFramed(key, &out);
-      if (is_map) AppendFramed(mapped, &out);
-    }
-    return out;
+    return FrameCollection(type, std::move(entries),
+                           sorted_collections_ && type.kind() != TypeKind::kList);
   }
 
   std::string Tuple(const CqlType& type) {
