@@ -9,8 +9,14 @@
 
 #include "engine/cql_type.h"
 #include "engine/literal.h"
+#include "tests/engine/hex_test_util.h"
 
 namespace cellfs::literal_test {
+
+using testing::FromHex;
+
+// Bytes as "00 7f", for readable failure messages.
+inline std::string ToHex(std::string_view bytes) { return testing::ToHex(bytes, " "); }
 
 inline TypePtr N(TypeKind kind) { return CqlType::Native(kind); }
 inline TypePtr ListOf(TypePtr e) { return CqlType::List(std::move(e), true); }
@@ -24,36 +30,6 @@ inline TypePtr TupleOf(std::vector<TypePtr> c) { return CqlType::Tuple(std::move
 inline TypePtr Address() {
   return CqlType::Udt("ks", "address", {"street", "city", "zip"},
                       {N(TypeKind::kText), N(TypeKind::kText), N(TypeKind::kInt)}, true);
-}
-
-// "00 7f" -> the bytes 0x00 0x7f; spaces are ignored.
-inline std::string FromHex(std::string_view hex) {
-  std::string bytes;
-  int high = -1;
-  for (char c : hex) {
-    if (c == ' ') continue;
-    const int nibble = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-    if (high < 0) {
-      high = nibble;
-    } else {
-      bytes.push_back(static_cast<char>(high * 16 + nibble));
-      high = -1;
-    }
-  }
-  return bytes;
-}
-
-// Bytes as "00 7f", for readable failure messages.
-inline std::string ToHex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    if (!hex.empty()) hex += ' ';
-    hex += kDigits[b >> 4];
-    hex += kDigits[b & 0xf];
-  }
-  return hex;
 }
 
 // The bytes of a literal that must parse.

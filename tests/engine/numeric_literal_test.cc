@@ -10,37 +10,13 @@
 #include <vector>
 
 #include "engine/internal/big_integer.h"
+#include "tests/engine/hex_test_util.h"
 
 namespace cellfs {
 namespace {
 
-// "00 7f" -> the two bytes 0x00 0x7f; spaces are ignored.
-std::string FromHex(std::string_view hex) {
-  std::string bytes;
-  int high = -1;
-  for (char c : hex) {
-    if (c == ' ') continue;
-    const int nibble = c <= '9' ? c - '0' : c - 'a' + 10;
-    if (high < 0) {
-      high = nibble;
-    } else {
-      bytes.push_back(static_cast<char>(high * 16 + nibble));
-      high = -1;
-    }
-  }
-  return bytes;
-}
-
-std::string ToHex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    hex.push_back(kDigits[b >> 4]);
-    hex.push_back(kDigits[b & 15]);
-  }
-  return hex;
-}
+using testing::FromHex;
+using testing::ToHex;
 
 std::string RandomBytes(std::mt19937_64& rng, size_t size) {
   std::string bytes(size, '\0');

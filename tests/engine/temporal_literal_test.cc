@@ -11,29 +11,13 @@
 #include <string>
 
 #include "engine/internal/civil_time.h"
+#include "tests/engine/hex_test_util.h"
 
 namespace cellfs {
 namespace {
 
-std::string ToHex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    hex.push_back(kDigits[b >> 4]);
-    hex.push_back(kDigits[b & 15]);
-  }
-  return hex;
-}
-
-std::string FromHex(std::string_view hex) {
-  std::string bytes;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    const auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
-    bytes.push_back(static_cast<char>(nibble(hex[i]) * 16 + nibble(hex[i + 1])));
-  }
-  return bytes;
-}
+using testing::FromHex;
+using testing::ToHex;
 
 std::string BigEndian(uint64_t value, size_t width) {
   std::string bytes(width, '\0');
