@@ -24,6 +24,8 @@ std::string_view CodeName(StatusCode code) {
       return "Corruption";
     case StatusCode::kIOError:
       return "IOError";
+    case StatusCode::kReadOnly:
+      return "ReadOnly";
   }
   return "Unknown";
 }

@@ -1,0 +1,205 @@
+// Engine: opening the LevelDB store, schema changes persisted with their ids,
+// applying mutations under the commit mode, snapshot views, sweeps.
+#include "engine/engine.h"
+
+#include <leveldb/cache.h>
+#include <leveldb/db.h>
+#include <leveldb/env.h>
+#include <leveldb/filter_policy.h>
+#include <leveldb/write_batch.h>
+
+#include <utility>
+
+#include "engine/internal/big_endian.h"
+#include "engine/internal/engine_core.h"
+#include "engine/internal/mutation_batch.h"
+#include "engine/internal/read_state.h"
+#include "engine/internal/storage_keys.h"
+#include "engine/internal/sweeper.h"
+
+namespace cellfs {
+namespace {
+
+constexpr std::string_view kFormatVersion = "1";
+
+Status FromLevelDb(const leveldb::Status& s, std::string_view what) {
+  if (s.ok()) return Status::Ok();
+  if (s.IsCorruption()) return Status::Corruption(std::string(what) + ": " + s.ToString());
+  return Status::IOError(std::string(what) + ": " + s.ToString());
+}
+
+// LevelDB reports a held lock as an IOError on the LOCK file.
+bool IsLockHeld(const leveldb::Status& s) {
+  return s.IsIOError() && s.ToString().find("LOCK") != std::string::npos;
+}
+
+leveldb::Options LevelDbOptions(const EngineOptions& options, EngineCore* core) {
+  leveldb::Options db_options;
+  db_options.create_if_missing = options.create_if_missing && !options.read_only;
+  db_options.env = options.env != nullptr ? options.env : leveldb::Env::Default();
+  db_options.block_cache = core->block_cache.get();
+  db_options.filter_policy = core->filter_policy.get();
+  db_options.write_buffer_size = options.write_buffer_bytes;
+  db_options.max_file_size = 8u << 20;
+  return db_options;
+}
+
+}  // namespace
+
+EngineCore::EngineCore() = default;
+EngineCore::~EngineCore() = default;
+
+Engine::Engine(std::unique_ptr<EngineCore> core) : core_(std::move(core)) {}
+
+Result<std::unique_ptr<Engine>> Engine::Open(const std::string& path,
+                                             const EngineOptions& options) {
+  auto core = std::make_unique<EngineCore>();
+  core->options = options;
+  core->clock = options.clock != nullptr ? options.clock : SystemClock();
+  core->write_times = std::make_unique<WriteTimeSource>(core->clock);
+  core->block_cache.reset(leveldb::NewLRUCache(options.block_cache_bytes));
+  core->filter_policy.reset(leveldb::NewBloomFilterPolicy(options.bloom_bits_per_key));
+
+  leveldb::DB* db = nullptr;
+  leveldb::Status s = leveldb::DB::Open(LevelDbOptions(options, core.get()), path, &db);
+  if (IsLockHeld(s)) {
+    return Status::IOError("the data directory " + path +
+                           " is in use by another process (" + s.ToString() + ")");
+  }
+  CELLFS_RETURN_IF_ERROR(FromLevelDb(s, "opening " + path));
+  core->db.reset(db);
+
+  std::unique_ptr<Engine> engine(new Engine(std::move(core)));
+  CELLFS_RETURN_IF_ERROR(engine->Initialize());
+  return engine;
+}
+
+Status Engine::Initialize() {
+  leveldb::DB* db = core_->db.get();
+  std::string version;
+  leveldb::Status s =
+      db->Get(leveldb::ReadOptions(), storage::MetaKey(storage::kFormatVersionName), &version);
+  if (s.IsNotFound()) {
+    if (core_->options.read_only) return Status::ReadOnly("cannot initialise a read-only store");
+    leveldb::WriteOptions sync;
+    sync.sync = true;
+    s = db->Put(sync, storage::MetaKey(storage::kFormatVersionName), std::string(kFormatVersion));
+    CELLFS_RETURN_IF_ERROR(FromLevelDb(s, "writing the format version"));
+  } else {
+    CELLFS_RETURN_IF_ERROR(FromLevelDb(s, "reading the format version"));
+    if (version != kFormatVersion) {
+      return Status::Corruption("unknown store format version '" + version + "'");
+    }
+  }
+
+  std::string high_water;
+  s = db->Get(leveldb::ReadOptions(), storage::MetaKey(storage::kWriteTimeName), &high_water);
+  if (s.ok() && high_water.size() == 8) {
+    core_->write_times->AdvancePast(static_cast<int64_t>(ReadBigEndian(high_water)));
+  }
+
+  CELLFS_RETURN_IF_ERROR(storage::LoadSchema(db, &core_->schema));
+  if (!core_->options.read_only) CELLFS_RETURN_IF_ERROR(core_->sequences.Open(db));
+  core_->commit = std::make_unique<storage::CommitPolicy>(db, core_->options);
+  if (core_->options.background_sweeper && !core_->options.read_only) {
+    sweeper_ = std::make_unique<storage::SweeperThread>(core_.get(),
+                                                        core_->options.sweep_interval_ms);
+  }
+  return Status::Ok();
+}
+
+Engine::~Engine() {
+  sweeper_.reset();
+  if (core_->db && !core_->options.read_only && core_->commit) {
+    // Write times then stay increasing across a restart on a clock that
+    // stepped back.
+    std::string high_water;
+    AppendBigEndian(static_cast<uint64_t>(core_->write_times->Next()), 8, &high_water);
+    (void)core_->db->Put(leveldb::WriteOptions(), storage::MetaKey(storage::kWriteTimeName),
+                         high_water);
+  }
+  core_->commit.reset();  // stops the syncer and syncs
+  core_->db.reset();
+}
+
+Status Engine::Execute(const Statement& statement, std::string* current_keyspace,
+                       SchemaChange* change) {
+  std::lock_guard ddl(core_->ddl_mutex);
+  std::shared_ptr<const storage::SchemaState> before = core_->CurrentSchema();
+  auto next = std::make_shared<Catalog>(*before->catalog());
+  SchemaChange local_change;
+  CELLFS_RETURN_IF_ERROR(next->Apply(statement, current_keyspace, &local_change));
+  if (change != nullptr) *change = local_change;
+  if (local_change.kind == SchemaChange::Kind::kNone ||
+      local_change.kind == SchemaChange::Kind::kUsed) {
+    return Status::Ok();
+  }
+  if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
+
+  std::vector<uint32_t> dropped;
+  std::shared_ptr<const storage::SchemaState> after = storage::AssignIds(*before, next, &dropped);
+  leveldb::WriteBatch batch;
+  storage::WriteSchemaChange(*before, *after, dropped, &batch);
+  leveldb::WriteOptions sync;
+  sync.sync = true;
+  CELLFS_RETURN_IF_ERROR(FromLevelDb(core_->db->Write(sync, &batch), "storing the schema"));
+  std::unique_lock lock(core_->schema_mutex);
+  core_->schema = std::move(after);
+  return Status::Ok();
+}
+
+std::shared_ptr<const Catalog> Engine::catalog() const {
+  return core_->CurrentSchema()->catalog();
+}
+
+Result<TableHandle> Engine::FindTable(const std::string& keyspace,
+                                      const std::string& table) const {
+  std::shared_ptr<const storage::SchemaState> schema = core_->CurrentSchema();
+  if (schema->catalog()->FindKeyspace(keyspace) == nullptr) {
+    return Status::NotFound("keyspace " + keyspace + " does not exist");
+  }
+  TableHandle handle = schema->FindTable(keyspace, table);
+  if (handle == nullptr) return Status::NotFound("table " + keyspace + "." + table + " does not exist");
+  return handle;
+}
+
+Mutation Engine::NewMutation() {
+  return Mutation(core_.get(), core_->write_times->Next(), core_->clock->NowMicros());
+}
+
+Status Engine::Apply(Mutation&& mutation) {
+  Mutation consumed = std::move(mutation);
+  if (consumed.empty()) return Status::Ok();
+  if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
+  uint64_t ticket = 0;
+  {
+    // Shared with other writers; a DROP TABLE waits, so no write lands in a
+    // table after its drop has committed.
+    std::shared_lock lock(core_->schema_mutex);
+    for (uint32_t id : consumed.batch_->table_ids) {
+      if (core_->schema->FindTableById(id) == nullptr) {
+        return Status::NotFound("the table was dropped before the write was applied");
+      }
+    }
+    CELLFS_RETURN_IF_ERROR(core_->commit->Write(&consumed.batch_->batch, &ticket));
+  }
+  return core_->commit->AwaitDurable(ticket);
+}
+
+Status Engine::Sync() { return core_->commit->Sync(); }
+
+ReadView Engine::NewReadView() const {
+  return ReadView(std::make_shared<const ReadState>(core_.get(), core_->clock->NowMicros()));
+}
+
+Status Engine::Sweep(SweepStats* stats) {
+  if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
+  std::lock_guard lock(core_->sweep_mutex);
+  SweepStats local;
+  return storage::SweepOnce(core_.get(), core_->clock->NowMicros(),
+                            stats != nullptr ? stats : &local);
+}
+
+const Clock& Engine::clock() const { return *core_->clock; }
+
+}  // namespace cellfs

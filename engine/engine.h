@@ -1,0 +1,106 @@
+// Engine: the embedded store. Cassandra's write and read semantics on one
+// node over LevelDB: the schema (CQL DDL, persisted with stable ids),
+// mutations, snapshot reads, the TTL sweeper and durability. The on-disk
+// layout is docs/FORMAT.md "Storage layout".
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "engine/catalog.h"
+#include "engine/cql_statement.h"
+#include "engine/engine_options.h"
+#include "engine/mutation.h"
+#include "engine/read_view.h"
+#include "engine/status.h"
+#include "engine/table_schema.h"
+
+namespace cellfs {
+
+namespace storage {
+class SweeperThread;
+}
+
+// What one sweep did; the counts show that a sweep's work follows what
+// expired, not the size of the store.
+struct SweepStats {
+  uint64_t index_entries = 0;    // expiry-index entries that fell due and were handled
+  uint64_t rows_rewritten = 0;   // rows (or static rows) folded into one fragment
+  uint64_t rows_removed = 0;     // rows whose every fragment was purged
+  uint64_t entries_read = 0;     // data entries read to do it
+  uint64_t entries_deleted = 0;  // data entries deleted
+  uint64_t tables_cleaned = 0;   // dropped tables whose data is now gone
+};
+
+// Thread-safe: any number of threads may write, read and run DDL at once.
+// Schema changes are serialised; writes and reads never wait on each other
+// (except as CommitMode says).
+class Engine {
+ public:
+  // Opens (creating when options.create_if_missing) the store in directory
+  // `path`. IOError when LevelDB cannot open it (another process holds its
+  // lock: the message says so); Corruption when its catalog does not load.
+  static Result<std::unique_ptr<Engine>> Open(const std::string& path,
+                                              const EngineOptions& options);
+
+  // Stops the sweeper, syncs, closes. REQUIRES: no Mutation, ReadView or
+  // iterator of this engine is still alive.
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // ---- Schema.
+
+  // Validates and applies a DDL statement (Catalog::Apply) and persists the
+  // result durably before returning. Dropping a table makes its data
+  // unreachable at once and reclaims it in the background. On error nothing
+  // changes.
+  Status Execute(const Statement& statement, std::string* current_keyspace,
+                 SchemaChange* change = nullptr);
+
+  // The current schema, as an immutable snapshot.
+  std::shared_ptr<const Catalog> catalog() const;
+
+  // NotFound naming the keyspace or table when absent.
+  Result<TableHandle> FindTable(const std::string& keyspace, const std::string& table) const;
+
+  // ---- Writes.
+
+  // A new, empty batch carrying a fresh server write time (strictly greater
+  // than any before it) and the current clock for TTLs.
+  Mutation NewMutation();
+
+  // Stores every operation of `mutation` atomically, then waits as the
+  // commit mode says. NotFound when a table it writes was dropped since;
+  // IOError when storage fails (nothing of the batch is then applied). The
+  // mutation is consumed either way.
+  Status Apply(Mutation&& mutation);
+
+  // Makes every write acknowledged so far durable (fsync of the log).
+  Status Sync();
+
+  // ---- Reads.
+
+  // A snapshot of everything applied so far, judged at the clock's now.
+  ReadView NewReadView() const;
+
+  // ---- Maintenance.
+
+  // One sweep at the clock's now: purges what the expiry index says is due
+  // (expired cells, tombstones past gc_grace_seconds), folds rows that
+  // reads found fragmented, and reclaims dropped tables. The background
+  // sweeper calls this; tests call it with a ManualClock.
+  Status Sweep(SweepStats* stats = nullptr);
+
+  const Clock& clock() const;
+
+ private:
+  explicit Engine(std::unique_ptr<EngineCore> core);
+  Status Initialize();  // the part of Open after LevelDB opened
+
+  std::unique_ptr<EngineCore> core_;
+  std::unique_ptr<storage::SweeperThread> sweeper_;  // null when not running
+};
+
+}  // namespace cellfs

@@ -1,0 +1,50 @@
+// EngineOptions: how an Engine opens its store, keeps time, and makes writes
+// durable. Few knobs, each one a user needs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "engine/clock.h"
+
+namespace leveldb {
+class Env;
+}
+
+namespace cellfs {
+
+// When an acknowledged write becomes durable against an OS crash, after
+// Cassandra's commitlog_sync. In every mode an acknowledged write is in the
+// OS (the LevelDB log is written through on every write), so a crash of the
+// process alone loses nothing.
+enum class CommitMode : uint8_t {
+  kPeriodic,  // acknowledge at once; the log is synced every period_ms
+  kGroup,     // acknowledge after the next group sync (one every window_ms)
+  kBatch,     // acknowledge after a sync of the write itself
+};
+
+struct EngineOptions {
+  // File system access; nullptr = leveldb::Env::Default(). Tests pass
+  // leveldb::NewMemEnv or a fault-injecting Env. Not owned.
+  leveldb::Env* env = nullptr;
+  // The time; nullptr = SystemClock(). Not owned.
+  const Clock* clock = nullptr;
+
+  CommitMode commit_mode = CommitMode::kPeriodic;
+  int commit_period_ms = 10'000;  // kPeriodic: Cassandra's default 10 s
+  int group_window_ms = 15;       // kGroup: Cassandra's default 15 ms
+
+  bool create_if_missing = true;
+  bool read_only = false;
+
+  size_t block_cache_bytes = 64u << 20;
+  size_t write_buffer_bytes = 32u << 20;
+  int bloom_bits_per_key = 10;
+
+  // Runs the TTL sweeper on a background thread every sweep_interval_ms.
+  // Tests turn it off and call Engine::Sweep with a ManualClock.
+  bool background_sweeper = true;
+  int sweep_interval_ms = 1'000;
+};
+
+}  // namespace cellfs

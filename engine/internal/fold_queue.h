@@ -1,0 +1,32 @@
+// FoldQueue: rows that reads found spread over many fragments, waiting for
+// the sweeper to fold each into one entry.
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cellfs::storage {
+
+// Thread-safe; bounded (a full queue drops new rows: a later read finds them
+// again).
+class FoldQueue {
+ public:
+  // Rows with at least this many fragments are worth folding.
+  static constexpr size_t kFoldThreshold = 8;
+  static constexpr size_t kCapacity = 4096;
+
+  // Queues the group (DataKey::group) of a fragmented row.
+  void Add(std::string_view group);
+  // Removes and returns up to `max` queued groups, in key order.
+  std::vector<std::string> Take(size_t max);
+
+ private:
+  std::mutex mutex_;  // guards groups_
+  std::set<std::string, std::less<>> groups_;
+};
+
+}  // namespace cellfs::storage

@@ -1,0 +1,56 @@
+// The inside of a Mutation: the encoded LevelDB batch and the ids of the
+// tables it writes (Engine::Apply checks they still exist).
+#pragma once
+
+#include <leveldb/write_batch.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/mutation.h"
+#include "engine/row_fragment.h"
+
+namespace cellfs {
+
+// A row fragment rebuilt for every operation without giving back its
+// memory: cells and their value strings keep their capacity, so a bulk load
+// of rows of one shape allocates nothing per row once warm.
+class FragmentBuilder {
+ public:
+  void Reset() {
+    fragment_.marker.reset();
+    fragment_.deletion.reset();
+    used_ = 0;
+  }
+  // A cell slot to fill in; every field must be set.
+  RowCell& AddCell() {
+    if (used_ == fragment_.cells.size()) fragment_.cells.emplace_back();
+    return fragment_.cells[used_++];
+  }
+  // Drops unused slots and sorts the cells by column id. Returns the id
+  // given twice, if any (0 when none: ids start at 1).
+  uint32_t Finish();
+  RowFragment& fragment() { return fragment_; }
+  bool empty() const { return used_ == 0 && !fragment_.marker && !fragment_.deletion; }
+
+ private:
+  RowFragment fragment_;
+  size_t used_ = 0;
+};
+
+struct Mutation::Batch {
+  leveldb::WriteBatch batch;
+  std::vector<uint32_t> table_ids;  // distinct; usually one
+  // Scratch buffers reused by every operation.
+  std::string key;
+  std::string value;
+  std::string index_key;
+  std::string prefix;
+  std::string row_group;
+  std::string group;
+  FragmentBuilder row;
+  FragmentBuilder static_row;
+};
+
+}  // namespace cellfs

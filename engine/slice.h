@@ -1,0 +1,38 @@
+// SliceSpec: which rows of a partition a read returns, in CQL terms:
+// clustering bounds compared as Cassandra compares tuples, a limit, and the
+// direction.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cellfs {
+
+// A bound on the clustering key: the serialized values of the first N
+// clustering columns (1 <= N <= the clustering column count), compared with
+// each row's first N clustering values as CQL compares tuples, column by
+// column in each type's natural order (a DESC column still means "greater
+// value" for `>`; DESC changes only the order rows are returned in).
+struct ClusteringBound {
+  std::vector<std::string> prefix;
+  bool inclusive = true;
+};
+
+// Plain value type.
+struct SliceSpec {
+  std::optional<ClusteringBound> lower;  // rows with clustering >= / > lower
+  std::optional<ClusteringBound> upper;  // rows with clustering <= / < upper
+  // Keeps the first `limit` live rows in the order returned; 0 = no limit.
+  uint64_t limit = 0;
+  // false: the table's clustering order (ASC/DESC per column); true: the
+  // opposite.
+  bool reverse = false;
+  // Resume point: only rows strictly after this encoded clustering key (as
+  // RowIterator::clustering_key() returned it) in the direction of the
+  // slice. Directory offsets use it to continue a listing.
+  std::optional<std::string> resume_after;
+};
+
+}  // namespace cellfs

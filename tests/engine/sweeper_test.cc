@@ -1,0 +1,654 @@
+// Tests of the TTL sweeper through Engine::Sweep: reads never change, space
+// is reclaimed in proportion to what expired, tombstones wait gc_grace, rows
+// spread over many fragments fold into one, dropped tables are reclaimed.
+#include <leveldb/db.h>
+#include <leveldb/iterator.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "engine/internal/storage_keys.h"
+#include "tests/engine/engine_test_util.h"
+
+namespace cellfs {
+namespace {
+
+using testing::TestEngine;
+
+constexpr char kKeyspace[] =
+    "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};";
+constexpr int64_t kSecond = 1'000'000;
+
+std::string Int(int32_t n) {
+  const auto u = static_cast<uint32_t>(n);
+  return {static_cast<char>(u >> 24), static_cast<char>((u >> 16) & 0xFF),
+          static_cast<char>((u >> 8) & 0xFF), static_cast<char>(u & 0xFF)};
+}
+
+int64_t Bigint(std::string_view bytes) {
+  REQUIRE(bytes.size() == 8);
+  uint64_t u = 0;
+  for (char c : bytes) u = (u << 8) | static_cast<unsigned char>(c);
+  return static_cast<int64_t>(u);
+}
+
+size_t CountPrefix(const std::vector<std::string>& keys, std::string_view prefix) {
+  return static_cast<size_t>(std::count_if(
+      keys.begin(), keys.end(), [&](const std::string& k) { return k.starts_with(prefix); }));
+}
+
+// An engine holding ks.t (text partition key, int clustering, a static
+// column and two regular ones) with the given gc_grace_seconds, and ks.c
+// (a counter table).
+class Store {
+ public:
+  explicit Store(int gc_grace) {
+    db.Ddl(std::string(kKeyspace) +
+           "CREATE TABLE ks.t (pk text, ck int, s text static, v text, w text,"
+           " PRIMARY KEY (pk, ck)) WITH gc_grace_seconds = " +
+           std::to_string(gc_grace) +
+           ";"
+           "CREATE TABLE ks.c (pk text, ck int, n counter, PRIMARY KEY (pk, ck));");
+    Refresh();
+  }
+  // TestEngine destroys its Env before its Engine; close the Engine first.
+  ~Store() { db.Close(); }
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  void Refresh() {
+    t = db.Table("ks", "t");
+    c = db.Table("ks", "c");
+  }
+
+  size_t Col(const TableHandle& table, const std::string& name) const {
+    for (size_t i = 0; i < table->def.columns.size(); ++i) {
+      if (table->def.columns[i].name == name) return i;
+    }
+    FAIL("no column " << name);
+    return 0;
+  }
+
+  // Applies one mutation built by `build`; REQUIREs that every step works.
+  void Apply(const std::function<Status(Mutation*)>& build) {
+    Mutation m = db.engine->NewMutation();
+    Status built = build(&m);
+    INFO(built.ToString());
+    REQUIRE(built.ok());
+    Status applied = db.engine->Apply(std::move(m));
+    INFO(applied.ToString());
+    REQUIRE(applied.ok());
+  }
+
+  // INSERT INTO t (pk, ck, v) VALUES (...) [USING TTL ttl] [USING TIMESTAMP ts].
+  void Insert(const std::string& pk, int32_t ck, const std::string& v, WriteAttributes a = {}) {
+    Apply([&](Mutation* m) {
+      std::vector<ColumnValue> cells{{Col(t, "v"), v}};
+      return m->Insert(t, std::vector<std::string>{pk}, std::vector<std::string>{Int(ck)}, cells,
+                       a);
+    });
+  }
+
+  // UPDATE t SET column = value WHERE ... (static columns: ck ignored).
+  void Set(const std::string& pk, int32_t ck, const std::string& column, const std::string& value,
+           WriteAttributes a = {}) {
+    Apply([&](Mutation* m) {
+      std::vector<ColumnValue> cells{{Col(t, column), value}};
+      std::vector<std::string> clustering;
+      if (column != "s") clustering.push_back(Int(ck));
+      return m->Update(t, std::vector<std::string>{pk}, clustering, cells, a);
+    });
+  }
+
+  void AddToCounter(const std::string& pk, int32_t ck, int64_t delta) {
+    Apply([&](Mutation* m) {
+      return m->AddToCounter(c, std::vector<std::string>{pk}, std::vector<std::string>{Int(ck)},
+                             Col(c, "n"), delta);
+    });
+  }
+
+  // The live content of one row of t, rendered; "-" when it is not live.
+  std::string Row(const std::string& pk, int32_t ck) {
+    auto row = db.engine->NewReadView().GetRow(t, std::vector<std::string>{pk},
+                                               std::vector<std::string>{Int(ck)});
+    REQUIRE(row.ok());
+    return row.value() ? Render(*t, **row) : "-";
+  }
+
+  // The counter of c's row, or nullopt when the row is not live.
+  std::optional<int64_t> Counter(const std::string& pk, int32_t ck) {
+    auto row = db.engine->NewReadView().GetRow(c, std::vector<std::string>{pk},
+                                               std::vector<std::string>{Int(ck)});
+    REQUIRE(row.ok());
+    if (!row.value()) return std::nullopt;
+    REQUIRE((*row)->cells.size() == 1);
+    return Bigint((*row)->cells[0].cell.value);
+  }
+
+  // Everything a reader sees of t: every live partition, its static cells
+  // and its live rows, with write times and TTLs.
+  std::string Dump() {
+    ReadView view = db.engine->NewReadView();
+    std::string out;
+    auto partitions = view.NewPartitionIterator(t);
+    for (; partitions->Valid(); partitions->Next()) {
+      std::vector<std::string> pk;
+      REQUIRE(partitions->DecodePartitionKey(&pk).ok());
+      out += pk[0] + " {" + Render(*t, partitions->static_row()) + "}\n";
+      auto rows = view.NewRowIterator(t, pk);
+      REQUIRE(rows.ok());
+      for (; (*rows)->Valid(); (*rows)->Next()) {
+        std::vector<std::string> ck;
+        REQUIRE((*rows)->DecodeClustering(&ck).ok());
+        out += "  " + FormatLiteral(*t->column(1).type, ck[0]) + " " + Render(*t, (*rows)->row()) +
+               "\n";
+      }
+      REQUIRE((*rows)->status().ok());
+    }
+    REQUIRE(partitions->status().ok());
+    return out;
+  }
+
+  SweepStats Sweep() {
+    SweepStats stats;
+    Status swept = db.engine->Sweep(&stats);
+    INFO(swept.ToString());
+    REQUIRE(swept.ok());
+    return stats;
+  }
+
+  // Every key in the store: closes the engine, reads LevelDB directly,
+  // opens the engine again (the fold queue, in memory, starts empty).
+  std::vector<std::string> RawKeys() {
+    db.Close();
+    leveldb::Options options;
+    options.env = db.env();
+    leveldb::DB* raw = nullptr;
+    REQUIRE(leveldb::DB::Open(options, "/db", &raw).ok());
+    std::unique_ptr<leveldb::DB> owned(raw);
+    std::vector<std::string> keys;
+    std::unique_ptr<leveldb::Iterator> it(owned->NewIterator(leveldb::ReadOptions()));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) keys.push_back(it->key().ToString());
+    REQUIRE(it->status().ok());
+    it.reset();
+    owned.reset();
+    db.Reopen();
+    Refresh();
+    return keys;
+  }
+
+  std::string TablePrefix(const TableHandle& table) const {
+    std::string prefix;
+    storage::AppendTablePrefix(table->id, &prefix);
+    return prefix;
+  }
+
+  std::string PartitionPrefix(const std::string& pk) const {
+    storage::PartitionKey key;
+    std::vector<std::string> values{pk};
+    REQUIRE(storage::EncodePartitionKey(*t, values, &key).ok());
+    std::string prefix;
+    storage::AppendPartitionPrefix(t->id, key, &prefix);
+    return prefix;
+  }
+
+  std::string RowPrefix(const std::string& pk, int32_t ck) const {
+    std::string prefix = PartitionPrefix(pk);
+    storage::AppendEntryKind(storage::EntryKind::kRow, &prefix);
+    std::vector<std::string> values{Int(ck)};
+    REQUIRE(storage::EncodeClustering(*t, values, false, &prefix).ok());
+    return prefix;
+  }
+
+  std::string KindPrefix(const std::string& pk, storage::EntryKind kind) const {
+    std::string prefix = PartitionPrefix(pk);
+    storage::AppendEntryKind(kind, &prefix);
+    return prefix;
+  }
+
+  static std::string Render(const TableSchema& table, const RowFragment& row) {
+    std::string out = row.marker ? "+" : "";
+    if (row.marker && row.marker->ttl != 0) out += "ttl" + std::to_string(row.marker->ttl);
+    for (const RowCell& cell : row.cells) {
+      const auto index = table.ColumnIndexById(cell.column_id);
+      REQUIRE(index.has_value());
+      const ColumnDef& column = table.column(*index);
+      out += " " + column.name + "=" + FormatLiteral(*column.type, cell.cell.value) + "@" +
+             std::to_string(cell.cell.write_time);
+      if (cell.cell.ttl != 0) out += "/ttl" + std::to_string(cell.cell.ttl);
+    }
+    return out;
+  }
+
+  TestEngine db;
+  TableHandle t;
+  TableHandle c;
+};
+
+WriteAttributes Ttl(int64_t seconds) { return {std::nullopt, seconds}; }
+WriteAttributes At(int64_t timestamp) { return {timestamp, std::nullopt}; }
+
+TEST_CASE("sweeping never changes what reads return", "[sweeper]") {
+  for (int gc_grace : {0, 7, 60}) {
+    DYNAMIC_SECTION("gc_grace_seconds = " << gc_grace) {
+      Store store(gc_grace);
+      std::mt19937 random(20240611u + static_cast<unsigned>(gc_grace));
+      auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
+      const std::vector<std::string> keys{"a", "b", "c"};
+      for (int step = 0; step < 150; ++step) {
+        const std::string pk = keys[static_cast<size_t>(pick(3))];
+        const int32_t ck = pick(6);
+        WriteAttributes attributes;
+        if (pick(3) == 0) attributes.ttl = 1 + pick(15);
+        // Sometimes a replay older than what came before it.
+        const int64_t replay = store.db.clock.NowMicros() - pick(20) * kSecond;
+        const bool older = pick(4) == 0;
+        switch (pick(8)) {
+          case 0:
+            store.Insert(pk, ck, "i" + std::to_string(step), attributes);
+            break;
+          case 1:
+          case 2:
+            store.Set(pk, ck, pick(2) == 0 ? "v" : "w", "u" + std::to_string(step), attributes);
+            break;
+          case 3:
+            store.Set(pk, ck, "s", "s" + std::to_string(step), attributes);
+            break;
+          case 4:
+            store.Apply([&](Mutation* m) {
+              std::vector<size_t> columns{store.Col(store.t, "v")};
+              return m->DeleteCells(store.t, std::vector<std::string>{pk},
+                                    std::vector<std::string>{Int(ck)}, columns,
+                                    older ? At(replay) : WriteAttributes{});
+            });
+            break;
+          case 5:
+            store.Apply([&](Mutation* m) {
+              return m->DeleteRow(store.t, std::vector<std::string>{pk},
+                                  std::vector<std::string>{Int(ck)},
+                                  older ? At(replay) : WriteAttributes{});
+            });
+            break;
+          case 6: {
+            SliceSpec range;
+            const int32_t width = pick(3);
+            range.lower = ClusteringBound{{Int(ck)}, width == 0 || pick(2) == 0};
+            range.upper = ClusteringBound{{Int(ck + width)}, true};
+            store.Apply([&](Mutation* m) {
+              return m->DeleteRange(store.t, std::vector<std::string>{pk}, range,
+                                    older ? At(replay) : WriteAttributes{});
+            });
+            break;
+          }
+          default:
+            if (pick(3) == 0) {
+              store.Apply([&](Mutation* m) {
+                return m->DeletePartition(store.t, std::vector<std::string>{pk},
+                                          older ? At(replay) : WriteAttributes{});
+              });
+            } else {
+              attributes.timestamp = older ? std::optional<int64_t>(replay) : std::nullopt;
+              store.Insert(pk, ck, "r" + std::to_string(step), attributes);
+            }
+        }
+        store.db.clock.AdvanceMicros(pick(4) * kSecond + pick(1'000'000));
+        const std::string before = store.Dump();  // also queues fragmented rows
+        store.Sweep();
+        INFO("step " << step);
+        REQUIRE(store.Dump() == before);
+      }
+    }
+  }
+}
+
+TEST_CASE("with gc_grace_seconds = 0, expired data is gone from storage after the first sweep",
+          "[sweeper]") {
+  Store store(0);
+  for (int i = 0; i < 100; ++i) store.Insert("p" + std::to_string(i % 10), i, "x", Ttl(10));
+  for (int i = 0; i < 5; ++i) store.Insert("keep", i, "y");
+  store.Insert("keep", 100, "y");
+  store.Set("keep", 100, "w", "short", Ttl(10));  // expires, the row stays
+  store.Set("p0", 0, "s", "static", Ttl(10));
+
+  store.db.clock.AdvanceSeconds(9);
+  SweepStats early = store.Sweep();
+  CHECK(early.index_entries == 0);
+  CHECK(early.rows_removed == 0);
+  CHECK(early.entries_read == 0);
+
+  store.db.clock.AdvanceSeconds(1);  // now == every expiry: dead
+  const std::string before = store.Dump();
+  SweepStats stats = store.Sweep();
+  CHECK(stats.index_entries == 102);
+  CHECK(stats.rows_removed == 101);  // 100 rows and the static row
+  CHECK(stats.rows_rewritten == 1);
+  CHECK(store.Dump() == before);
+  CHECK(store.Row("keep", 100).find("w=") == std::string::npos);
+
+  const std::vector<std::string> keys = store.RawKeys();
+  CHECK(CountPrefix(keys, store.TablePrefix(store.t)) == 6);
+  CHECK(CountPrefix(keys, store.RowPrefix("keep", 100)) == 1);
+  CHECK(CountPrefix(keys, std::string(1, storage::kExpiryTag)) == 0);
+  CHECK(store.Sweep().index_entries == 0);
+}
+
+TEST_CASE("a sweep's work follows what expired, not the size of the store", "[sweeper]") {
+  Store store(0);
+  for (int batch = 0; batch < 10; ++batch) {
+    store.Apply([&](Mutation* m) {
+      for (int i = 0; i < 1000; ++i) {
+        std::vector<ColumnValue> cells{{store.Col(store.t, "v"), "live"}};
+        CELLFS_RETURN_IF_ERROR(m->Insert(store.t,
+                                         std::vector<std::string>{"p" + std::to_string(i % 100)},
+                                         std::vector<std::string>{Int(batch * 1000 + i)}, cells));
+      }
+      return Status::Ok();
+    });
+  }
+  for (int i = 0; i < 10; ++i) store.Insert("p" + std::to_string(i), 50'000 + i, "brief", Ttl(5));
+
+  store.db.clock.AdvanceSeconds(6);
+  SweepStats stats = store.Sweep();
+  CHECK(stats.index_entries == 10);
+  CHECK(stats.rows_removed == 10);
+  CHECK(stats.entries_deleted == 10);
+  CHECK(stats.entries_read <= 20);
+  CHECK(store.Row("p3", 50'003) == "-");
+  CHECK(store.Row("p3", 3) != "-");
+
+  SweepStats again = store.Sweep();
+  CHECK(again.index_entries == 0);
+  CHECK(again.entries_read == 0);
+}
+
+TEST_CASE("tombstones are purged only after gc_grace_seconds and never let data back",
+          "[sweeper]") {
+  Store store(60);
+  const int64_t start = store.db.clock.NowMicros();
+  auto sweep_at = [&](int64_t seconds) {
+    store.db.clock.Set(start + seconds * kSecond);
+    return store.Sweep();
+  };
+
+  SECTION("a cell deletion") {
+    store.Insert("p", 1, "a");
+    store.Set("p", 1, "w", "kept");
+    store.db.clock.AdvanceSeconds(1);
+    store.Apply([&](Mutation* m) {
+      std::vector<size_t> columns{store.Col(store.t, "v")};
+      return m->DeleteCells(store.t, std::vector<std::string>{"p"}, std::vector<std::string>{Int(1)},
+                            columns);
+    });
+    store.Set("p", 1, "v", "replayed", At(start + 10));  // older than the deletion
+    CHECK(store.Row("p", 1).find("v=") == std::string::npos);
+
+    CHECK(sweep_at(30).rows_rewritten == 0);
+    CHECK(CountPrefix(store.RawKeys(), store.RowPrefix("p", 1)) == 4);
+    CHECK(store.Row("p", 1).find("v=") == std::string::npos);
+
+    SweepStats stats = sweep_at(62);
+    CHECK(stats.index_entries == 1);
+    CHECK(stats.rows_rewritten == 1);
+    CHECK(stats.entries_deleted == 4);
+    CHECK(store.Row("p", 1).find("v=") == std::string::npos);
+    CHECK(store.Row("p", 1).find("w=kept@") != std::string::npos);
+    CHECK(CountPrefix(store.RawKeys(), store.RowPrefix("p", 1)) == 1);
+  }
+
+  SECTION("a row deletion") {
+    store.Insert("p", 1, "a");
+    store.Insert("p", 2, "b");
+    store.db.clock.AdvanceSeconds(1);
+    store.Apply([&](Mutation* m) {
+      return m->DeleteRow(store.t, std::vector<std::string>{"p"}, std::vector<std::string>{Int(1)});
+    });
+    store.Insert("p", 1, "replayed", At(start + 10));
+    CHECK(store.Row("p", 1) == "-");
+
+    CHECK(sweep_at(30).rows_removed == 0);
+    CHECK(CountPrefix(store.RawKeys(), store.RowPrefix("p", 1)) == 3);
+    CHECK(store.Row("p", 1) == "-");
+
+    SweepStats stats = sweep_at(62);
+    CHECK(stats.rows_removed == 1);
+    CHECK(store.Row("p", 1) == "-");
+    CHECK(store.Row("p", 2) != "-");
+    const std::vector<std::string> keys = store.RawKeys();
+    CHECK(CountPrefix(keys, store.RowPrefix("p", 1)) == 0);
+    CHECK(CountPrefix(keys, store.RowPrefix("p", 2)) == 1);
+  }
+
+  SECTION("a range deletion") {
+    for (int ck = 1; ck <= 5; ++ck) store.Insert("p", ck, "r" + std::to_string(ck));
+    store.db.clock.AdvanceSeconds(1);
+    SliceSpec range;
+    range.lower = ClusteringBound{{Int(2)}, true};
+    range.upper = ClusteringBound{{Int(4)}, true};
+    store.Apply([&](Mutation* m) {
+      return m->DeleteRange(store.t, std::vector<std::string>{"p"}, range);
+    });
+    store.Insert("p", 3, "replayed", At(start + 10));
+    const std::string deleted = store.Dump();
+    CHECK(store.Row("p", 3) == "-");
+
+    sweep_at(30);
+    CHECK(CountPrefix(store.RawKeys(), store.KindPrefix("p", storage::EntryKind::kRangeDeletion)) ==
+          1);
+    CHECK(store.Dump() == deleted);
+
+    SweepStats stats = sweep_at(62);
+    CHECK(stats.index_entries == 1);
+    CHECK(stats.rows_removed == 3);
+    CHECK(store.Dump() == deleted);
+    const std::vector<std::string> keys = store.RawKeys();
+    CHECK(CountPrefix(keys, store.KindPrefix("p", storage::EntryKind::kRangeDeletion)) == 0);
+    CHECK(CountPrefix(keys, store.PartitionPrefix("p")) == 2);
+    CHECK(CountPrefix(keys, std::string(1, storage::kExpiryTag)) == 0);
+  }
+
+  SECTION("a partition deletion") {
+    for (int ck = 1; ck <= 3; ++ck) store.Insert("p", ck, "r");
+    store.Set("p", 0, "s", "static");
+    store.Insert("q", 1, "other");
+    store.db.clock.AdvanceSeconds(1);
+    store.Apply([&](Mutation* m) {
+      return m->DeletePartition(store.t, std::vector<std::string>{"p"});
+    });
+    store.Insert("p", 2, "replayed", At(start + 10));
+    store.Set("p", 0, "s", "replayed", At(start + 10));
+    const std::string deleted = store.Dump();
+    CHECK(deleted.find("p {") == std::string::npos);
+
+    sweep_at(30);
+    CHECK(CountPrefix(store.RawKeys(),
+                      store.KindPrefix("p", storage::EntryKind::kPartitionDeletion)) == 1);
+    CHECK(store.Dump() == deleted);
+
+    SweepStats stats = sweep_at(62);
+    CHECK(stats.index_entries == 1);
+    CHECK(stats.rows_removed == 4);  // three rows and the static row
+    CHECK(store.Dump() == deleted);
+    const std::vector<std::string> keys = store.RawKeys();
+    CHECK(CountPrefix(keys, store.PartitionPrefix("p")) == 0);
+    CHECK(CountPrefix(keys, store.PartitionPrefix("q")) == 1);
+  }
+}
+
+TEST_CASE("a tombstone waits for a gc_grace_seconds raised after it was written", "[sweeper]") {
+  Store store(60);
+  const int64_t start = store.db.clock.NowMicros();
+  store.Insert("p", 1, "a");
+  store.Apply([&](Mutation* m) {
+    return m->DeletePartition(store.t, std::vector<std::string>{"p"});
+  });
+  store.db.Ddl("ALTER TABLE ks.t WITH gc_grace_seconds = 3600;");
+  store.Refresh();
+
+  store.db.clock.Set(start + 62 * kSecond);
+  SweepStats raised = store.Sweep();
+  CHECK(raised.index_entries == 1);
+  CHECK(raised.rows_removed == 0);
+  store.Insert("p", 1, "replayed", At(start - kSecond));
+  CHECK(store.Row("p", 1) == "-");
+  std::vector<std::string> keys = store.RawKeys();
+  CHECK(CountPrefix(keys, store.KindPrefix("p", storage::EntryKind::kPartitionDeletion)) == 1);
+
+  store.db.clock.Set(start + 3599 * kSecond);
+  CHECK(store.Sweep().index_entries == 0);
+  store.db.clock.Set(start + 3601 * kSecond);
+  SweepStats stats = store.Sweep();
+  CHECK(stats.index_entries == 1);
+  CHECK(stats.rows_removed == 1);
+  CHECK(store.Row("p", 1) == "-");
+  keys = store.RawKeys();
+  CHECK(CountPrefix(keys, store.PartitionPrefix("p")) == 0);
+}
+
+TEST_CASE("a row written 20 times is folded into one fragment once a read finds it",
+          "[sweeper]") {
+  Store store(864000);
+
+  SECTION("regular cells") {
+    for (int i = 0; i < 20; ++i) {
+      store.Set("p", 1, i % 2 == 0 ? "v" : "w", "x" + std::to_string(i),
+                i == 7 ? Ttl(1000) : WriteAttributes{});
+    }
+    CHECK(CountPrefix(store.RawKeys(), store.RowPrefix("p", 1)) == 20);
+    CHECK(store.Sweep().rows_rewritten == 0);  // nothing queued, nothing due
+
+    const std::string before = store.Row("p", 1);  // queues the row
+    SweepStats stats = store.Sweep();
+    CHECK(stats.rows_rewritten == 1);
+    CHECK(stats.entries_read >= 20);
+    CHECK(stats.entries_deleted == 20);
+    CHECK(store.Row("p", 1) == before);
+    CHECK(CountPrefix(store.RawKeys(), store.RowPrefix("p", 1)) == 1);
+    CHECK(store.Row("p", 1) == before);
+  }
+
+  SECTION("counters") {
+    for (int i = 1; i <= 20; ++i) store.AddToCounter("p", 1, i);
+    CHECK(store.Counter("p", 1) == 210);  // queues the row
+    SweepStats stats = store.Sweep();
+    CHECK(stats.rows_rewritten == 1);
+    CHECK(stats.entries_deleted == 20);
+    CHECK(store.Counter("p", 1) == 210);
+
+    store.AddToCounter("p", 1, 5);
+    CHECK(store.Counter("p", 1) == 215);
+    store.Sweep();
+    CHECK(store.Counter("p", 1) == 215);
+    std::string prefix = store.TablePrefix(store.c);
+    CHECK(CountPrefix(store.RawKeys(), prefix) == 2);
+    CHECK(store.Counter("p", 1) == 215);
+  }
+}
+
+TEST_CASE("counter increments racing with folding sweeps are each counted once", "[sweeper]") {
+  Store store(864000);
+  constexpr int kIncrements = 300;
+  const size_t column = store.Col(store.c, "n");
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    for (int i = 0; i < kIncrements; ++i) {
+      Mutation m = store.db.engine->NewMutation();
+      Status added = m.AddToCounter(store.c, std::vector<std::string>{"p"},
+                                    std::vector<std::string>{Int(1)}, column, 1);
+      Status applied = added.ok() ? store.db.engine->Apply(std::move(m)) : added;
+      if (!applied.ok()) break;
+      // Reading queues the row for folding once it has enough fragments.
+      (void)store.db.engine->NewReadView().GetRow(store.c, std::vector<std::string>{"p"},
+                                                  std::vector<std::string>{Int(1)});
+    }
+    done = true;
+  });
+  uint64_t folds = 0;
+  while (!done) {
+    SweepStats stats;
+    Status swept = store.db.engine->Sweep(&stats);
+    if (!swept.ok()) break;  // reported by the REQUIRE below, off the race
+    folds += stats.rows_rewritten;
+  }
+  writer.join();
+  CHECK(store.Counter("p", 1) == kIncrements);  // queues the row unless folded already
+  folds += store.Sweep().rows_rewritten;
+  CHECK(folds > 0);
+  CHECK(store.Counter("p", 1) == kIncrements);
+  store.AddToCounter("p", 1, 1);
+  CHECK(store.Counter("p", 1) == kIncrements + 1);
+}
+
+TEST_CASE("a dropped table's data is reclaimed by sweeps, in bounded batches", "[sweeper]") {
+  Store store(0);
+  store.db.Ddl("CREATE TABLE ks.d (pk int, ck int, v text, PRIMARY KEY (pk, ck));");
+  TableHandle d = store.db.Table("ks", "d");
+  constexpr int kRows = 12'000;
+  for (int batch = 0; batch < kRows / 1000; ++batch) {
+    store.Apply([&](Mutation* m) {
+      for (int i = 0; i < 1000; ++i) {
+        std::vector<ColumnValue> cells{{2, "v"}};
+        CELLFS_RETURN_IF_ERROR(m->Insert(d, std::vector<std::string>{Int(i % 7)},
+                                         std::vector<std::string>{Int(batch * 1000 + i)}, cells,
+                                         Ttl(batch == 0 && i < 3 ? 100 : 0)));
+      }
+      return Status::Ok();
+    });
+  }
+  std::string old_prefix;
+  storage::AppendTablePrefix(d->id, &old_prefix);
+  store.db.Ddl("DROP TABLE ks.d;");
+
+  uint64_t deleted = 0;
+  int sweeps = 0;
+  for (uint64_t cleaned = 0; cleaned == 0 && sweeps < 10; ++sweeps) {
+    SweepStats stats = store.Sweep();
+    CHECK(stats.entries_deleted <= 10'000);
+    deleted += stats.entries_deleted;
+    cleaned = stats.tables_cleaned;
+  }
+  CHECK(sweeps >= 2);  // bounded work per sweep
+  CHECK(deleted == kRows);
+
+  store.db.Ddl("CREATE TABLE ks.d (pk int, ck int, v text, PRIMARY KEY (pk, ck));");
+  TableHandle again = store.db.Table("ks", "d");
+  CHECK(again->id != d->id);
+  ReadView view = store.db.engine->NewReadView();
+  CHECK_FALSE(view.NewPartitionIterator(again)->Valid());
+  auto row = view.GetRow(again, std::vector<std::string>{Int(1)}, std::vector<std::string>{Int(1)});
+  REQUIRE(row.ok());
+  CHECK_FALSE(row.value().has_value());
+
+  store.db.clock.AdvanceSeconds(101);
+  CHECK(store.Sweep().index_entries == 3);  // the dropped table's expiry entries go too
+  const std::vector<std::string> keys = store.RawKeys();
+  CHECK(CountPrefix(keys, old_prefix) == 0);
+  CHECK(CountPrefix(keys, std::string(1, storage::kDroppedTag)) == 0);
+  CHECK(CountPrefix(keys, std::string(1, storage::kExpiryTag)) == 0);
+}
+
+TEST_CASE("the background sweeper stops promptly when the engine closes", "[sweeper]") {
+  std::unique_ptr<leveldb::Env> env(leveldb::NewMemEnv(leveldb::Env::Default()));
+  ManualClock clock;
+  EngineOptions options;
+  options.env = env.get();
+  options.clock = &clock;
+  options.background_sweeper = true;
+  options.sweep_interval_ms = 3'600'000;
+  auto opened = Engine::Open("/db", options);
+  REQUIRE(opened.ok());
+  const auto begin = std::chrono::steady_clock::now();
+  opened.value().reset();
+  CHECK(std::chrono::steady_clock::now() - begin < std::chrono::seconds(5));
+}
+
+}  // namespace
+}  // namespace cellfs
