@@ -67,9 +67,9 @@ ReadView::ReadView(std::shared_ptr<const ReadState> state) : state_(std::move(st
 
 int64_t ReadView::now() const { return state_->now; }
 
-Result<std::optional<RowFragment>> ReadView::GetRow(
-    const TableHandle& table, std::span<const std::string> partition_key,
-    std::span<const std::string> clustering) const {
+Result<std::optional<RowFragment>> ReadView::GetRow(const TableHandle& table,
+                                                    std::span<const std::string> partition_key,
+                                                    std::span<const std::string> clustering) const {
   std::string encoded;
   CELLFS_RETURN_IF_ERROR(storage::EncodeClustering(*table, clustering, false, &encoded));
   OpenPartition partition;
@@ -134,8 +134,8 @@ Result<std::unique_ptr<RowIterator>> ReadView::NewRowIterator(
   scan.reverse = slice.reverse;
   scan.limit = slice.limit;
   scan.resume_after = slice.resume_after;
-  return std::unique_ptr<RowIterator>(std::make_unique<RowIteratorImpl>(
-      state_, table, std::move(partition.it), std::move(scan)));
+  return std::unique_ptr<RowIterator>(
+      std::make_unique<RowIteratorImpl>(state_, table, std::move(partition.it), std::move(scan)));
 }
 
 std::unique_ptr<PartitionIterator> ReadView::NewPartitionIterator(

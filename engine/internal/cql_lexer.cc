@@ -3,6 +3,8 @@
 
 #include <cctype>
 
+#include "engine/internal/utf8.h"
+
 namespace cellfs {
 namespace {
 
@@ -18,6 +20,16 @@ std::string DescribeByte(char c) {
   if (byte >= 0x20 && byte < 0x7f) return std::string("'") + c + "'";
   static constexpr char kDigits[] = "0123456789abcdef";
   return std::string("byte 0x") + kDigits[byte >> 4] + kDigits[byte & 0xf];
+}
+
+// CQL text is UTF-8: a string or quoted identifier that is not would be
+// stored under a name that cannot be written back out faithfully.
+void RefuseInvalidUtf8(Token* tok) {
+  if (tok->kind != TokenKind::kString && tok->kind != TokenKind::kQuotedIdentifier) return;
+  if (FindInvalidUtf8(tok->text) == std::string_view::npos) return;
+  tok->text = tok->kind == TokenKind::kString ? "invalid UTF-8 in string literal"
+                                              : "invalid UTF-8 in quoted identifier";
+  tok->kind = TokenKind::kError;
 }
 
 }  // namespace
@@ -192,6 +204,7 @@ Token CqlLexer::Scan() {
       tok.kind = TokenKind::kError;
       tok.text = "empty quoted identifier";
     }
+    RefuseInvalidUtf8(&tok);
     return tok;
   }
 
@@ -206,6 +219,7 @@ Token CqlLexer::Scan() {
     tok.kind = TokenKind::kString;
     tok.text = std::string(input_.substr(start + 2, end - start - 2));
     Advance(end + 2 - start);
+    RefuseInvalidUtf8(&tok);
     return tok;
   }
 

@@ -112,8 +112,8 @@ Status ReadHeaderGroup(leveldb::Iterator* it, bool keep_keys, PartitionHeader* h
 
 }  // namespace
 
-Status ReadPartitionHeader(leveldb::Iterator* it, std::string_view partition_prefix,
-                           bool keep_keys, PartitionHeader* header) {
+Status ReadPartitionHeader(leveldb::Iterator* it, std::string_view partition_prefix, bool keep_keys,
+                           PartitionHeader* header) {
   *header = PartitionHeader();
   it->Seek(leveldb::Slice(partition_prefix.data(), partition_prefix.size()));
   while (it->Valid()) {

@@ -83,7 +83,8 @@ Status PartitionIteratorImpl::ReadPartition(bool* live) {
   DecodeToken(&token_bytes, &token_);
 
   storage::PartitionHeader header;
-  CELLFS_RETURN_IF_ERROR(storage::ReadPartitionHeader(it_.get(), partition_prefix_, false, &header));
+  CELLFS_RETURN_IF_ERROR(
+      storage::ReadPartitionHeader(it_.get(), partition_prefix_, false, &header));
   static_row_ = std::move(header.static_row);
   *live = storage::KeepLive(*table_, header.deletion, state_->now, &static_row_);
   if (*live) return Status::Ok();
@@ -113,8 +114,6 @@ Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header,
   return FromLevelDbStatus(it_->status());
 }
 
-void PartitionIteratorImpl::SkipPartition() {
-  it_->Seek(ToSlice(partition_prefix_ + '\xFF'));
-}
+void PartitionIteratorImpl::SkipPartition() { it_->Seek(ToSlice(partition_prefix_ + '\xFF')); }
 
 }  // namespace cellfs

@@ -110,8 +110,8 @@ std::optional<std::string_view> RowIteratorImpl::ClusteringInRange() const {
   if (key.size() < row_prefix_.size() + storage::kSequenceBytes || !key.starts_with(row_prefix_)) {
     return std::nullopt;
   }
-  const std::string_view clustering = key.substr(
-      row_prefix_.size(), key.size() - row_prefix_.size() - storage::kSequenceBytes);
+  const std::string_view clustering =
+      key.substr(row_prefix_.size(), key.size() - row_prefix_.size() - storage::kSequenceBytes);
   const storage::ClusteringRange& range = CurrentRange();
   if (clustering < range.start || clustering >= range.end) return std::nullopt;
   return clustering;
@@ -119,7 +119,7 @@ std::optional<std::string_view> RowIteratorImpl::ClusteringInRange() const {
 
 bool RowIteratorImpl::PastResumePoint(std::string_view clustering) const {
   if (!scan_.resume_after) return true;
-  return scan_.reverse ? clustering < *scan_.resume_after : clustering >= *scan_.resume_after;
+  return scan_.reverse ? clustering < *scan_.resume_after : clustering > *scan_.resume_after;
 }
 
 bool RowIteratorImpl::ReadRow() {

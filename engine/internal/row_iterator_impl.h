@@ -76,9 +76,9 @@ class RowIteratorImpl final : public RowIterator {
   TableHandle table_;
   std::unique_ptr<leveldb::Iterator> it_;
   RowScan scan_;
-  std::string row_prefix_;  // partition prefix || kRow
-  size_t range_ = 0;        // how many ranges are finished, in walk order
-  bool positioned_ = false; // it_ has been sought into the current range
+  std::string row_prefix_;   // partition prefix || kRow
+  size_t range_ = 0;         // how many ranges are finished, in walk order
+  bool positioned_ = false;  // it_ has been sought into the current range
   uint64_t returned_ = 0;
 
   bool valid_ = false;

@@ -127,6 +127,9 @@ TEST_CASE("unterminated literals and comments are errors at their start", "[lexe
       {"x 'abc", "unterminated string literal"},     {"x \"abc", "unterminated quoted identifier"},
       {"x $$abc", "unterminated $$ string literal"}, {"x /* abc", "unterminated /* comment"},
       {"x 'it''", "unterminated string literal"},
+      {"x 'a\xff'", "invalid UTF-8 in string literal"},
+      {"x \"v\xc0\xaf\"", "invalid UTF-8 in quoted identifier"},
+      {"x $$\xed\xa0\x80$$", "invalid UTF-8 in string literal"},
   };
   for (const Case& c : cases) {
     INFO(c.input);

@@ -7,9 +7,8 @@
 #include <leveldb/helpers/memenv.h>
 #include <leveldb/write_batch.h>
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -125,7 +124,8 @@ std::string RenderRow(const TableSchema& table, const RowFragment& row) {
   std::string out = row.marker ? "marker" : "-";
   for (const RowCell& c : row.cells) {
     const size_t index = table.ColumnIndexById(c.column_id).value();
-    out += " " + table.column(index).name + "=" + FormatLiteral(*table.column(index).type, c.cell.value);
+    out += " " + table.column(index).name + "=" +
+           FormatLiteral(*table.column(index).type, c.cell.value);
   }
   return out;
 }
@@ -253,10 +253,12 @@ std::string DescribeSlice(const TableSchema& table, const SliceSpec& slice) {
   const size_t first = table.partition_key_count();
   std::string out;
   if (slice.lower) {
-    out += (slice.lower->inclusive ? ">=(" : ">(") + Render(table, first, slice.lower->prefix) + ") ";
+    out +=
+        (slice.lower->inclusive ? ">=(" : ">(") + Render(table, first, slice.lower->prefix) + ") ";
   }
   if (slice.upper) {
-    out += (slice.upper->inclusive ? "<=(" : "<(") + Render(table, first, slice.upper->prefix) + ") ";
+    out +=
+        (slice.upper->inclusive ? "<=(" : "<(") + Render(table, first, slice.upper->prefix) + ") ";
   }
   out += "limit=" + std::to_string(slice.limit) + (slice.reverse ? " reverse" : "");
   return out;
@@ -271,13 +273,15 @@ TEST_CASE("GetRow returns the row's live content after inserts and updates", "[e
   const Key pk = Pk(logs, {"MPLS2", "20180723"});
   const Key ck = Ck(logs, {"2018-07-23T11:04:22.432Z"});
   Write(*db.engine, [&](Mutation& m) {
-    return m.Insert(logs, pk, ck, std::vector{Set(logs, "level", "INFO"), Set(logs, "msg", "boot")});
+    return m.Insert(logs, pk, ck,
+                    std::vector{Set(logs, "level", "INFO"), Set(logs, "msg", "boot")});
   });
   CHECK(RenderGet(*logs, db.engine->NewReadView().GetRow(logs, pk, ck)) ==
         "marker level=INFO msg=boot");
 
-  Write(*db.engine,
-        [&](Mutation& m) { return m.Update(logs, pk, ck, std::vector{Set(logs, "msg", "rebooted")}); });
+  Write(*db.engine, [&](Mutation& m) {
+    return m.Update(logs, pk, ck, std::vector{Set(logs, "msg", "rebooted")});
+  });
   const ReadView view = db.engine->NewReadView();
   auto row = view.GetRow(logs, pk, ck);
   CHECK(RenderGet(*logs, row) == "marker level=INFO msg=rebooted");
@@ -292,22 +296,21 @@ TEST_CASE("GetRow returns the row's live content after inserts and updates", "[e
   }
   SECTION("a row with cells and no marker is live") {
     const Key other = Ck(logs, {"2018-07-23T12:00:00.000Z"});
-    Write(*db.engine,
-          [&](Mutation& m) { return m.Update(logs, pk, other, std::vector{Set(logs, "level", "WARN")}); });
+    Write(*db.engine, [&](Mutation& m) {
+      return m.Update(logs, pk, other, std::vector{Set(logs, "level", "WARN")});
+    });
     CHECK(RenderGet(*logs, db.engine->NewReadView().GetRow(logs, pk, other)) == "- level=WARN");
   }
   SECTION("keys that do not fit the table are InvalidArgument") {
     CHECK(view.GetRow(logs, Pk(logs, {"MPLS2"}), ck).status().code() ==
           StatusCode::kInvalidArgument);
     CHECK(view.GetRow(logs, pk, Key{}).status().code() == StatusCode::kInvalidArgument);
-    CHECK(view.GetRow(logs, Key{pk[0], "abc"}, ck).status().code() ==
-          StatusCode::kInvalidArgument);
+    CHECK(view.GetRow(logs, Key{pk[0], "abc"}, ck).status().code() == StatusCode::kInvalidArgument);
     CHECK(view.NewRowIterator(logs, Key{pk[0], "abc"}).status().code() ==
           StatusCode::kInvalidArgument);
     SliceSpec too_long;
     too_long.lower = Bound({ck[0], ck[0]}, true);
-    CHECK(view.NewRowIterator(logs, pk, too_long).status().code() ==
-          StatusCode::kInvalidArgument);
+    CHECK(view.NewRowIterator(logs, pk, too_long).status().code() == StatusCode::kInvalidArgument);
     CHECK(view.Token(logs, Pk(logs, {"MPLS2"})).status().code() == StatusCode::kInvalidArgument);
   }
 }
@@ -317,7 +320,8 @@ TEST_CASE("A table without clustering columns has one row per partition", "[engi
   db.Ddl(kSchema);
   const TableHandle kv = db.Table("ks", "kv");
   const Key pk = Pk(kv, {"alpha"});
-  Write(*db.engine, [&](Mutation& m) { return m.Insert(kv, pk, Key{}, std::vector{Set(kv, "v", "7")}); });
+  Write(*db.engine,
+        [&](Mutation& m) { return m.Insert(kv, pk, Key{}, std::vector{Set(kv, "v", "7")}); });
   const ReadView view = db.engine->NewReadView();
   CHECK(RenderGet(*kv, view.GetRow(kv, pk, Key{})) == "marker v=7");
   const Listing listing = List(view, kv, pk, {}, true);
@@ -352,11 +356,9 @@ TEST_CASE("Slices over a DESC timestamp return rows newest first", "[engine_read
   SliceSpec slice;
   slice.lower = Bound(Ck(logs, {at(6)}), true);
   slice.upper = Bound(Ck(logs, {at(10)}), false);
-  CHECK(Rows(view, logs, pk, slice) ==
-        std::vector<std::string>{at(9), at(8), at(7), at(6)});
+  CHECK(Rows(view, logs, pk, slice) == std::vector<std::string>{at(9), at(8), at(7), at(6)});
   slice.reverse = true;
-  CHECK(Rows(view, logs, pk, slice) ==
-        std::vector<std::string>{at(6), at(7), at(8), at(9)});
+  CHECK(Rows(view, logs, pk, slice) == std::vector<std::string>{at(6), at(7), at(8), at(9)});
   slice.limit = 3;
   CHECK(Rows(view, logs, pk, slice) == std::vector<std::string>{at(6), at(7), at(8)});
   slice.reverse = false;
@@ -573,7 +575,8 @@ TEST_CASE("Rows shadowed by row, range or partition deletions are skipped", "[en
   two.lower = Bound(Ck(events, {"2"}), true);
   two.upper = Bound(Ck(events, {"2"}), true);
   Write(*db.engine, [&](Mutation& m) { return m.DeleteRange(events, pk, two); });
-  CHECK(Rows(db.engine->NewReadView(), events, pk) == std::vector<std::string>{"1,x", "3,y", "3,x"});
+  CHECK(Rows(db.engine->NewReadView(), events, pk) ==
+        std::vector<std::string>{"1,x", "3,y", "3,x"});
 
   SECTION("a limit counts live rows only") {
     SliceSpec slice;
@@ -593,14 +596,18 @@ TEST_CASE("Rows shadowed by row, range or partition deletions are skipped", "[en
     CHECK(RenderGet(*events, view.GetRow(events, pk, Ck(events, {"3", "x"}))) == "marker v=on");
   }
   SECTION("writes newer than a deletion are live again; older ones stay shadowed") {
-    Write(*db.engine, [&](Mutation& m) { return m.Insert(events, pk, Ck(events, {"2", "x"}), {}); });
+    Write(*db.engine, [&](Mutation& m) {
+      return m.Insert(events, pk, Ck(events, {"2", "x"}), {});
+    });
     WriteAttributes old;
     old.timestamp = 1;
     Write(*db.engine, [&](Mutation& m) {
       return m.Insert(events, pk, Ck(events, {"1", "y"}), std::vector{Set(events, "v", "replay")},
                       old);
     });
-    Write(*db.engine, [&](Mutation& m) { return m.DeleteRow(events, pk, Ck(events, {"3", "x"}), old); });
+    Write(*db.engine, [&](Mutation& m) {
+      return m.DeleteRow(events, pk, Ck(events, {"3", "x"}), old);
+    });
     CHECK(Rows(db.engine->NewReadView(), events, pk) ==
           std::vector<std::string>{"1,x", "2,x", "3,y", "3,x"});
   }
@@ -610,15 +617,18 @@ TEST_CASE("Rows shadowed by row, range or partition deletions are skipped", "[en
     CHECK(Rows(view, events, pk).empty());
     CHECK(!view.IsPartitionLive(events, pk).value());
     CHECK(RenderGet(*events, view.GetRow(events, pk, Ck(events, {"3", "x"}))) == "absent");
-    Write(*db.engine, [&](Mutation& m) { return m.Insert(events, pk, Ck(events, {"9", "z"}), {}); });
+    Write(*db.engine, [&](Mutation& m) {
+      return m.Insert(events, pk, Ck(events, {"9", "z"}), {});
+    });
     view = db.engine->NewReadView();
     CHECK(Rows(view, events, pk) == std::vector<std::string>{"9,z"});
     CHECK(view.IsPartitionLive(events, pk).value());
   }
   SECTION("a row whose only cell was deleted is gone") {
     const Key ck = Ck(events, {"5", "q"});
-    Write(*db.engine,
-          [&](Mutation& m) { return m.Update(events, pk, ck, std::vector{Set(events, "v", "tmp")}); });
+    Write(*db.engine, [&](Mutation& m) {
+      return m.Update(events, pk, ck, std::vector{Set(events, "v", "tmp")});
+    });
     const std::vector<size_t> columns = {Col(events, "v")};
     Write(*db.engine, [&](Mutation& m) { return m.DeleteCells(events, pk, ck, columns); });
     CHECK(RenderGet(*events, db.engine->NewReadView().GetRow(events, pk, ck)) == "absent");
@@ -635,7 +645,8 @@ TEST_CASE("A row whose only cell expires disappears at the exact microsecond of 
   db.clock.AdvanceMicros(123'456);  // expiry must not depend on a whole-second start
   WriteAttributes ttl;
   ttl.ttl = 60;
-  Write(*db.engine, [&](Mutation& m) { return m.Update(kv, pk, Key{}, std::vector{Set(kv, "v", "1")}, ttl); });
+  Write(*db.engine,
+        [&](Mutation& m) { return m.Update(kv, pk, Key{}, std::vector{Set(kv, "v", "1")}, ttl); });
   auto row = db.engine->NewReadView().GetRow(kv, pk, Key{});
   REQUIRE(row.ok());
   REQUIRE(row.value());
@@ -681,8 +692,9 @@ TEST_CASE("An expiring marker keeps a row alive until it expires", "[engine_read
   Write(*db.engine, [&](Mutation& m) {
     return m.Insert(logs, pk, Ck(logs, {"2"}), std::vector{Set(logs, "msg", "kept")});
   });
-  Write(*db.engine,
-        [&](Mutation& m) { return m.Update(logs, pk, Ck(logs, {"2"}), std::vector{Set(logs, "level", "X")}, ttl); });
+  Write(*db.engine, [&](Mutation& m) {
+    return m.Update(logs, pk, Ck(logs, {"2"}), std::vector{Set(logs, "level", "X")}, ttl);
+  });
   CHECK(List(db.engine->NewReadView(), logs, pk, {}, true).rows ==
         std::vector<std::string>{"1970-01-01T00:00:00.002Z:marker level=X msg=kept",
                                  "1970-01-01T00:00:00.001Z:marker"});
@@ -698,10 +710,12 @@ TEST_CASE("Cells of a dropped column are not read, even after the name is added 
   TableHandle logs = db.Table("ks", "logs");
   const Key pk = Pk(logs, {"h", "1"});
   Write(*db.engine, [&](Mutation& m) {
-    return m.Insert(logs, pk, Ck(logs, {"1"}), std::vector{Set(logs, "level", "A"), Set(logs, "msg", "m")});
+    return m.Insert(logs, pk, Ck(logs, {"1"}),
+                    std::vector{Set(logs, "level", "A"), Set(logs, "msg", "m")});
   });
-  Write(*db.engine,
-        [&](Mutation& m) { return m.Update(logs, pk, Ck(logs, {"2"}), std::vector{Set(logs, "msg", "only")}); });
+  Write(*db.engine, [&](Mutation& m) {
+    return m.Update(logs, pk, Ck(logs, {"2"}), std::vector{Set(logs, "msg", "only")});
+  });
   db.Ddl("ALTER TABLE ks.logs DROP msg;");
   logs = db.Table("ks", "logs");
   CHECK(List(db.engine->NewReadView(), logs, pk, {}, true).rows ==
@@ -767,7 +781,8 @@ TEST_CASE("The partition iterator lists live partitions in token order and resum
         REQUIRE(resumed->DecodePartitionKey(&values).ok());
         rest.emplace_back(resumed->token(), values.at(0));
       }
-      CHECK(rest == std::vector(expected.begin() + static_cast<std::ptrdiff_t>(at) + 1, expected.end()));
+      CHECK(rest ==
+            std::vector(expected.begin() + static_cast<std::ptrdiff_t>(at) + 1, expected.end()));
     }
   }
   SECTION("a position is the token's bytes and the encoded key, also for a dead partition") {
@@ -777,7 +792,8 @@ TEST_CASE("The partition iterator lists live partitions in token order and resum
     EncodeToken(key.token, &position);
     position += key.encoded;
     std::vector<std::string> rest;
-    for (auto resumed = view.NewPartitionIterator(kv, position); resumed->Valid(); resumed->Next()) {
+    for (auto resumed = view.NewPartitionIterator(kv, position); resumed->Valid();
+         resumed->Next()) {
       Key values;
       REQUIRE(resumed->DecodePartitionKey(&values).ok());
       rest.push_back(values.at(0));
@@ -800,8 +816,7 @@ TEST_CASE("Composite partition keys list in token order and decode to their valu
     for (const char* day : {"20180722", "20180723"}) {
       const Key pk = Pk(logs, {host, day});
       Write(*db.engine, [&](Mutation& m) { return m.Insert(logs, pk, Ck(logs, {"0"}), {}); });
-      expected.emplace_back(ComputeToken(SerializePartitionKey(pk)),
-                            std::string(host) + "," + day);
+      expected.emplace_back(ComputeToken(SerializePartitionKey(pk)), std::string(host) + "," + day);
     }
   }
   std::sort(expected.begin(), expected.end());
@@ -824,17 +839,20 @@ TEST_CASE("A partition with only static cells is live; rows are not needed", "[e
   const Key zed = Pk(accounts, {"zed"});
   const Key amy = Pk(accounts, {"amy"});
   const Key bob = Pk(accounts, {"bob"});
-  Write(*db.engine,
-        [&](Mutation& m) { return m.Update(accounts, zed, Key{}, std::vector{Set(accounts, "balance", "10")}); });
+  Write(*db.engine, [&](Mutation& m) {
+    return m.Update(accounts, zed, Key{}, std::vector{Set(accounts, "balance", "10")});
+  });
   Write(*db.engine, [&](Mutation& m) {
     return m.Insert(accounts, amy, Ck(accounts, {"1"}),
                     std::vector{Set(accounts, "balance", "5"), Set(accounts, "note", "first")});
   });
   Write(*db.engine, [&](Mutation& m) { return m.DeletePartition(accounts, amy); });
-  Write(*db.engine,
-        [&](Mutation& m) { return m.Update(accounts, amy, Key{}, std::vector{Set(accounts, "balance", "6")}); });
-  Write(*db.engine,
-        [&](Mutation& m) { return m.Update(accounts, bob, Key{}, std::vector{Set(accounts, "balance", "1")}); });
+  Write(*db.engine, [&](Mutation& m) {
+    return m.Update(accounts, amy, Key{}, std::vector{Set(accounts, "balance", "6")});
+  });
+  Write(*db.engine, [&](Mutation& m) {
+    return m.Update(accounts, bob, Key{}, std::vector{Set(accounts, "balance", "1")});
+  });
   const std::vector<size_t> balance = {Col(accounts, "balance")};
   Write(*db.engine, [&](Mutation& m) { return m.DeleteCells(accounts, bob, Key{}, balance); });
 
@@ -854,7 +872,8 @@ TEST_CASE("A partition with only static cells is live; rows are not needed", "[e
     REQUIRE(it->DecodePartitionKey(&values).ok());
     listed[values.at(0)] = RenderRow(*accounts, it->static_row());
   }
-  CHECK(listed == std::map<std::string, std::string>{{"amy", "- balance=6"}, {"zed", "- balance=10"}});
+  CHECK(listed ==
+        std::map<std::string, std::string>{{"amy", "- balance=6"}, {"zed", "- balance=10"}});
 }
 
 // ---- Snapshots.
@@ -871,7 +890,9 @@ TEST_CASE("A view taken before a write does not see it", "[engine_read]") {
   std::unique_ptr<PartitionIterator> partitions = before.NewPartitionIterator(events);
 
   Write(*db.engine, [&](Mutation& m) { return m.Insert(events, pk, Ck(events, {"2", "a"}), {}); });
-  Write(*db.engine, [&](Mutation& m) { return m.Insert(events, Pk(events, {"2"}), Ck(events, {"1", "a"}), {}); });
+  Write(*db.engine, [&](Mutation& m) {
+    return m.Insert(events, Pk(events, {"2"}), Ck(events, {"1", "a"}), {});
+  });
   Write(*db.engine, [&](Mutation& m) { return m.DeleteRow(events, pk, Ck(events, {"1", "a"})); });
 
   CHECK(Rows(before, events, pk) == std::vector<std::string>{"1,a"});
@@ -882,7 +903,8 @@ TEST_CASE("A view taken before a write does not see it", "[engine_read]") {
 
   // Iterators made before the writes stream the old state.
   std::vector<std::string> streamed;
-  for (RowIterator& rows = **iterator; rows.Valid(); rows.Next()) streamed.emplace_back(rows.clustering_key());
+  for (RowIterator& rows = **iterator; rows.Valid(); rows.Next())
+    streamed.emplace_back(rows.clustering_key());
   CHECK(streamed.size() == 1);
   size_t partition_count = 0;
   for (; partitions->Valid(); partitions->Next()) ++partition_count;
@@ -955,7 +977,8 @@ RowFragment DeletionFragment(int64_t write_time, int64_t local_deletion_time) {
   return fragment;
 }
 
-std::string Group(const std::string& partition, storage::EntryKind kind, const std::string& rest = "") {
+std::string Group(const std::string& partition, storage::EntryKind kind,
+                  const std::string& rest = "") {
   std::string group = partition;
   storage::AppendEntryKind(kind, &group);
   return group + rest;
@@ -990,7 +1013,8 @@ TEST_CASE("Reading a group merges exactly its fragments, forward and backward",
   REQUIRE(storage::ReadGroupBackward(it.get(), true, &group).ok());
   CHECK(group.group == row_ab);
   CHECK(group.fragments == 2);
-  CHECK(group.keys == std::vector<std::string>{RawStore::Entry(row_ab, 1), RawStore::Entry(row_ab, 2)});
+  CHECK(group.keys ==
+        std::vector<std::string>{RawStore::Entry(row_ab, 1), RawStore::Entry(row_ab, 2)});
   REQUIRE(it->Valid());
   CHECK(it->key().ToString() == RawStore::Entry(row_a, 9));
   REQUIRE(storage::ReadGroupBackward(it.get(), false, &group).ok());
@@ -1003,8 +1027,10 @@ TEST_CASE("A partition's head holds its newest deletion, its ranges and its stat
           "[engine_read][fragment_reader]") {
   RawStore store;
   const std::string partition = "Dp1";
-  store.PutFragment(Group(partition, storage::EntryKind::kPartitionDeletion), 1, DeletionFragment(50, 7));
-  store.PutFragment(Group(partition, storage::EntryKind::kPartitionDeletion), 2, DeletionFragment(40, 9));
+  store.PutFragment(Group(partition, storage::EntryKind::kPartitionDeletion), 1,
+                    DeletionFragment(50, 7));
+  store.PutFragment(Group(partition, storage::EntryKind::kPartitionDeletion), 2,
+                    DeletionFragment(40, 9));
   std::string range_value;
   storage::EncodeRangeDeletion({"b", "d", RowDeletion{60, 8}}, &range_value);
   store.Put(RawStore::Entry(Group(partition, storage::EntryKind::kRangeDeletion), 3), range_value);
@@ -1015,7 +1041,8 @@ TEST_CASE("A partition's head holds its newest deletion, its ranges and its stat
   store.PutFragment(Group(partition, storage::EntryKind::kStaticRow), 6, CellFragment(5, 70, "t"));
   const std::string first_row = RawStore::Entry(Group(partition, storage::EntryKind::kRow, "a"), 7);
   store.PutFragment(Group(partition, storage::EntryKind::kRow, "a"), 7, CellFragment(4, 70, "r"));
-  store.PutFragment(Group("Dp2", storage::EntryKind::kPartitionDeletion), 8, DeletionFragment(99, 1));
+  store.PutFragment(Group("Dp2", storage::EntryKind::kPartitionDeletion), 8,
+                    DeletionFragment(99, 1));
 
   auto it = store.NewIterator();
   storage::PartitionHeader header;
@@ -1044,7 +1071,8 @@ TEST_CASE("A partition's head holds its newest deletion, its ranges and its stat
     REQUIRE(storage::ReadPartitionHeader(it.get(), "Dp0", false, &header).ok());
     CHECK(!header.deletion);
     CHECK(header.entries == 0);
-    CHECK(it->key().ToString() == RawStore::Entry(Group(partition, storage::EntryKind::kPartitionDeletion), 1));
+    CHECK(it->key().ToString() ==
+          RawStore::Entry(Group(partition, storage::EntryKind::kPartitionDeletion), 1));
   }
 }
 
@@ -1080,7 +1108,8 @@ TEST_CASE("KeepLive keeps only what is live, unshadowed and of a current column"
   const int64_t now = 1'000'000'000;  // 1000 s
   RowFragment row;
   row.marker = RowMarker{100, 0, 0};
-  row.cells = {{level, Cell::Live(200, "a")}, {msg, Cell::Live(100, "b")}, {999, Cell::Live(300, "gone")}};
+  row.cells = {
+      {level, Cell::Live(200, "a")}, {msg, Cell::Live(100, "b")}, {999, Cell::Live(300, "gone")}};
   NormalizeRowFragment(&row);
 
   SECTION("an inherited deletion shadows what was written at or before it") {

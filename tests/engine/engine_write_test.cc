@@ -515,8 +515,20 @@ void CheckRangeDeletions(TestEngine& db, const TableHandle& table,
     Write(db, [&](Mutation& m) {
       return m.DeleteRange(table, partition, range, WriteAttributes{100, {}});
     });
-    CHECK(RowKeys(db, table, partition) == c.remaining);
+    const std::string remaining = RowKeys(db, table, partition);
+    CHECK(remaining == c.remaining);
     CHECK(StaticText(db, table, partition) == "s='st'@100");
+    // Point reads agree with the listing.
+    const std::string listed = " " + remaining + " ";
+    for (int32_t first = 1; first <= 3; ++first) {
+      for (int32_t second = 1; second <= 3; ++second) {
+        const std::string key = std::to_string(first) + "," + std::to_string(second);
+        INFO("row " << key);
+        const bool kept = listed.find(" " + key + " ") != std::string::npos;
+        CHECK(RowText(db, table, partition, Key{Int(first), Int(second)}) ==
+              (kept ? "marker@100" : "<none>"));
+      }
+    }
   }
 }
 
@@ -963,12 +975,14 @@ TEST_CASE("counters are only added to, never set, inserted or given a TTL", "[en
       {"adding to a column out of range",
        [&] { return m.AddToCounter(counts, p, {}, counts->def.columns.size(), 1); }},
   };
+  const size_t size = m.byte_size();
   for (const Case& c : cases) {
     INFO(c.name);
     Status s = c.op();
     INFO(Describe(s));
     CHECK(s.code() == StatusCode::kInvalidArgument);
     CHECK(m.operation_count() == 1);
+    CHECK(m.byte_size() == size);
   }
   REQUIRE(db.engine->Apply(std::move(m)).ok());
   CHECK(RowText(db, counts, p, {}, false) == "hits=1");
@@ -1099,12 +1113,14 @@ TEST_CASE("an invalid operation is refused and leaves the mutation as it was", "
          return m.DeletePartition(t, Key{"a", "b"});
        }},
   };
+  const size_t size = m.byte_size();
   for (const Case& c : cases) {
     INFO(c.name);
     Status s = c.op();
     INFO(Describe(s));
     CHECK(s.code() == StatusCode::kInvalidArgument);
     CHECK(m.operation_count() == 1);
+    CHECK(m.byte_size() == size);
   }
   REQUIRE(m.Update(t, good, Key{Int(2)}, Cells{Set(t, "w", Int(2))}).ok());
   REQUIRE(m.operation_count() == 2);
