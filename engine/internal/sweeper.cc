@@ -126,10 +126,12 @@ class Sweep {
   Sweep(EngineCore* core, int64_t now, SweepStats* stats)
       : core_(core), now_(now), now_s_(FloorSeconds(now)), stats_(stats) {}
 
+  // A step that fails on bad bytes leaves the others to run (one corrupt
+  // entry must not stop all reclaiming); a storage failure ends the sweep.
   Status Run() {
     Status first;
-    for (Status (Sweep::*step)() : {&Sweep::SweepIndex, &Sweep::FoldQueued,
-                                    &Sweep::ReclaimDroppedTables}) {
+    for (Status (Sweep::*step)() :
+         {&Sweep::SweepIndex, &Sweep::FoldQueued, &Sweep::ReclaimDroppedTables}) {
       Status status = (this->*step)();
       if (status.code() == StatusCode::kIOError) return status;
       if (!status.ok() && first.ok()) first = status;
@@ -236,8 +238,7 @@ Status Sweep::HandleEntry(std::string_view index_key, std::string_view group) {
 
 // Folds one row or static row; `index_key`, when not empty, is the
 // processed entry, deleted in the same batch.
-Status Sweep::FoldOne(std::string_view group, const GroupParts& parts,
-                      std::string_view index_key) {
+Status Sweep::FoldOne(std::string_view group, const GroupParts& parts, std::string_view index_key) {
   std::unique_ptr<leveldb::Iterator> it = NewIterator();
   const TableHandle table = FindTable(group);
   leveldb::WriteBatch batch;
@@ -335,7 +336,8 @@ Status Sweep::SweepRangeDeletion(std::string_view key, const GroupParts& parts,
   CELLFS_RETURN_IF_ERROR(
       ReadPartitionHeader(it.get(), parts.partition_prefix, /*keep_keys=*/false, &header));
   stats_->entries_read += header.entries;
-  CELLFS_RETURN_IF_ERROR(FoldRows(*table, header, parts.partition_prefix, &range, it.get(), &batch));
+  CELLFS_RETURN_IF_ERROR(
+      FoldRows(*table, header, parts.partition_prefix, &range, it.get(), &batch));
   batch.Delete(ToSlice(key));
   ++stats_->entries_deleted;
   batch.Delete(ToSlice(index_key));

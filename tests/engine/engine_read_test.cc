@@ -932,6 +932,41 @@ TEST_CASE("An iterator keeps its snapshot after its view is gone", "[engine_read
   CHECK(rows->status().ok());
 }
 
+TEST_CASE("Reads queue rows spread over many fragments for the sweeper to fold", "[engine_read]") {
+  TestEngine db;
+  db.Ddl(kSchema);
+  const TableHandle events = db.Table("ks", "events");
+  const Key pk = Pk(events, {"1"});
+  const Key wide = Ck(events, {"1", "w"});
+  const Key narrow = Ck(events, {"2", "n"});
+  for (int i = 0; i < 8; ++i) {
+    const std::string text = "v" + std::to_string(i);
+    Write(*db.engine, [&](Mutation& m) {
+      return m.Update(events, pk, wide, std::vector{Set(events, "v", text)});
+    });
+    if (i == 7) break;  // `narrow` stays one fragment short of the threshold
+    Write(*db.engine, [&](Mutation& m) {
+      return m.Update(events, pk, narrow, std::vector{Set(events, "v", text)});
+    });
+  }
+  auto sweep = [&] {
+    SweepStats stats;
+    REQUIRE(db.engine->Sweep(&stats).ok());
+    return stats.rows_rewritten;
+  };
+  CHECK(sweep() == 0);
+  const ReadView view = db.engine->NewReadView();
+  SECTION("by GetRow") {
+    CHECK(RenderGet(*events, view.GetRow(events, pk, wide)) == "- v=v7");
+    CHECK(RenderGet(*events, view.GetRow(events, pk, narrow)) == "- v=v6");
+  }
+  SECTION("by a row iterator") { CHECK(Rows(view, events, pk).size() == 2); }
+  SECTION("by the partition iterator") { CHECK(view.NewPartitionIterator(events)->Valid()); }
+  CHECK(sweep() == 1);
+  CHECK(sweep() == 0);
+  CHECK(RenderGet(*events, db.engine->NewReadView().GetRow(events, pk, wide)) == "- v=v7");
+}
+
 // ---- The layers underneath: fragment reader and live-row rules.
 
 class RawStore {

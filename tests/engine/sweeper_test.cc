@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -13,8 +14,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "engine/internal/storage_keys.h"
 #include "tests/engine/engine_test_util.h"
@@ -385,8 +384,8 @@ TEST_CASE("tombstones are purged only after gc_grace_seconds and never let data 
     store.db.clock.AdvanceSeconds(1);
     store.Apply([&](Mutation* m) {
       std::vector<size_t> columns{store.Col(store.t, "v")};
-      return m->DeleteCells(store.t, std::vector<std::string>{"p"}, std::vector<std::string>{Int(1)},
-                            columns);
+      return m->DeleteCells(store.t, std::vector<std::string>{"p"},
+                            std::vector<std::string>{Int(1)}, columns);
     });
     store.Set("p", 1, "v", "replayed", At(start + 10));  // older than the deletion
     CHECK(store.Row("p", 1).find("v=") == std::string::npos);
@@ -433,9 +432,8 @@ TEST_CASE("tombstones are purged only after gc_grace_seconds and never let data 
     SliceSpec range;
     range.lower = ClusteringBound{{Int(2)}, true};
     range.upper = ClusteringBound{{Int(4)}, true};
-    store.Apply([&](Mutation* m) {
-      return m->DeleteRange(store.t, std::vector<std::string>{"p"}, range);
-    });
+    store.Apply(
+        [&](Mutation* m) { return m->DeleteRange(store.t, std::vector<std::string>{"p"}, range); });
     store.Insert("p", 3, "replayed", At(start + 10));
     const std::string deleted = store.Dump();
     CHECK(store.Row("p", 3) == "-");
@@ -460,9 +458,8 @@ TEST_CASE("tombstones are purged only after gc_grace_seconds and never let data 
     store.Set("p", 0, "s", "static");
     store.Insert("q", 1, "other");
     store.db.clock.AdvanceSeconds(1);
-    store.Apply([&](Mutation* m) {
-      return m->DeletePartition(store.t, std::vector<std::string>{"p"});
-    });
+    store.Apply(
+        [&](Mutation* m) { return m->DeletePartition(store.t, std::vector<std::string>{"p"}); });
     store.Insert("p", 2, "replayed", At(start + 10));
     store.Set("p", 0, "s", "replayed", At(start + 10));
     const std::string deleted = store.Dump();
@@ -487,9 +484,8 @@ TEST_CASE("a tombstone waits for a gc_grace_seconds raised after it was written"
   Store store(60);
   const int64_t start = store.db.clock.NowMicros();
   store.Insert("p", 1, "a");
-  store.Apply([&](Mutation* m) {
-    return m->DeletePartition(store.t, std::vector<std::string>{"p"});
-  });
+  store.Apply(
+      [&](Mutation* m) { return m->DeletePartition(store.t, std::vector<std::string>{"p"}); });
   store.db.Ddl("ALTER TABLE ks.t WITH gc_grace_seconds = 3600;");
   store.Refresh();
 
@@ -513,8 +509,7 @@ TEST_CASE("a tombstone waits for a gc_grace_seconds raised after it was written"
   CHECK(CountPrefix(keys, store.PartitionPrefix("p")) == 0);
 }
 
-TEST_CASE("a row written 20 times is folded into one fragment once a read finds it",
-          "[sweeper]") {
+TEST_CASE("a row written 20 times is folded into one fragment once a read finds it", "[sweeper]") {
   Store store(864000);
 
   SECTION("regular cells") {
@@ -621,11 +616,14 @@ TEST_CASE("a dropped table's data is reclaimed by sweeps, in bounded batches", "
   store.db.Ddl("CREATE TABLE ks.d (pk int, ck int, v text, PRIMARY KEY (pk, ck));");
   TableHandle again = store.db.Table("ks", "d");
   CHECK(again->id != d->id);
-  ReadView view = store.db.engine->NewReadView();
-  CHECK_FALSE(view.NewPartitionIterator(again)->Valid());
-  auto row = view.GetRow(again, std::vector<std::string>{Int(1)}, std::vector<std::string>{Int(1)});
-  REQUIRE(row.ok());
-  CHECK_FALSE(row.value().has_value());
+  {
+    ReadView view = store.db.engine->NewReadView();
+    CHECK_FALSE(view.NewPartitionIterator(again)->Valid());
+    auto row =
+        view.GetRow(again, std::vector<std::string>{Int(1)}, std::vector<std::string>{Int(1)});
+    REQUIRE(row.ok());
+    CHECK_FALSE(row.value().has_value());
+  }
 
   store.db.clock.AdvanceSeconds(101);
   CHECK(store.Sweep().index_entries == 3);  // the dropped table's expiry entries go too
