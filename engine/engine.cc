@@ -10,23 +10,21 @@
 
 #include <utility>
 
+#include "engine/internal/leveldb_status.h"
 #include "engine/internal/big_endian.h"
 #include "engine/internal/engine_core.h"
 #include "engine/internal/mutation_batch.h"
 #include "engine/internal/read_state.h"
 #include "engine/internal/storage_keys.h"
 #include "engine/internal/sweeper.h"
+#include "engine/internal/sweeper_thread.h"
 
 namespace cellfs {
 namespace {
 
-constexpr std::string_view kFormatVersion = "1";
+using storage::FromLevelDb;
 
-Status FromLevelDb(const leveldb::Status& s, std::string_view what) {
-  if (s.ok()) return Status::Ok();
-  if (s.IsCorruption()) return Status::Corruption(std::string(what) + ": " + s.ToString());
-  return Status::IOError(std::string(what) + ": " + s.ToString());
-}
+constexpr std::string_view kFormatVersion = "1";
 
 // LevelDB reports a held lock as an IOError on the LOCK file.
 bool IsLockHeld(const leveldb::Status& s) {

@@ -7,6 +7,7 @@
 
 #include <utility>
 
+#include "engine/internal/leveldb_status.h"
 #include "engine/internal/clustering_ranges.h"
 #include "engine/internal/fold_queue.h"
 #include "engine/internal/fragment_reader.h"
@@ -45,7 +46,7 @@ Result<std::optional<storage::FragmentGroup>> ReadRowGroup(const ReadState& stat
                                                            const std::string& row_key) {
   it->Seek(leveldb::Slice(row_key));
   if (!it->Valid()) {
-    Status error = FromLevelDbStatus(it->status());
+    Status error = storage::FromLevelDb(it->status());
     if (!error.ok()) return error;
     return std::optional<storage::FragmentGroup>();
   }

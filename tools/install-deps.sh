@@ -7,6 +7,8 @@ packages=(
   catch2                      # tests (Catch2 2.13)
   libgmp-dev                  # varint/decimal arithmetic
   libxxhash-dev               # partition tokens
+  libleveldb-dev libsnappy-dev  # storage (LevelDB links snappy)
+  nlohmann-json3-dev          # the stored catalog's records
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

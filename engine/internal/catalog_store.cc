@@ -1,5 +1,6 @@
 // The stored catalog: one JSON record per keyspace (its DESCRIBE text and its
 // tables' ids), the next table id, and the assignment of ids on DDL changes.
+#include "engine/internal/leveldb_status.h"
 #include "engine/internal/catalog_store.h"
 
 #include <leveldb/db.h>
@@ -227,7 +228,7 @@ Status ReadNextTableId(leveldb::DB* db, const leveldb::ReadOptions& options, uin
     *next = 1;
     return Status::Ok();
   }
-  if (!s.ok()) return Status::IOError("reading the next table id: " + s.ToString());
+  if (!s.ok()) return FromLevelDb(s, "reading the next table id");
   if (stored.size() != kTableIdBytes) return Status::Corruption("next table id is not 4 bytes");
   *next = static_cast<uint32_t>(ReadBigEndian(stored));
   return Status::Ok();

@@ -9,6 +9,8 @@
 
 #include <chrono>
 
+#include "engine/internal/leveldb_status.h"
+
 namespace cellfs::storage {
 
 CommitPolicy::CommitPolicy(leveldb::DB* db, const EngineOptions& options)
@@ -34,7 +36,7 @@ Status CommitPolicy::Write(leveldb::WriteBatch* batch, uint64_t* ticket) {
   leveldb::WriteOptions options;
   options.sync = mode_ == CommitMode::kBatch;
   leveldb::Status s = db_->Write(options, batch);
-  if (!s.ok()) return Status::IOError("write failed: " + s.ToString());
+  CELLFS_RETURN_IF_ERROR(FromLevelDb(s, "write failed"));
   if (mode_ == CommitMode::kBatch) return Status::Ok();
   std::lock_guard lock(mutex_);
   dirty_ = true;
@@ -54,21 +56,14 @@ Status CommitPolicy::AwaitDurable(uint64_t ticket) {
   return last_sync_error_;
 }
 
-Status CommitPolicy::Sync() {
-  {
-    std::lock_guard lock(mutex_);
-    dirty_ = false;
-  }
-  return SyncLog();
-}
+Status CommitPolicy::Sync() { return SyncLog(); }
 
 Status CommitPolicy::SyncLog() {
   leveldb::WriteOptions options;
   options.sync = true;
   leveldb::WriteBatch empty;
   leveldb::Status s = db_->Write(options, &empty);
-  if (!s.ok()) return Status::IOError("sync failed: " + s.ToString());
-  return Status::Ok();
+  return FromLevelDb(s, "sync failed");
 }
 
 void CommitPolicy::SyncerLoop() {

@@ -1,5 +1,6 @@
 // Reading stored entries back: a row's fragments merged into one, and the
 // head of a partition (deletion, range deletions, static row).
+#include "engine/internal/leveldb_status.h"
 #include "engine/internal/fragment_reader.h"
 
 #include <leveldb/iterator.h>
@@ -30,10 +31,7 @@ Status Corrupt(std::string_view key, std::string_view problem) {
 
 // The error that left `it` invalid; ok at a plain end.
 Status IteratorError(const leveldb::Iterator& it) {
-  const leveldb::Status s = it.status();
-  if (s.ok()) return Status::Ok();
-  if (s.IsCorruption()) return Status::Corruption(s.ToString());
-  return Status::IOError(s.ToString());
+  return FromLevelDb(it.status());
 }
 
 // True when `key` is an entry of `group` (the group and a sequence number).

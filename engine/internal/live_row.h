@@ -18,8 +18,10 @@ bool KeepLive(const TableSchema& table, const std::optional<RowDeletion>& inheri
               RowFragment* row);
 
 // The earliest second at which sweeping `fragment` would change it: an
-// expiring cell's or marker's expiry, or a tombstone's (cell or row
-// deletion) local deletion time + gc_grace_seconds. nullopt when nothing in
+// expiring cell's expiry (it then becomes a tombstone), an expiring
+// marker's expiry + gc_grace_seconds (PurgeRowFragment keeps an expired
+// marker until then), or a tombstone's (cell or row deletion) local
+// deletion time + gc_grace_seconds. nullopt when nothing in
 // it ever expires or is purged.
 std::optional<int64_t> NextSweepSecond(const RowFragment& fragment, int64_t gc_grace_seconds);
 

@@ -1,5 +1,6 @@
 // PartitionIteratorImpl: a table's live partitions in token order, found by
 // reading each partition's head and rows only up to its first live row.
+#include "engine/internal/leveldb_status.h"
 #include "engine/internal/partition_iterator_impl.h"
 
 #include <leveldb/iterator.h>
@@ -67,7 +68,7 @@ void PartitionIteratorImpl::FindLive() {
     }
     SkipPartition();
   }
-  status_ = FromLevelDbStatus(it_->status());
+  status_ = storage::FromLevelDb(it_->status());
 }
 
 Status PartitionIteratorImpl::ReadPartition(bool* live) {
@@ -111,7 +112,7 @@ Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header,
       return Status::Ok();
     }
   }
-  return FromLevelDbStatus(it_->status());
+  return storage::FromLevelDb(it_->status());
 }
 
 void PartitionIteratorImpl::SkipPartition() { it_->Seek(ToSlice(partition_prefix_ + '\xFF')); }

@@ -1,5 +1,6 @@
 // RowIteratorImpl: walks a slice's byte ranges over one partition's rows,
 // merging each row's fragments and keeping what is live at the view's time.
+#include "engine/internal/leveldb_status.h"
 #include "engine/internal/row_iterator_impl.h"
 
 #include <leveldb/iterator.h>
@@ -19,12 +20,6 @@ leveldb::Slice ToSlice(std::string_view bytes) { return {bytes.data(), bytes.siz
 std::string_view ToView(const leveldb::Slice& slice) { return {slice.data(), slice.size()}; }
 
 }  // namespace
-
-Status FromLevelDbStatus(const leveldb::Status& status) {
-  if (status.ok()) return Status::Ok();
-  if (status.IsCorruption()) return Status::Corruption(status.ToString());
-  return Status::IOError(status.ToString());
-}
 
 RowIteratorImpl::RowIteratorImpl(std::shared_ptr<const ReadState> state, TableHandle table,
                                  std::unique_ptr<leveldb::Iterator> it, RowScan scan)
@@ -59,7 +54,7 @@ void RowIteratorImpl::FindNext() {
       positioned_ = true;
     }
     if (!ClusteringInRange()) {
-      Status error = FromLevelDbStatus(it_->status());
+      Status error = storage::FromLevelDb(it_->status());
       if (!error.ok()) return Fail(std::move(error));
       ++range_;
       positioned_ = false;
@@ -97,7 +92,7 @@ void RowIteratorImpl::SeekRange() {
     it_->Prev();
     return;
   }
-  Status error = FromLevelDbStatus(it_->status());
+  Status error = storage::FromLevelDb(it_->status());
   if (!error.ok()) return Fail(std::move(error));
   it_->SeekToLast();
 }

@@ -17,14 +17,9 @@
 
 namespace leveldb {
 class Iterator;
-class Status;
 }  // namespace leveldb
 
 namespace cellfs {
-
-// A LevelDB status as a cellfs Status: Corruption stays Corruption, every
-// other failure is an IOError.
-Status FromLevelDbStatus(const leveldb::Status& status);
 
 // What one partition slice reads.
 struct RowScan {

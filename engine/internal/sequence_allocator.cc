@@ -1,4 +1,5 @@
 // Leased sequence numbers: one synced metadata write per kLeaseSize numbers.
+#include "engine/internal/leveldb_status.h"
 #include "engine/internal/sequence_allocator.h"
 
 #include <leveldb/db.h>
@@ -19,7 +20,7 @@ Status SequenceAllocator::Open(leveldb::DB* db) {
     if (stored.size() != 8) return Status::Corruption("sequence lease is not 8 bytes");
     start = ReadBigEndian(stored);
   } else if (!s.IsNotFound()) {
-    return Status::IOError("reading the sequence lease: " + s.ToString());
+    return FromLevelDb(s, "reading the sequence lease");
   }
   next_.store(start);
   leased_.store(start);
@@ -46,7 +47,7 @@ Status SequenceAllocator::Lease(uint64_t limit) {
   leveldb::WriteOptions options;
   options.sync = true;
   leveldb::Status s = db_->Put(options, MetaKey(kSequenceLeaseName), value);
-  if (!s.ok()) return Status::IOError("storing the sequence lease: " + s.ToString());
+  CELLFS_RETURN_IF_ERROR(FromLevelDb(s, "storing the sequence lease"));
   leased_.store(limit, std::memory_order_release);
   return Status::Ok();
 }

@@ -72,10 +72,12 @@ Status CheckClusteringCount(size_t expected, size_t given, bool allow_prefix) {
   return Status::Ok();
 }
 
-// Encodes one partition key value into `*encoded` and sets `*canonical` to
-// the value the token hashes.
+// Encodes one partition key value into `*encoded` and points `*canonical`
+// at the value the token hashes: `value` itself when its type has one
+// spelling per value, else its canonical form decoded into `*scratch`.
 Status EncodePartitionComponent(const ColumnDef& column, const std::string& value,
-                                std::string* encoded, std::string* canonical) {
+                                std::string* encoded, std::string* scratch,
+                                std::string_view* canonical) {
   const size_t start = encoded->size();
   EncodeKeyComponent(*column.type, value, SortOrder::kAsc, encoded);
   if (!MayBeNonCanonical(*column.type)) {
@@ -83,12 +85,13 @@ Status EncodePartitionComponent(const ColumnDef& column, const std::string& valu
     return Status::Ok();
   }
   std::string_view component = std::string_view(*encoded).substr(start);
-  Status status = DecodeKeyComponent(*column.type, SortOrder::kAsc, &component, canonical);
+  Status status = DecodeKeyComponent(*column.type, SortOrder::kAsc, &component, scratch);
   if (!status.ok()) return status.WithContext("column " + ColumnName(column));
-  if (canonical->size() > kMaxKeyComponentBytes) {
+  if (scratch->size() > kMaxKeyComponentBytes) {
     return Status::InvalidArgument("column " + ColumnName(column) + ": canonical key value of " +
-                                   std::to_string(canonical->size()) + " bytes is too long");
+                                   std::to_string(scratch->size()) + " bytes is too long");
   }
+  *canonical = *scratch;
   return Status::Ok();
 }
 
@@ -187,7 +190,10 @@ Status EncodePartitionKey(const TableSchema& table, std::span<const std::string>
                                    " values, got " + std::to_string(values.size()));
   }
   PartitionKey result;
-  std::vector<std::string> canonical(count);
+  // A single-column key (the common case) hashes its value in place.
+  std::vector<std::string> canonical(count > 1 ? count : 0);
+  std::string scratch;
+  std::string_view single;
   for (size_t i = 0; i < count; ++i) {
     const ColumnDef& column = table.column(i);
     CELLFS_RETURN_IF_ERROR(CheckKeyValue(column, values[i]));
@@ -196,10 +202,16 @@ Status EncodePartitionKey(const TableSchema& table, std::span<const std::string>
       return Status::InvalidArgument("column " + ColumnName(column) +
                                      ": partition key may not be empty");
     }
+    std::string_view view;
     CELLFS_RETURN_IF_ERROR(
-        EncodePartitionComponent(column, values[i], &result.encoded, &canonical[i]));
+        EncodePartitionComponent(column, values[i], &result.encoded, &scratch, &view));
+    if (count > 1) {
+      canonical[i] = view;
+    } else {
+      single = view;
+    }
   }
-  result.token = ComputeToken(SerializePartitionKey(canonical));
+  result.token = count > 1 ? ComputeToken(SerializePartitionKey(canonical)) : ComputeToken(single);
   *key = std::move(result);
   return Status::Ok();
 }

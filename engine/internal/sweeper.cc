@@ -8,8 +8,6 @@
 #include <leveldb/write_batch.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -21,6 +19,7 @@
 
 #include "engine/cell.h"
 #include "engine/internal/fragment_reader.h"
+#include "engine/internal/leveldb_status.h"
 #include "engine/internal/live_row.h"
 #include "engine/internal/storage_keys.h"
 #include "engine/row_fragment.h"
@@ -31,17 +30,10 @@ namespace {
 constexpr size_t kGroupsPerBatch = 1000;           // folds per WriteBatch under a wide deletion
 constexpr size_t kFoldsPerSweep = 1024;            // fold-queue groups taken per sweep
 constexpr size_t kDroppedDeletesPerSweep = 10000;  // dropped-table entries deleted per sweep
-constexpr size_t kMaxReportedErrors = 64;          // distinct messages the thread logs
 constexpr size_t kHeadBytes = 1 + 4 + 8;           // 'D' || u32 table id || token
 
 std::string_view View(const leveldb::Slice& s) { return {s.data(), s.size()}; }
 leveldb::Slice ToSlice(std::string_view s) { return {s.data(), s.size()}; }
-
-Status FromLevelDb(const leveldb::Status& s) {
-  if (s.ok()) return Status::Ok();
-  if (s.IsCorruption()) return Status::Corruption(s.ToString());
-  return Status::IOError(s.ToString());
-}
 
 // Where a group (or, for a range deletion, its whole key) sits.
 struct GroupParts {
@@ -482,37 +474,6 @@ Status SweepOnce(EngineCore* core, int64_t now, SweepStats* stats) {
   SweepStats* out = stats != nullptr ? stats : &local;
   *out = SweepStats{};
   return Sweep(core, now, out).Run();
-}
-
-SweeperThread::SweeperThread(EngineCore* core, int interval_ms)
-    : core_(core), interval_ms_(std::max(interval_ms, 1)), thread_([this] { Loop(); }) {}
-
-SweeperThread::~SweeperThread() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  stop_.notify_all();
-  thread_.join();
-}
-
-void SweeperThread::Loop() {
-  std::set<std::string> reported;  // each distinct error is logged once
-  std::unique_lock lock(mutex_);
-  while (!stop_.wait_for(lock, std::chrono::milliseconds(interval_ms_),
-                         [this] { return stopping_; })) {
-    lock.unlock();
-    Status status;
-    {
-      std::lock_guard sweep(core_->sweep_mutex);
-      status = SweepOnce(core_, core_->clock->NowMicros(), nullptr);
-    }
-    if (!status.ok() && reported.size() < kMaxReportedErrors &&
-        reported.insert(status.ToString()).second) {
-      std::fprintf(stderr, "cellfs: sweeper: %s\n", status.ToString().c_str());
-    }
-    lock.lock();
-  }
 }
 
 }  // namespace cellfs::storage

@@ -1,12 +1,9 @@
 // The sweeper: purges what the expiry index says is due, folds fragmented
 // rows, reclaims dropped tables. Work follows what expired, never a scan of
-// the store. Also the background thread that runs it.
+// the store.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
-#include <thread>
 
 #include "engine/engine.h"
 #include "engine/internal/engine_core.h"
@@ -27,25 +24,5 @@ namespace cellfs::storage {
 // fragments are never touched) and readers stay correct. REQUIRES: only
 // one sweep runs at a time (hold core->sweep_mutex).
 Status SweepOnce(EngineCore* core, int64_t now, SweepStats* stats);
-
-// Runs SweepOnce every interval on a thread of its own until destroyed.
-class SweeperThread {
- public:
-  // Sweeps under core->sweep_mutex, at core->clock's now.
-  SweeperThread(EngineCore* core, int interval_ms);
-  ~SweeperThread();  // stops and joins
-  SweeperThread(const SweeperThread&) = delete;
-  SweeperThread& operator=(const SweeperThread&) = delete;
-
- private:
-  void Loop();
-
-  EngineCore* core_;
-  const int interval_ms_;
-  std::mutex mutex_;         // guards stopping_
-  std::condition_variable stop_;
-  bool stopping_ = false;
-  std::thread thread_;
-};
 
 }  // namespace cellfs::storage
