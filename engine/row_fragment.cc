@@ -368,7 +368,8 @@ Status DecodeRowFragment(std::string_view bytes, RowFragment* fragment) {
   CELLFS_RETURN_IF_ERROR(reader.Signed("base write time", &base));
   fragment->marker.reset();
   fragment->deletion.reset();
-  fragment->cells.clear();
+  // Cells are overwritten in place (not cleared), so a fragment decoded
+  // into again and again reuses its value strings' memory.
   if ((header & kHasMarker) != 0) {
     CELLFS_RETURN_IF_ERROR(DecodeMarker(&reader, header, base, &fragment->marker.emplace()));
   }

@@ -42,10 +42,17 @@ bool InGroup(std::string_view key, std::string_view group) {
 // Decodes the fragment at `it` and merges it into `*out`.
 Status MergeEntry(const leveldb::Iterator& it, bool keep_keys, FragmentGroup* out) {
   const std::string_view key = ToView(it.key());
-  RowFragment fragment;
-  Status decoded = DecodeRowFragment(ToView(it.value()), &fragment);
-  if (!decoded.ok()) return Corrupt(key, decoded.message());
-  MergeRowFragmentInto(&out->merged, std::move(fragment));
+  // Most rows are one fragment: decode it in place, into memory the
+  // previous row left behind.
+  if (out->fragments == 0) {
+    Status decoded = DecodeRowFragment(ToView(it.value()), &out->merged);
+    if (!decoded.ok()) return Corrupt(key, decoded.message());
+  } else {
+    RowFragment fragment;
+    Status decoded = DecodeRowFragment(ToView(it.value()), &fragment);
+    if (!decoded.ok()) return Corrupt(key, decoded.message());
+    MergeRowFragmentInto(&out->merged, std::move(fragment));
+  }
   if (keep_keys) out->keys.emplace_back(key);
   ++out->fragments;
   return Status::Ok();
@@ -56,7 +63,6 @@ Status StartGroup(const leveldb::Iterator& it, FragmentGroup* out) {
   const std::string_view key = ToView(it.key());
   if (key.size() <= kSequenceBytes) return Corrupt(key, "too short for a data key");
   out->group.assign(key.substr(0, key.size() - kSequenceBytes));
-  out->merged = RowFragment();
   out->keys.clear();
   out->fragments = 0;
   return Status::Ok();

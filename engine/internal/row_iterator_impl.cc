@@ -118,7 +118,7 @@ bool RowIteratorImpl::PastResumePoint(std::string_view clustering) const {
 }
 
 bool RowIteratorImpl::ReadRow() {
-  storage::FragmentGroup group;
+  storage::FragmentGroup& group = group_;
   Status read = scan_.reverse ? storage::ReadGroupBackward(it_.get(), false, &group)
                               : storage::ReadGroupForward(it_.get(), false, &group);
   if (!read.ok()) {
@@ -133,7 +133,7 @@ bool RowIteratorImpl::ReadRow() {
   const std::optional<RowDeletion> inherited = storage::InheritedDeletion(scan_.header, clustering);
   if (!storage::KeepLive(*table_, inherited, state_->now, &group.merged)) return false;
   clustering_.assign(clustering);
-  row_ = std::move(group.merged);
+  std::swap(row_, group.merged);
   return true;
 }
 

@@ -80,6 +80,8 @@ class RowIteratorImpl final : public RowIterator {
   Status status_;
   std::string clustering_;
   RowFragment row_;
+  // The group being read; swapped with row_ so both keep their memory.
+  storage::FragmentGroup group_;
 };
 
 }  // namespace cellfs
