@@ -45,6 +45,7 @@ leveldb::Options LevelDbOptions(const EngineOptions& options, EngineCore* core) 
 }  // namespace
 
 EngineCore::EngineCore() = default;
+// Out of line: BatchPool is complete only here.
 EngineCore::~EngineCore() = default;
 
 Engine::Engine(std::unique_ptr<EngineCore> core) : core_(std::move(core)) {}
@@ -55,6 +56,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(const std::string& path,
   core->options = options;
   core->clock = options.clock != nullptr ? options.clock : SystemClock();
   core->write_times = std::make_unique<WriteTimeSource>(core->clock);
+  core->batch_pool = std::make_unique<BatchPool>();
   core->block_cache.reset(leveldb::NewLRUCache(options.block_cache_bytes));
   core->filter_policy.reset(leveldb::NewBloomFilterPolicy(options.bloom_bits_per_key));
 
@@ -162,7 +164,8 @@ Result<TableHandle> Engine::FindTable(const std::string& keyspace,
 }
 
 Mutation Engine::NewMutation() {
-  return Mutation(core_.get(), core_->write_times->Next(), core_->clock->NowMicros());
+  return Mutation(core_.get(), core_->write_times->Next(), core_->clock->NowMicros(),
+                  core_->batch_pool->Take());
 }
 
 Status Engine::Apply(Mutation&& mutation) {
@@ -181,6 +184,7 @@ Status Engine::Apply(Mutation&& mutation) {
     }
     CELLFS_RETURN_IF_ERROR(core_->commit->Write(&consumed.batch_->batch, &ticket));
   }
+  core_->batch_pool->Give(std::move(consumed.batch_));
   return core_->commit->AwaitDurable(ticket);
 }
 

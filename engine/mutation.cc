@@ -143,8 +143,9 @@ Status ResolvePartition(const TableSchema& table, std::span<const std::string> p
 
 }  // namespace
 
-Mutation::Mutation(EngineCore* core, int64_t write_time, int64_t now)
-    : core_(core), write_time_(write_time), now_(now), batch_(std::make_unique<Batch>()) {}
+Mutation::Mutation(EngineCore* core, int64_t write_time, int64_t now,
+                   std::unique_ptr<Batch> batch)
+    : core_(core), write_time_(write_time), now_(now), batch_(std::move(batch)) {}
 Mutation::Mutation(Mutation&&) noexcept = default;
 Mutation& Mutation::operator=(Mutation&&) noexcept = default;
 Mutation::~Mutation() = default;

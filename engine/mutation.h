@@ -18,6 +18,7 @@
 
 namespace cellfs {
 
+class BatchPool;
 struct EngineCore;
 
 // USING TIMESTAMP / USING TTL.
@@ -110,9 +111,11 @@ class Mutation {
 
  private:
   friend class Engine;
+  friend class BatchPool;
   struct Batch;  // the encoded leveldb::WriteBatch and the tables it touches
 
-  Mutation(EngineCore* core, int64_t write_time, int64_t now);
+  // `batch` is empty: new, or recycled by the engine from an applied one.
+  Mutation(EngineCore* core, int64_t write_time, int64_t now, std::unique_ptr<Batch> batch);
 
   // The operations' last step, after every check passed: sequences for
   // `entries` new entries, then the puts, so a failure leaves the batch as

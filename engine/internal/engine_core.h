@@ -22,6 +22,8 @@ class FilterPolicy;
 
 namespace cellfs {
 
+class BatchPool;
+
 // Thread-safety: the members are thread-safe themselves, except `schema`,
 // which schema_mutex guards. Lock order: ddl_mutex, then schema_mutex; both
 // before any lock inside a member. Neither is held across a sync wait.
@@ -34,6 +36,7 @@ struct EngineCore {
   std::unique_ptr<storage::CommitPolicy> commit;
   storage::SequenceAllocator sequences;
   storage::FoldQueue fold_queue;
+  std::unique_ptr<BatchPool> batch_pool;
   std::unique_ptr<WriteTimeSource> write_times;
 
   std::mutex ddl_mutex;                    // serialises schema changes

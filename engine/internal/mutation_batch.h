@@ -5,6 +5,8 @@
 #include <leveldb/write_batch.h>
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -51,6 +53,45 @@ struct Mutation::Batch {
   std::string group;
   FragmentBuilder row;
   FragmentBuilder static_row;
+
+  // Empties the batch for reuse, keeping the memory of its buffers.
+  void Clear() {
+    batch.Clear();
+    table_ids.clear();
+  }
+};
+
+// Applied batches kept for the next mutations, so a stream of small
+// mutations does not allocate its buffers anew each time. Thread-safe.
+class BatchPool {
+ public:
+  std::unique_ptr<Mutation::Batch> Take() {
+    {
+      std::lock_guard lock(mutex_);
+      if (!free_.empty()) {
+        std::unique_ptr<Mutation::Batch> batch = std::move(free_.back());
+        free_.pop_back();
+        return batch;
+      }
+    }
+    return std::make_unique<Mutation::Batch>();
+  }
+
+  // Keeps `batch` unless the pool is full or the batch grew large (a bulk
+  // load's megabytes are not worth holding on to).
+  void Give(std::unique_ptr<Mutation::Batch> batch) {
+    if (batch == nullptr || batch->batch.ApproximateSize() > kMaxKeptBytes) return;
+    batch->Clear();
+    std::lock_guard lock(mutex_);
+    if (free_.size() < kMaxKept) free_.push_back(std::move(batch));
+  }
+
+ private:
+  static constexpr size_t kMaxKept = 16;
+  static constexpr size_t kMaxKeptBytes = 1u << 20;
+
+  std::mutex mutex_;  // guards free_
+  std::vector<std::unique_ptr<Mutation::Batch>> free_;
 };
 
 }  // namespace cellfs
