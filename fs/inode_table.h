@@ -1,0 +1,65 @@
+// InodeTable: the FUSE inode numbers of the tree's nodes, with the kernel's
+// lookup counts (fuse_lowlevel.h: every reply that creates an entry adds one
+// lookup; forget takes them back; at zero the inode is gone).
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace cellfs::fs {
+
+// A node's identity is an opaque byte string that the tree encodes (the
+// node's kind and its path in keys, e.g. keyspace, table id, partition key,
+// clustering key, column id). Equal identities are the same node, so the
+// same node always has the same inode number while the kernel knows it.
+//
+// Inode numbers are never reused within a mount (a 64-bit counter), so a
+// stale number from the kernel can only miss, never find another node.
+// kRootInode (FUSE_ROOT_ID) is permanent and needs no lookups.
+//
+// Thread-safe: one mutex guards everything and is held only for map
+// operations (never across a reply or engine call).
+class InodeTable {
+ public:
+  static constexpr uint64_t kRootInode = 1;
+
+  // `root_identity` names the mount root.
+  explicit InodeTable(std::string root_identity);
+
+  // The inode of `identity`, created if absent, with its lookup count
+  // raised by one. Call once per reply that hands the entry to the kernel
+  // (lookup, mkdir, mknod, create, symlink, link, each readdirplus entry
+  // other than "." and ".."). Never returns kRootInode for another identity.
+  uint64_t Acquire(std::string_view identity);
+
+  // Takes back `count` lookups of `inode`; drops it at zero. Unknown inodes
+  // and the root are ignored; a count above the current one drops it.
+  void Forget(uint64_t inode, uint64_t count);
+
+  // The identity of `inode`; nullopt when the kernel has forgotten it (or
+  // it never existed).
+  std::optional<std::string> Identity(uint64_t inode) const;
+
+  // The inode of `identity` if the kernel holds it, without a new lookup.
+  std::optional<uint64_t> Find(std::string_view identity) const;
+
+  // Inodes currently held (the root included): for tests and memory checks.
+  size_t size() const;
+
+ private:
+  struct Entry {
+    std::string identity;
+    uint64_t lookups = 0;
+  };
+
+  mutable std::mutex mutex_;  // guards everything below
+  uint64_t next_inode_ = kRootInode + 1;
+  std::unordered_map<uint64_t, Entry> by_inode_;
+  std::unordered_map<std::string, uint64_t> by_identity_;
+};
+
+}  // namespace cellfs::fs
