@@ -215,6 +215,16 @@ Status Mutation::PutRowAndStatic(const TableSchema& table) {
   return Status::Ok();
 }
 
+Status Mutation::FinishCellWrite(const TableSchema& table,
+                                 std::span<const std::string> clustering) {
+  Batch& b = *batch_;
+  CELLFS_RETURN_IF_ERROR(
+      ResolveRowGroup(table, b.prefix, clustering, !b.row.empty(), &b.row_group));
+  CELLFS_RETURN_IF_ERROR(PutRowAndStatic(table));
+  Commit(table);
+  return Status::Ok();
+}
+
 void Mutation::Commit(const TableSchema& table) {
   ++operations_;
   auto& ids = batch_->table_ids;
@@ -261,10 +271,7 @@ Status Mutation::Update(const TableHandle& table, std::span<const std::string> p
   b.static_row.Reset();
   CELLFS_RETURN_IF_ERROR(
       ValueCells(t, cells, timestamp, ttl, FloorSeconds(now_), &b.row, &b.static_row));
-  CELLFS_RETURN_IF_ERROR(ResolveRowGroup(t, b.prefix, clustering, !b.row.empty(), &b.row_group));
-  CELLFS_RETURN_IF_ERROR(PutRowAndStatic(t));
-  Commit(t);
-  return Status::Ok();
+  return FinishCellWrite(t, clustering);
 }
 
 Status Mutation::AddToCounter(const TableHandle& table, std::span<const std::string> partition_key,
@@ -283,10 +290,7 @@ Status Mutation::AddToCounter(const TableHandle& table, std::span<const std::str
   AddCell(t, column, &b.row, &b.static_row).cell =
       Cell::Counter(attributes.timestamp.value_or(write_time_), delta);
   CELLFS_RETURN_IF_ERROR(FinishCells(t, &b.row, &b.static_row));
-  CELLFS_RETURN_IF_ERROR(ResolveRowGroup(t, b.prefix, clustering, !b.row.empty(), &b.row_group));
-  CELLFS_RETURN_IF_ERROR(PutRowAndStatic(t));
-  Commit(t);
-  return Status::Ok();
+  return FinishCellWrite(t, clustering);
 }
 
 Status Mutation::DeleteCells(const TableHandle& table, std::span<const std::string> partition_key,
@@ -306,10 +310,7 @@ Status Mutation::DeleteCells(const TableHandle& table, std::span<const std::stri
             FloorSeconds(now_), 0, {});
   }
   CELLFS_RETURN_IF_ERROR(FinishCells(t, &b.row, &b.static_row));
-  CELLFS_RETURN_IF_ERROR(ResolveRowGroup(t, b.prefix, clustering, !b.row.empty(), &b.row_group));
-  CELLFS_RETURN_IF_ERROR(PutRowAndStatic(t));
-  Commit(t);
-  return Status::Ok();
+  return FinishCellWrite(t, clustering);
 }
 
 Status Mutation::DeleteRow(const TableHandle& table, std::span<const std::string> partition_key,

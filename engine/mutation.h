@@ -132,6 +132,10 @@ class Mutation {
   // Writes the batch's row builder (under its row_group) and static-row
   // builder (under its prefix); either may be empty.
   Status PutRowAndStatic(const TableSchema& table);
+  // The end of a write of cells (UPDATE, counter add, cell deletion) whose
+  // builders are filled: resolves the row's group (none when only static
+  // cells were given), puts the fragments, counts the operation.
+  Status FinishCellWrite(const TableSchema& table, std::span<const std::string> clustering);
   void Commit(const TableSchema& table);  // counts a finished operation
 
   EngineCore* core_;
