@@ -26,20 +26,6 @@ constexpr const char* kSchema =
     "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};"
     "CREATE TABLE ks.kv (k int PRIMARY KEY, v text);";
 
-void RunDdl(Engine* engine, const std::string& cql) {
-  CqlParser parser(cql);
-  std::string keyspace;
-  for (;;) {
-    Statement statement;
-    bool done = false;
-    REQUIRE(parser.Next(&statement, &done).ok());
-    if (done) return;
-    Status applied = engine->Execute(statement, &keyspace);
-    INFO(applied.ToString());
-    REQUIRE(applied.ok());
-  }
-}
-
 std::string IntValue(int32_t v) {
   std::string out;
   for (int shift = 24; shift >= 0; shift -= 8) {
@@ -81,7 +67,8 @@ struct CrashHarness {
 
   explicit CrashHarness(EngineOptions options) {
     engine = OpenOn(&env, "/db", options);
-    RunDdl(engine.get(), kSchema);
+    std::string keyspace;
+    testing::RunDdl(engine.get(), kSchema, &keyspace);
     table = engine->FindTable("ks", "kv").value();
   }
 

@@ -24,6 +24,23 @@
 
 namespace cellfs::testing {
 
+// Runs every statement of `cql` on `engine`, starting in keyspace
+// `*keyspace` (USE changes it); REQUIREs success.
+inline void RunDdl(Engine* engine, const std::string& cql, std::string* keyspace) {
+  CqlParser parser(cql);
+  for (;;) {
+    Statement statement;
+    bool done = false;
+    Status parsed = parser.Next(&statement, &done);
+    INFO(parsed.ToString());
+    REQUIRE(parsed.ok());
+    if (done) return;
+    Status applied = engine->Execute(statement, keyspace);
+    INFO(applied.ToString());
+    REQUIRE(applied.ok());
+  }
+}
+
 class TestEngine {
  public:
   explicit TestEngine(EngineOptions options = {}) : env_(leveldb::NewMemEnv(leveldb::Env::Default())) {
@@ -48,21 +65,7 @@ class TestEngine {
   void Close() { engine.reset(); }
 
   // Runs every statement of `cql`; REQUIREs success.
-  void Ddl(const std::string& cql) {
-    CqlParser parser(cql);
-    std::string keyspace = current_keyspace;
-    for (;;) {
-      Statement statement;
-      bool done = false;
-      Status parsed = parser.Next(&statement, &done);
-      REQUIRE(parsed.ok());
-      if (done) break;
-      Status applied = engine->Execute(statement, &keyspace);
-      INFO(applied.ToString());
-      REQUIRE(applied.ok());
-    }
-    current_keyspace = keyspace;
-  }
+  void Ddl(const std::string& cql) { RunDdl(engine.get(), cql, &current_keyspace); }
 
   TableHandle Table(const std::string& keyspace, const std::string& table) {
     auto found = engine->FindTable(keyspace, table);
