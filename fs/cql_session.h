@@ -1,0 +1,66 @@
+// CqlSession: the state of one open MOUNT/@cql file. Statements written to it
+// run as each one completes; what happened is kept as a transcript that
+// reads of the same open file return.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "engine/engine.h"
+#include "engine/status.h"
+
+namespace cellfs::fs {
+
+// Transcript format, one line per statement, in order:
+//   "OK <summary>\n"      e.g. "OK CREATE KEYSPACE demo", "OK CREATE TABLE demo.logs",
+//                         "OK DROP TABLE demo.logs", "OK USE demo",
+//                         "OK ALTER TABLE demo.logs", "OK CREATE TYPE demo.addr",
+//                         "OK no change (IF NOT EXISTS)" / "(IF EXISTS)"
+//   "ERROR line L:C: <message>\n"  L and C count from the start of everything
+//                         written to this session, not from the chunk.
+// A statement cellfs recognises but does not implement (CREATE INDEX...) is
+// an ERROR line ("... is not supported by cellfs").
+//
+// Not thread-safe: the owning file handle serialises calls.
+class CqlSession {
+ public:
+  // `engine` must outlive the session.
+  explicit CqlSession(Engine* engine);
+
+  // Appends `chunk` to the script; parses and runs every statement that the
+  // script now holds completely (ended by ';' outside strings and
+  // comments), in order, each applied before the next is parsed. A
+  // statement's failure does not stop later statements in the same chunk.
+  // Returns InvalidArgument (message: the first failure's transcript line
+  // without "ERROR ") when any statement of this chunk failed, Ok otherwise.
+  // A parse error skips to the next ';', as CqlParser does.
+  Status Write(std::string_view chunk);
+
+  // Runs what remains after the last ';' (a final statement without one),
+  // as close(2) ends the script. Same result convention as Write. Idempotent:
+  // a second call finds nothing left.
+  Status Finish();
+
+  // The transcript so far.
+  const std::string& transcript() const { return transcript_; }
+
+  // Whether anything was written (a session that was only read shows the
+  // schema, see DescribeSchema).
+  bool written() const { return written_; }
+
+  // What a fresh read of @cql shows: every keyspace's DESCRIBE (keyspace,
+  // types, tables, functions), as `DESCRIBE SCHEMA` prints it, keyspaces by
+  // name. Empty when there are none.
+  static std::string DescribeSchema(const Engine& engine);
+
+ private:
+  Engine* engine_;
+  std::string pending_;          // written text not yet run (after the last complete statement)
+  size_t pending_line_ = 1;      // line and column of pending_[0] in the whole script
+  size_t pending_column_ = 1;
+  std::string current_keyspace_; // USE within this session
+  std::string transcript_;
+  bool written_ = false;
+};
+
+}  // namespace cellfs::fs

@@ -1,0 +1,146 @@
+// Filesystem: the tree of DESIGN.md over an Engine, as operations shaped like
+// FUSE's low-level requests but free of the kernel, so they run (and are
+// tested) without a mount. fs/fuse_binding.cc binds them to fuse_lowlevel_ops.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "engine/engine.h"
+#include "fs/inode_table.h"
+#include "fs/notifier.h"
+
+namespace cellfs::fs {
+
+struct FilesystemOptions {
+  // Upper bounds for the kernel's entry and attribute caching, in seconds;
+  // each entry's timeouts are further bounded by its remaining TTL.
+  double entry_timeout = 60.0;
+  double attr_timeout = 60.0;
+  uid_t uid = 0;  // owner shown on every node (the mounting user)
+  gid_t gid = 0;
+  bool read_only = false;  // every write answers EROFS
+};
+
+// What stat shows. Sizes are exact: a file's size is what read returns.
+struct NodeAttr {
+  uint64_t inode = 0;
+  mode_t mode = 0;  // S_IFDIR | 0755, S_IFREG | 0644 (0444 read-only files, 0200 @insert)
+  nlink_t nlink = 1;
+  uint64_t size = 0;
+  int64_t mtime_micros = 0;  // a cell's write time; directories: newest known, or mount time
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+
+// A reply that hands an entry to the kernel (lookup, mkdir, create,
+// readdirplus). Each such reply has raised the inode's lookup count by one.
+struct Entry {
+  NodeAttr attr;
+  double entry_timeout = 0;
+  double attr_timeout = 0;
+};
+
+struct OpenReply {
+  uint64_t handle = 0;      // fuse_file_info::fh
+  bool direct_io = false;   // content generated per open with no fixed size (@cql, @json...)
+  bool keep_cache = false;  // the kernel's cached pages of this inode are still right
+  bool nonseekable = false;
+};
+
+// One directory entry for readdir / readdirplus. `next_offset` is the
+// offset to pass back to continue after this entry. In readdirplus mode
+// `entry` is filled (and holds a lookup); otherwise only entry.attr.inode
+// and entry.attr.mode are meaningful.
+struct DirEntry {
+  std::string_view name;
+  Entry entry;
+  uint64_t next_offset = 0;
+};
+
+// Receives entries; returns false when the reply buffer is full, in which
+// case the entry was NOT taken (the fs takes back its lookup) and will be
+// offered again by the next ReadDir from the same offset.
+using DirEntrySink = std::function<bool(const DirEntry&)>;
+
+// Errors: every operation returns 0 or a positive errno (ErrnoFromStatus
+// for engine errors); Write returns the bytes taken or a negative errno.
+//
+// Thread-safe: the FUSE session calls from several threads at once; every
+// operation may run concurrently with every other. Handles (files and
+// directories) may also see concurrent calls. Locks: the inode table's and
+// each handle's own, never nested with each other except handle -> inode
+// table; none is held across an engine call that writes or syncs.
+class Filesystem {
+ public:
+  // `engine` and `notifier` must outlive the Filesystem.
+  Filesystem(Engine* engine, Notifier* notifier, const FilesystemOptions& options);
+  ~Filesystem();
+  Filesystem(const Filesystem&) = delete;
+  Filesystem& operator=(const Filesystem&) = delete;
+
+  // ---- Names and attributes.
+  int Lookup(uint64_t parent, std::string_view name, Entry* out);
+  void Forget(uint64_t inode, uint64_t count);
+  int GetAttr(uint64_t inode, NodeAttr* out, double* attr_timeout);
+  // setattr with FUSE_SET_ATTR_SIZE: only size 0 of a cell or writable
+  // virtual file is accepted (what O_TRUNC asks); the write that follows
+  // supplies the value. Other attribute changes (chmod, utimes) are refused
+  // with EPERM, except times, which are ignored so `touch` of a cell works.
+  int SetSize(uint64_t inode, uint64_t size, NodeAttr* out, double* attr_timeout);
+
+  // ---- Directories.
+  int MkDir(uint64_t parent, std::string_view name, Entry* out);
+  int RmDir(uint64_t parent, std::string_view name);
+  int OpenDir(uint64_t inode, uint64_t* handle);
+  // Lists from `offset` (0: the start, with "." and ".."), calling `sink`
+  // until it returns false or the listing ends. Offsets are those the
+  // sink's entries carried; a listing continues by key from a snapshot
+  // taken at offset 0, so entries appearing or going meanwhile neither
+  // repeat nor skip others.
+  int ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEntrySink& sink);
+  void ReleaseDir(uint64_t handle);
+
+  // ---- Files.
+  // create(2) of a cell (O_CREAT of a name that does not exist).
+  int Create(uint64_t parent, std::string_view name, int flags, Entry* out, OpenReply* reply);
+  int Unlink(uint64_t parent, std::string_view name);
+  int Open(uint64_t inode, int flags, OpenReply* reply);
+  int Read(uint64_t handle, uint64_t offset, size_t size, std::string* out);
+  // Validates as it goes: a write that makes the value invalid fails with
+  // EINVAL and is not kept. Returns data.size() on success.
+  ssize_t Write(uint64_t handle, uint64_t offset, std::string_view data);
+  // close(2) of one descriptor: stores what was written (the engine has it
+  // when flush returns 0).
+  int Flush(uint64_t handle);
+  // Flush, then make every acknowledged write durable.
+  int Fsync(uint64_t handle);
+  void Release(uint64_t handle);
+
+  // ---- Extended attributes.
+  int GetXattr(uint64_t inode, std::string_view name, std::string* value);
+  int ListXattr(uint64_t inode, std::string* names);  // NUL-terminated names
+  int SetXattr(uint64_t inode, std::string_view name, std::string_view value);
+  int RemoveXattr(uint64_t inode, std::string_view name);
+
+  InodeTable& inodes() { return inodes_; }
+  const InodeTable& inodes() const { return inodes_; }
+  const FilesystemOptions& options() const { return options_; }
+
+ public:
+  struct Impl;  // fs/filesystem_impl.h: shared by the operation files
+
+ private:
+  // setfattr user.cellfs.ttl: the cell's value written again with `ttl`.
+  int RewriteWithTtl(uint64_t inode, int64_t ttl);
+  InodeTable inodes_;
+  FilesystemOptions options_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cellfs::fs

@@ -1,0 +1,121 @@
+// Filesystem::Impl: the state behind fs/filesystem.h and the helpers its
+// operation files share (node resolution, attributes, invalidation). Only
+// fs/*.cc include this.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "engine/engine.h"
+#include "fs/filesystem.h"
+#include "fs/node_id.h"
+
+namespace cellfs::fs {
+
+// A node with what resolving it needs: the table's current schema for
+// kTable and below.
+struct Node {
+  NodeId id;
+  TableHandle table;  // null above kTable
+
+  // Key column types, in key order (valid when `table` is set).
+  std::vector<const CqlType*> PartitionTypes() const;
+  std::vector<const CqlType*> ClusteringTypes() const;
+  bool clustered() const { return table && table->clustering_count() > 0; }
+  // The column of a kCell node (index in table->def.columns).
+  std::optional<size_t> column() const;
+};
+
+// What a live node looks like at a read view: its attributes (inode left
+// 0) and when it stops being what the kernel cached (expiry of the TTL that
+// keeps it alive, in microseconds; INT64_MAX when none).
+struct NodeState {
+  NodeAttr attr;
+  int64_t valid_until_micros = INT64_MAX;
+};
+
+struct Filesystem::Impl {
+  Impl(Filesystem* owner, Engine* engine, Notifier* notifier);
+
+  Filesystem* fs;
+  Engine* engine;
+  Notifier* notifier;
+  int64_t mount_micros;
+
+  // ---- Node resolution (fs/node_resolver.cc).
+  // The node the kernel's inode stands for; NotFound when forgotten or
+  // when its table was dropped (a stale table id never resolves).
+  Result<Node> NodeOf(uint64_t inode) const;
+  // The child `name` of directory `parent`, without looking at data. For
+  // data names, `split_suffixes` takes a trailing @ttl=/@timestamp= run
+  // off the name first (the create paths); otherwise the whole name is the
+  // key or column. NotFound for names that cannot exist here; the key
+  // parser's InvalidArgument / NameTooLong for keys that do not parse.
+  Status ChildOf(const Node& parent, std::string_view name, bool split_suffixes,
+                 Node* child) const;
+  // The table a node id names, checked against its table id.
+  Result<TableHandle> TableOf(const NodeId& id) const;
+
+  // ---- Attributes (fs/node_state.cc).
+  // NotFound when the node is not live at `view` (nor kept).
+  Status StateOf(const Node& node, const ReadView& view, NodeState* state) const;
+  // Fills an Entry for a live node: acquires a lookup and bounds the
+  // timeouts by the state's validity.
+  void MakeEntry(const Node& node, const NodeState& state, int64_t now_micros, Entry* out);
+  void FinishAttr(uint64_t inode, NodeAttr* attr) const;  // owner, mode for read-only
+  double TimeoutFor(const Node& node, const NodeState& state, int64_t now_micros,
+                    double bound) const;
+
+  // ---- Kept directories: key directories made by mkdir (or emptied by
+  // rm) stay visible while the kernel holds their inode, though nothing
+  // live is stored under them, so `mkdir -p a/b` and `rm -r` work.
+  void Keep(const NodeId& id);
+  void Unkeep(const NodeId& id);
+  bool IsKept(const NodeId& id) const;
+  void Forgotten(uint64_t inode);  // prunes per-inode state
+
+  // ---- keep_cache bookkeeping: the write time of the content last served
+  // for an inode. Returns whether `write_time` equals it, and records it.
+  bool SameContentAsLastOpen(uint64_t inode, int64_t write_time);
+
+  // ---- Invalidation after a change that other kernel objects may cache.
+  void InvalidateNode(const NodeId& id);  // its attributes and data, if the kernel has it
+  void InvalidateName(const NodeId& parent, const std::string& name);
+
+  // ---- Writes.
+  Status CheckWritable() const;  // ReadOnly when mounted read-only
+  Status Apply(Mutation&& mutation);
+
+  mutable std::mutex mutex;  // guards the two maps below; never held across a call out
+  std::unordered_set<std::string> kept;            // identities
+  std::unordered_map<uint64_t, int64_t> served;    // inode -> write time last served
+};
+
+// The name of a column, for listings. Shared by listings and invalidation.
+const std::string& ColumnName(const TableSchema& table, size_t column);
+
+// The live cell of `column` in a row's content, or null.
+const RowCell* FindCell(const TableSchema& table, const RowFragment& row, size_t column);
+
+// States of directories (keyspace, table, partition...), of rows (mtime:
+// newest write; valid until the last TTL ends) and of cells.
+NodeState DirectoryState(int64_t mtime_micros, nlink_t nlink);
+NodeState RowState(const RowFragment& row);
+NodeState CellState(const CqlType& type, const RowCell& cell);
+
+// Runs one DDL statement given as CQL text.
+Status RunStatement(Engine* engine, const std::string& cql);
+
+// What @schema shows for a keyspace or table node (DESCRIBE text).
+Result<std::string> SchemaText(const Engine& engine, const Node& node);
+
+// WriteSuffixes as engine write attributes.
+WriteAttributes AttributesOf(const WriteSuffixes& write);
+
+}  // namespace cellfs::fs

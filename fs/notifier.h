@@ -1,0 +1,31 @@
+// Notifier: how the fs tells the kernel that something it may have cached
+// changed behind its back (another open file, DDL, expiry). The FUSE binding
+// implements it with fuse_lowlevel_notify_inval_*; tests record the calls.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cellfs::fs {
+
+// Implementations must be thread-safe and must not call into the kernel
+// from the calling thread: the fs calls these from inside request handlers,
+// and invalidating from inside a related request can deadlock. The binding
+// queues them and a thread of its own sends them.
+class Notifier {
+ public:
+  virtual ~Notifier() = default;
+  // The kernel should forget `name` in directory `parent` (its dentry).
+  virtual void InvalidateEntry(uint64_t parent, std::string name) = 0;
+  // The kernel should drop its cached attributes and data of `inode`.
+  virtual void InvalidateInode(uint64_t inode) = 0;
+};
+
+// A Notifier that does nothing (no kernel: unit tests that do not look).
+class NullNotifier final : public Notifier {
+ public:
+  void InvalidateEntry(uint64_t, std::string) override {}
+  void InvalidateInode(uint64_t) override {}
+};
+
+}  // namespace cellfs::fs

@@ -1,0 +1,398 @@
+// The open-file kinds of fs/open_file.h.
+#include "fs/open_file.h"
+
+#include <fcntl.h>
+
+#include <cerrno>
+
+#include "fs/cell_text.h"
+#include "fs/cql_session.h"
+#include "fs/errno_map.h"
+#include "fs/row_json.h"
+#include "fs/row_text_stream.h"
+
+namespace cellfs::fs {
+namespace {
+
+// The largest value one write of a cell may build (a CQL value may hold up
+// to 2 GB; a file this size is surely a mistake).
+constexpr size_t kMaxCellBytes = 64u << 20;
+
+int ReadFrom(std::string_view content, uint64_t offset, size_t size, std::string* out) {
+  if (offset < content.size()) out->assign(content.substr(offset, size));
+  return 0;
+}
+
+class TextFile final : public OpenFile {
+ public:
+  explicit TextFile(std::string content) : content_(std::move(content)) {}
+  int Read(uint64_t offset, size_t size, std::string* out) override {
+    return ReadFrom(content_, offset, size, out);
+  }
+
+ private:
+  std::string content_;
+};
+
+bool IsText(const CqlType& type) {
+  return type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii;
+}
+
+bool CanAppend(const CqlType& type) {
+  return IsText(type) || type.kind() == TypeKind::kBlob ||
+         (type.is_collection() && type.is_multi_cell());
+}
+
+// The current live content of a cell, or nullptr (row read into *row).
+const RowCell* CurrentCell(Filesystem::Impl* impl, const Node& node,
+                           std::optional<RowFragment>* row, Status* status) {
+  ReadView view = impl->engine->NewReadView();
+  size_t column = *node.column();
+  bool is_static = node.table->column(column).kind == ColumnKind::kStatic;
+  auto read = is_static ? view.GetStaticRow(node.table, node.id.partition_key)
+                        : view.GetRow(node.table, node.id.partition_key, node.id.clustering);
+  if (!read.ok()) {
+    *status = read.status();
+    return nullptr;
+  }
+  *row = std::move(read).value();
+  return *row ? FindCell(*node.table, **row, column) : nullptr;
+}
+
+class CellFile final : public OpenFile {
+ public:
+  CellFile(Filesystem::Impl* impl, Node node, int flags, bool created, std::string content,
+           bool dirty)
+      : impl_(impl), node_(std::move(node)), created_(created), content_(std::move(content)),
+        dirty_(dirty) {
+    column_ = *node_.column();
+    const CqlType& type = *node_.table->column(column_).type;
+    counter_ = type.kind() == TypeKind::kCounter;
+    append_ = (flags & O_APPEND) != 0;
+    if (!counter_ && !append_ && (flags & O_TRUNC) == 0) buffer_ = content_;
+  }
+
+  ~CellFile() override {
+    if (created_) impl_->Unkeep(node_.id);
+  }
+
+  int Read(uint64_t offset, size_t size, std::string* out) override {
+    return ReadFrom(dirty_ && !counter_ && !append_ ? buffer_ : content_, offset, size, out);
+  }
+
+  ssize_t Write(uint64_t offset, std::string_view data) override {
+    if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
+    std::string candidate = buffer_;
+    if (counter_ || append_) {
+      candidate.append(data);
+    } else {
+      if (offset > kMaxCellBytes) return -EFBIG;
+      if (candidate.size() < offset + data.size()) candidate.resize(offset + data.size());
+      candidate.replace(offset, data.size(), data);
+    }
+    if (candidate.size() > kMaxCellBytes) return -EFBIG;
+    if (!Valid(candidate)) return -EINVAL;
+    buffer_ = std::move(candidate);
+    dirty_ = true;
+    return static_cast<ssize_t>(data.size());
+  }
+
+  int Flush() override {
+    if (!dirty_) return 0;
+    Status s = Store();
+    if (!s.ok()) return ErrnoFromStatus(s);
+    dirty_ = false;
+    if (counter_ || append_) buffer_.clear();  // a second close must not add again
+    NodeId plain = node_.id;
+    plain.write = {};
+    impl_->InvalidateNode(plain);
+    if (!node_.id.write.empty()) impl_->InvalidateNode(node_.id);
+    return 0;
+  }
+
+ private:
+  const CqlType& type() const { return *node_.table->column(column_).type; }
+
+  bool Valid(std::string_view candidate) const {
+    if (counter_) return ParseCounterDelta(candidate).ok();
+    if (IsText(type())) return IsValidTextPrefix(type(), candidate);
+    if (type().kind() == TypeKind::kBlob) return true;
+    return ParseCellContent(type(), candidate).ok();
+  }
+
+  Status Store() {
+    Mutation mutation = impl_->engine->NewMutation();
+    WriteAttributes attributes = AttributesOf(node_.id.write);
+    const auto& pk = node_.id.partition_key;
+    const auto& ck = node_.id.clustering;
+    Status s;
+    if (counter_) {
+      Result<int64_t> delta = ParseCounterDelta(buffer_);
+      if (!delta.ok()) return delta.status();
+      s = mutation.AddToCounter(node_.table, pk, ck, column_, delta.value(), attributes);
+    } else {
+      Result<std::string> value = ParseCellContent(type(), buffer_);
+      if (!value.ok()) return value.status();
+      std::string stored = std::move(value).value();
+      if (append_) {
+        std::optional<RowFragment> row;
+        const RowCell* current = CurrentCell(impl_, node_, &row, &s);
+        if (!s.ok()) return s;
+        Result<std::string> merged =
+            AppendCellValue(type(), current != nullptr, current ? current->cell.value : "", stored);
+        if (!merged.ok()) return merged.status();
+        stored = std::move(merged).value();
+      }
+      ColumnValue cell{column_, std::move(stored)};
+      s = mutation.Update(node_.table, pk, ck, std::span<const ColumnValue>(&cell, 1), attributes);
+    }
+    if (!s.ok()) return s;
+    return impl_->Apply(std::move(mutation));
+  }
+
+  Filesystem::Impl* impl_;
+  Node node_;
+  bool created_;
+  size_t column_ = 0;
+  bool counter_ = false;
+  bool append_ = false;
+  std::string content_;  // what reads show: the value when opened
+  std::string buffer_;   // what writes built: the new value, delta or appended text
+  bool dirty_;
+};
+
+class RowJsonFile final : public OpenFile {
+ public:
+  RowJsonFile(Filesystem::Impl* impl, Node row, std::string content)
+      : impl_(impl), row_(std::move(row)), content_(std::move(content)) {}
+
+  int Read(uint64_t offset, size_t size, std::string* out) override {
+    return ReadFrom(content_, offset, size, out);
+  }
+
+  ssize_t Write(uint64_t offset, std::string_view data) override {
+    if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
+    if (offset != buffer_.size()) return -EINVAL;  // an object is written front to back
+    buffer_.append(data);
+    std::vector<ColumnValue> cells;
+    Status s = ParseRowJson(*row_.table, row_.id.partition_key, row_.id.clustering, buffer_, &cells);
+    if (!s.ok() && !IncompleteJson(buffer_)) {
+      buffer_.resize(buffer_.size() - data.size());
+      return -EINVAL;
+    }
+    return static_cast<ssize_t>(data.size());
+  }
+
+  int Flush() override {
+    if (buffer_.empty()) return 0;
+    std::vector<ColumnValue> cells;
+    Status s = ParseRowJson(*row_.table, row_.id.partition_key, row_.id.clustering, buffer_, &cells);
+    buffer_.clear();
+    if (s.ok() && !cells.empty()) {
+      Mutation mutation = impl_->engine->NewMutation();
+      s = mutation.Update(row_.table, row_.id.partition_key, row_.id.clustering, cells);
+      if (s.ok()) s = impl_->Apply(std::move(mutation));
+    }
+    if (!s.ok()) return ErrnoFromStatus(s);
+    NodeId dir = row_.id;
+    dir.kind = row_.clustered() ? NodeKind::kRow : NodeKind::kPartition;
+    dir.file = VirtualName::Kind::kCql;
+    dir.directory = NodeKind::kRoot;
+    for (const ColumnValue& cell : cells) impl_->InvalidateName(dir, ColumnName(*row_.table, cell.column));
+    impl_->InvalidateNode(dir);
+    return 0;
+  }
+
+ private:
+  // Whether `text` could still become one JSON object with more bytes: a
+  // write may end mid-object, and only the whole is checked at flush.
+  static bool IncompleteJson(std::string_view text);
+
+  Filesystem::Impl* impl_;
+  Node row_;
+  std::string content_;
+  std::string buffer_;
+};
+
+class ExportFile final : public OpenFile {
+ public:
+  ExportFile(Filesystem::Impl* impl, Node dir, bool csv) : impl_(impl), dir_(std::move(dir)), csv_(csv) {}
+
+  int Read(uint64_t offset, size_t size, std::string* out) override {
+    if (!stream_ || offset < base_) Restart();
+    // Drop what lies before the read: exports are read front to back.
+    if (offset > base_) {
+      size_t drop = static_cast<size_t>(std::min<uint64_t>(offset - base_, data_.size()));
+      data_.erase(0, drop);
+      base_ += drop;
+    }
+    while (base_ + data_.size() < offset + size && stream_->Next(&data_)) {
+    }
+    if (!stream_->status().ok()) return ErrnoFromStatus(stream_->status());
+    if (offset >= base_) ReadFrom(data_, offset - base_, size, out);
+    return 0;
+  }
+  bool direct_io() const override { return true; }
+
+ private:
+  void Restart() {
+    stream_ = std::make_unique<RowTextStream>(dir_, impl_->engine->NewReadView(), csv_);
+    data_.clear();
+    base_ = 0;
+  }
+
+  Filesystem::Impl* impl_;
+  Node dir_;
+  bool csv_;
+  std::unique_ptr<RowTextStream> stream_;
+  std::string data_;  // produced content from offset base_ on
+  uint64_t base_ = 0;
+};
+
+class CqlFile final : public OpenFile {
+ public:
+  explicit CqlFile(Filesystem::Impl* impl) : impl_(impl), session_(impl->engine) {}
+
+  int Read(uint64_t offset, size_t size, std::string* out) override {
+    if (!session_.written()) {
+      if (!description_) description_ = CqlSession::DescribeSchema(*impl_->engine);
+      return ReadFrom(*description_, offset, size, out);
+    }
+    return ReadFrom(session_.transcript(), offset, size, out);
+  }
+
+  ssize_t Write(uint64_t, std::string_view data) override {
+    if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
+    Status s = Invalidating([&] { return session_.Write(data); });
+    return s.ok() ? static_cast<ssize_t>(data.size()) : -EINVAL;
+  }
+
+  int Flush() override {
+    Status s = Invalidating([&] { return session_.Finish(); });
+    return s.ok() ? 0 : EINVAL;
+  }
+
+  bool direct_io() const override { return true; }
+
+ private:
+  // Runs `run`, then tells the kernel about keyspaces and tables that went
+  // away or changed shape.
+  template <typename Run>
+  Status Invalidating(Run run) {
+    std::shared_ptr<const Catalog> before = impl_->engine->catalog();
+    Status s = run();
+    std::shared_ptr<const Catalog> after = impl_->engine->catalog();
+    if (before != after) InvalidateChanges(*before, *after);
+    return s;
+  }
+  void InvalidateChanges(const Catalog& before, const Catalog& after);
+
+  Filesystem::Impl* impl_;
+  CqlSession session_;
+  std::optional<std::string> description_;
+};
+
+void CqlFile::InvalidateChanges(const Catalog& before, const Catalog& after) {
+  NodeId root;
+  for (const auto& [name, keyspace] : before.keyspaces()) {
+    const KeyspaceDef* now = after.FindKeyspace(name);
+    if (now == nullptr) {
+      impl_->InvalidateName(root, name);
+      continue;
+    }
+    NodeId keyspace_id;
+    keyspace_id.kind = NodeKind::kKeyspace;
+    keyspace_id.keyspace = name;
+    for (const auto& [table_name, table] : keyspace.tables) {
+      const TableDef* current = after.FindTable(name, table_name);
+      if (current == nullptr || !SameTable(*current, table)) {
+        impl_->InvalidateName(keyspace_id, table_name);
+      }
+    }
+    impl_->InvalidateNode(keyspace_id);
+  }
+  impl_->InvalidateNode(root);
+}
+
+bool RowJsonFile::IncompleteJson(std::string_view text) {
+  // Outside strings, count open braces/brackets; an object still open (or
+  // a string still open) may be completed by later writes.
+  int depth = 0;
+  bool in_string = false, escaped = false, started = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c == '{' || c == '[') {
+      ++depth;
+      started = true;
+    }
+    if (c == '}' || c == ']') --depth;
+    if (depth < 0) return false;
+    if (started && depth == 0) return false;  // closed: the whole is judged now
+  }
+  return !started || depth > 0 || in_string;
+}
+
+}  // namespace
+
+ssize_t OpenFile::Write(uint64_t, std::string_view) { return -EBADF; }
+int OpenFile::Flush() { return 0; }
+
+std::unique_ptr<OpenFile> NewTextFile(std::string content) {
+  return std::make_unique<TextFile>(std::move(content));
+}
+
+int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool created,
+                 std::unique_ptr<OpenFile>* out, int64_t* write_time) {
+  const CqlType& type = *node.table->column(*node.column()).type;
+  if ((flags & O_APPEND) != 0 && type.kind() != TypeKind::kCounter && !CanAppend(type)) return EINVAL;
+  Status s;
+  std::optional<RowFragment> row;
+  const RowCell* cell = CurrentCell(impl, node, &row, &s);
+  if (!s.ok()) return ErrnoFromStatus(s);
+  if (cell == nullptr && !created) return ENOENT;
+  *write_time = cell ? cell->cell.write_time : 0;
+  std::string content = cell ? FormatCellContent(type, cell->cell.value) : "";
+  // Truncating text or a blob stores the empty value even with no write;
+  // other types have no empty spelling, so only a write stores them.
+  bool empty_is_value = IsText(type) || type.kind() == TypeKind::kBlob;
+  bool dirty = empty_is_value && (flags & O_ACCMODE) != O_RDONLY &&
+               ((flags & O_TRUNC) != 0 || (created && (flags & O_APPEND) == 0));
+  *out = std::make_unique<CellFile>(impl, node, flags, created, std::move(content), dirty);
+  return 0;
+}
+
+int OpenRowJsonFile(Filesystem::Impl* impl, const Node& row, std::unique_ptr<OpenFile>* out) {
+  ReadView view = impl->engine->NewReadView();
+  auto content = view.GetRow(row.table, row.id.partition_key, row.id.clustering);
+  if (!content.ok()) return ErrnoFromStatus(content.status());
+  std::string text;
+  if (content.value()) {
+    auto statics = view.GetStaticRow(row.table, row.id.partition_key);
+    if (!statics.ok()) return ErrnoFromStatus(statics.status());
+    const RowFragment* static_row = statics.value() ? &*statics.value() : nullptr;
+    text = RowToJson(*row.table, row.id.partition_key, row.id.clustering, static_row,
+                     *content.value()) + "\n";
+  }
+  *out = std::make_unique<RowJsonFile>(impl, row, std::move(text));
+  return 0;
+}
+
+std::unique_ptr<OpenFile> NewExportFile(Filesystem::Impl* impl, const Node& dir, bool csv) {
+  return std::make_unique<ExportFile>(impl, dir, csv);
+}
+
+std::unique_ptr<OpenFile> NewCqlFile(Filesystem::Impl* impl) {
+  return std::make_unique<CqlFile>(impl);
+}
+
+}  // namespace cellfs::fs

@@ -1,0 +1,193 @@
+// `cellfs mount`: checks the paths, daemonises, then runs engine, filesystem
+// and FUSE session, and takes them down in reverse order on unmount.
+#include "tools/cellfs/mount_command.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "engine/engine.h"
+#include "fs/filesystem.h"
+#include "fs/fuse_binding.h"
+#include "tools/cellfs/daemon.h"
+#include "tools/cellfs/mount_options.h"
+
+namespace cellfs::tools {
+namespace {
+
+std::string ErrnoText(int err) { return std::strerror(err); }
+
+Result<std::string> RealPath(const std::string& path) {
+  char* resolved = realpath(path.c_str(), nullptr);
+  if (resolved == nullptr) {
+    int err = errno;
+    std::string hint = err == ENOTCONN ? " (a dead mount: run cellfs umount --force)" : "";
+    return Status::IOError(path + ": " + ErrnoText(err) + hint);
+  }
+  std::string out(resolved);
+  std::free(resolved);
+  return out;
+}
+
+// The absolute, symlink-free path of a data directory that may not exist
+// yet: then the realpath of its parent plus its name.
+Result<std::string> ResolveDataDir(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0 || errno != ENOENT) return RealPath(path);
+  size_t slash = path.rfind('/');
+  std::string parent = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (name == "." || name == "..") return RealPath(path);
+  char* real_parent = realpath(parent.c_str(), nullptr);
+  if (real_parent == nullptr) {
+    return Status::IOError(path + ": " + ErrnoText(errno) + " (its parent must exist)");
+  }
+  std::string resolved(real_parent);
+  std::free(real_parent);
+  return (resolved == "/" ? "" : resolved) + "/" + name;
+}
+
+bool IsWithin(const std::string& path, const std::string& dir) {
+  return dir == "/" || path == dir || path.starts_with(dir + "/");
+}
+
+struct MountPaths {
+  std::string data_dir;     // absolute
+  std::string mount_point;  // absolute
+};
+
+Result<MountPaths> PreparePaths(const MountArgs& args, bool read_only) {
+  MountPaths paths;
+  Result<std::string> mount_point = RealPath(args.mount_point);
+  if (!mount_point.ok()) return Status::IOError("mount point " + mount_point.status().message());
+  paths.mount_point = *mount_point;
+  Result<std::string> data_dir = ResolveDataDir(args.data_dir);
+  if (!data_dir.ok()) return data_dir.status();
+  paths.data_dir = *data_dir;
+  if (IsWithin(paths.data_dir, paths.mount_point)) {
+    return Status::InvalidArgument("the data directory " + args.data_dir +
+                                   " is inside the mount point " + args.mount_point +
+                                   "; choose a data directory outside it");
+  }
+  // A read-only mount creates nothing; the engine says what is missing.
+  if (!read_only && mkdir(paths.data_dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    return Status::IOError(args.data_dir + ": " + ErrnoText(errno));
+  }
+  return paths;
+}
+
+// Keeps SIGINT/SIGTERM/SIGHUP away from the threads the engine and the
+// filesystem start: libfuse's handler stops the session only when it runs
+// on the session loop's thread (libfuse blocks them in its own workers).
+class TerminationSignalsBlocked {
+ public:
+  TerminationSignalsBlocked() {
+    sigset_t blocked;
+    sigemptyset(&blocked);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&blocked, sig);
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous_);
+  }
+  ~TerminationSignalsBlocked() { Restore(); }
+  TerminationSignalsBlocked(const TerminationSignalsBlocked&) = delete;
+  TerminationSignalsBlocked& operator=(const TerminationSignalsBlocked&) = delete;
+
+  void Restore() {
+    if (restored_) return;
+    restored_ = true;
+    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+  }
+
+ private:
+  sigset_t previous_;
+  bool restored_ = false;
+};
+
+fs::FilesystemOptions FilesystemOptionsFor(const MountOptions& options) {
+  fs::FilesystemOptions out;
+  out.entry_timeout = options.entry_timeout;
+  out.attr_timeout = options.attr_timeout;
+  out.uid = getuid();
+  out.gid = getgid();
+  out.read_only = options.read_only;
+  return out;
+}
+
+fs::SessionOptions SessionOptionsFor(const MountPaths& paths, const MountOptions& options) {
+  fs::SessionOptions out;
+  out.mount_point = paths.mount_point;
+  out.fs_name = paths.data_dir;
+  out.debug = options.debug;
+  out.allow_other = options.allow_other;
+  out.read_only = options.read_only;
+  return out;
+}
+
+// Runs the filesystem over an open engine until unmounted; the exit code.
+int ServeEngine(Daemon& daemon, Engine* engine, const MountPaths& paths,
+                const MountOptions& options, TerminationSignalsBlocked* signals) {
+  fs::Filesystem filesystem(engine, fs::KernelNotifier(), FilesystemOptionsFor(options));
+  signals->Restore();
+  std::string where = paths.data_dir + " at " + paths.mount_point;
+  Status served = fs::ServeFilesystem(&filesystem, SessionOptionsFor(paths, options), [&] {
+    daemon.ReportReady();
+    daemon.Log(LOG_INFO, "mounted " + where);
+  });
+  if (!served.ok()) {
+    daemon.ReportError(served.message());
+    return 1;
+  }
+  daemon.Log(LOG_INFO, "unmounted " + where);
+  return 0;
+}
+
+int Serve(Daemon& daemon, const MountArgs& args, const MountPaths& paths,
+          const MountOptions& options) {
+  TerminationSignalsBlocked signals;
+  Result<std::unique_ptr<Engine>> engine = Engine::Open(paths.data_dir, EngineOptionsFor(options));
+  if (!engine.ok()) {
+    daemon.ReportError(args.data_dir + ": " + engine.status().message());
+    return 1;
+  }
+  int code = ServeEngine(daemon, engine->get(), paths, options, &signals);
+  engine->reset();  // a clean close: the sweeper stops and the log is synced
+  return code;
+}
+
+std::string JoinOptions(const std::vector<std::string>& options) {
+  std::string joined;
+  for (const std::string& option : options) joined += (joined.empty() ? "" : ",") + option;
+  return joined;
+}
+
+}  // namespace
+
+int RunMount(const MountArgs& args) {
+  Result<MountOptions> options = ParseMountOptions(JoinOptions(args.options));
+  if (!options.ok()) {
+    std::fprintf(stderr, "cellfs: %s\n", options.status().message().c_str());
+    return 2;
+  }
+  Result<MountPaths> paths = PreparePaths(args, options->read_only);
+  if (!paths.ok()) {
+    std::fprintf(stderr, "cellfs: %s\n", paths.status().message().c_str());
+    return 1;
+  }
+  bool foreground = args.foreground || options->debug;
+  Result<Daemon> daemon = foreground ? Daemon::Foreground() : Daemon::Background();
+  if (!daemon.ok()) {
+    std::fprintf(stderr, "cellfs: %s\n", daemon.status().message().c_str());
+    return 1;
+  }
+  return Serve(*daemon, args, *paths, *options);
+}
+
+}  // namespace cellfs::tools
