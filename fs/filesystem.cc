@@ -57,8 +57,9 @@ int Filesystem::Lookup(uint64_t parent, std::string_view name, Entry* out) {
 }
 
 void Filesystem::Forget(uint64_t inode, uint64_t count) {
+  std::optional<std::string> identity = inodes_.Identity(inode);
   inodes_.Forget(inode, count);
-  if (!inodes_.Identity(inode)) impl_->Forgotten(inode);
+  if (identity && !inodes_.Find(*identity)) impl_->Forgotten(inode, *identity);
 }
 
 int Filesystem::GetAttr(uint64_t inode, NodeAttr* out, double* attr_timeout) {
@@ -115,9 +116,10 @@ bool Filesystem::Impl::IsKept(const NodeId& id) const {
   return kept.count(identity) != 0;
 }
 
-void Filesystem::Impl::Forgotten(uint64_t inode) {
+void Filesystem::Impl::Forgotten(uint64_t inode, const std::string& identity) {
   std::lock_guard lock(mutex);
   served.erase(inode);
+  kept.erase(identity);
 }
 
 bool Filesystem::Impl::SameContentAsLastOpen(uint64_t inode, int64_t write_time) {

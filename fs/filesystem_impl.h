@@ -78,7 +78,7 @@ struct Filesystem::Impl {
   void Keep(const NodeId& id);
   void Unkeep(const NodeId& id);
   bool IsKept(const NodeId& id) const;
-  void Forgotten(uint64_t inode);  // prunes per-inode state
+  void Forgotten(uint64_t inode, const std::string& identity);  // prunes per-node state
 
   // ---- keep_cache bookkeeping: the write time of the content last served
   // for an inode. Returns whether `write_time` equals it, and records it.
