@@ -12,6 +12,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -78,31 +79,30 @@ void SetFileInfo(const OpenReply& reply, fuse_file_info* fi) {
   fi->nonseekable = reply.nonseekable ? 1 : 0;
 }
 
+// Replies `err` when it is one; true if it did.
+bool ReplyIfError(fuse_req_t req, int err) {
+  if (err != 0) fuse_reply_err(req, err);
+  return err != 0;
+}
+
 // A reply the kernel never got (the request was interrupted) carries no
 // lookup, so the one the fs took is given back.
 void ReplyEntry(fuse_req_t req, int err, const Entry& entry) {
-  if (err != 0) {
-    fuse_reply_err(req, err);
-    return;
-  }
+  if (ReplyIfError(req, err)) return;
   fuse_entry_param param = ToEntryParam(entry);
   if (fuse_reply_entry(req, &param) != 0) Fs(req).Forget(entry.attr.inode, 1);
 }
 
 void ReplyAttr(fuse_req_t req, int err, const NodeAttr& attr, double timeout) {
-  if (err != 0) {
-    fuse_reply_err(req, err);
-    return;
-  }
+  if (ReplyIfError(req, err)) return;
   struct stat st = ToStat(attr);
   fuse_reply_attr(req, &st, timeout);
 }
 
 // getxattr / listxattr: size 0 asks for the length only.
 void ReplyXattr(fuse_req_t req, int err, const std::string& value, size_t size) {
-  if (err != 0) {
-    fuse_reply_err(req, err);
-  } else if (size == 0) {
+  if (ReplyIfError(req, err)) return;
+  if (size == 0) {
     fuse_reply_xattr(req, value.size());
   } else if (value.size() > size) {
     fuse_reply_err(req, ERANGE);
@@ -179,11 +179,7 @@ void RmDir(fuse_req_t req, fuse_ino_t parent, const char* name) {
 
 void Open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   OpenReply reply;
-  int err = Fs(req).Open(ino, fi->flags, &reply);
-  if (err != 0) {
-    fuse_reply_err(req, err);
-    return;
-  }
+  if (ReplyIfError(req, Fs(req).Open(ino, fi->flags, &reply))) return;
   SetFileInfo(reply, fi);
   // An open the kernel never saw (interrupted) gets no release: do it here.
   if (fuse_reply_open(req, fi) != 0) Fs(req).Release(reply.handle);
@@ -191,12 +187,8 @@ void Open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
 
 void Read(fuse_req_t req, fuse_ino_t, size_t size, off_t off, fuse_file_info* fi) {
   std::string data;
-  int err = Fs(req).Read(fi->fh, static_cast<uint64_t>(off), size, &data);
-  if (err != 0) {
-    fuse_reply_err(req, err);
-    return;
-  }
-  fuse_reply_buf(req, data.data(), data.size());
+  if (ReplyIfError(req, Fs(req).Read(fi->fh, static_cast<uint64_t>(off), size, &data))) return;
+  fuse_reply_buf(req, data.data(), std::min(data.size(), size));
 }
 
 void Write(fuse_req_t req, fuse_ino_t, const char* buf, size_t size, off_t off,
@@ -224,11 +216,7 @@ void Fsync(fuse_req_t req, fuse_ino_t, int, fuse_file_info* fi) {
 
 void OpenDir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   uint64_t handle = 0;
-  int err = Fs(req).OpenDir(ino, &handle);
-  if (err != 0) {
-    fuse_reply_err(req, err);
-    return;
-  }
+  if (ReplyIfError(req, Fs(req).OpenDir(ino, &handle))) return;
   fi->fh = handle;
   if (fuse_reply_open(req, fi) != 0) Fs(req).ReleaseDir(handle);
 }
@@ -337,11 +325,7 @@ void Create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t, fuse_fi
   Filesystem& fs = Fs(req);
   Entry entry;
   OpenReply reply;
-  int err = fs.Create(parent, name, fi->flags, &entry, &reply);
-  if (err != 0) {
-    fuse_reply_err(req, err);
-    return;
-  }
+  if (ReplyIfError(req, fs.Create(parent, name, fi->flags, &entry, &reply))) return;
   SetFileInfo(reply, fi);
   fuse_entry_param param = ToEntryParam(entry);
   if (fuse_reply_create(req, &param, fi) != 0) {

@@ -118,8 +118,10 @@ int RunCql(const CqlArgs& args) {
   std::string path = args.mount_point + "/@cql";
   int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) {
-    std::fprintf(stderr, "cellfs: %s is not a cellfs mount (%s)\n", args.mount_point.c_str(),
-                 ErrnoText(errno).c_str());
+    int err = errno;
+    const char* what = err == EROFS ? "is mounted read-only" : "is not a cellfs mount";
+    std::fprintf(stderr, "cellfs: %s %s (%s)\n", args.mount_point.c_str(), what,
+                 ErrnoText(err).c_str());
     return 1;
   }
   bool failed = false;

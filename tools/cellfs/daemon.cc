@@ -97,6 +97,10 @@ Result<Daemon> Daemon::Background() {
     std::exit(AwaitReport(fds[0], pid));
   }
   close(fds[0]);
+  // Descriptors inherited from the caller (a test harness's pipes) would
+  // stay open as long as the daemon runs.
+  if (fds[1] > 3) close_range(3, static_cast<unsigned>(fds[1]) - 1, 0);
+  close_range(static_cast<unsigned>(fds[1]) + 1, ~0u, 0);
   Daemon daemon(true, fds[1]);
   setsid();
   if (chdir("/") != 0) {

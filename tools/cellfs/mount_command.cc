@@ -78,8 +78,9 @@ Result<MountPaths> PreparePaths(const MountArgs& args, bool read_only) {
                                    " is inside the mount point " + args.mount_point +
                                    "; choose a data directory outside it");
   }
-  // A read-only mount creates nothing; the engine says what is missing.
-  if (!read_only && mkdir(paths.data_dir.c_str(), 0700) != 0 && errno != EEXIST) {
+  // A read-only mount creates nothing (LevelDB would make the directory).
+  int made = read_only ? access(paths.data_dir.c_str(), F_OK) : mkdir(paths.data_dir.c_str(), 0700);
+  if (made != 0 && (read_only || errno != EEXIST)) {
     return Status::IOError(args.data_dir + ": " + ErrnoText(errno));
   }
   return paths;

@@ -3,6 +3,7 @@
 #include "tools/cellfs/umount_command.h"
 
 #include <fcntl.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,11 +52,17 @@ bool RunFusermount(const std::vector<std::string>& args) {
   return false;
 }
 
+constexpr char kFuseControl[] = "/sys/fs/fuse/connections";
+
 // Makes the kernel fail every request of the connection, so nothing waits
-// on a daemon that no longer answers.
+// on a daemon that no longer answers. The control filesystem is usually
+// mounted at boot; where it is not (containers), root mounts it.
 void AbortConnection(unsigned connection) {
-  std::string path = "/sys/fs/fuse/connections/" + std::to_string(connection) + "/abort";
+  std::string path = kFuseControl + ("/" + std::to_string(connection)) + "/abort";
   int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT && mount("fusectl", kFuseControl, "fusectl", 0, nullptr) == 0) {
+    fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  }
   if (fd < 0 || write(fd, "1", 1) != 1) {
     std::fprintf(stderr, "cellfs: warning: cannot abort the FUSE connection (%s: %s)\n",
                  path.c_str(), ErrnoText(errno).c_str());
