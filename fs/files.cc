@@ -166,7 +166,11 @@ int Filesystem::Flush(uint64_t handle) {
 }
 
 int Filesystem::Fsync(uint64_t handle) {
-  if (int e = Flush(handle)) return e;
+  OpenFile* file = FileOf(handle);
+  {
+    std::lock_guard lock(file->mutex);
+    if (int e = file->Release()) return e;  // everything pending, a bare truncation included
+  }
   return ErrnoFromStatus(impl_->engine->Sync());
 }
 
@@ -174,9 +178,9 @@ void Filesystem::Release(uint64_t handle) {
   OpenFile* file = FileOf(handle);
   {
     std::lock_guard lock(file->mutex);
-    // Normally flush already stored everything; a descriptor closed
-    // without one (the process died) still stores what it wrote.
-    (void)file->Flush();
+    // Stores what no flush did: a bare truncation, or the writes of a
+    // descriptor that was never flushed.
+    (void)file->Release();
   }
   delete file;
 }

@@ -91,13 +91,22 @@ class CellFile final : public OpenFile {
       candidate.replace(offset, data.size(), data);
     }
     if (candidate.size() > kMaxCellBytes) return -EFBIG;
-    if (!Valid(candidate)) return -EINVAL;
+    if (!Valid(candidate)) {
+      // Nothing is stored for a refused value, not even the truncation.
+      if (!written_) dirty_ = false;
+      return -EINVAL;
+    }
     buffer_ = std::move(candidate);
     dirty_ = true;
+    written_ = true;
     return static_cast<ssize_t>(data.size());
   }
 
-  int Flush() override {
+  // A truncation with no write yet waits for the release: shells close a
+  // duplicate of the descriptor (a flush) before they write through it.
+  int Flush() override { return written_ ? Release() : 0; }
+
+  int Release() override {
     if (!dirty_) return 0;
     Status s = Store();
     if (!s.ok()) return ErrnoFromStatus(s);
@@ -107,6 +116,12 @@ class CellFile final : public OpenFile {
     plain.write = {};
     impl_->InvalidateNode(plain);
     if (!node_.id.write.empty()) impl_->InvalidateNode(node_.id);
+    if (!node_.id.clustering.empty()) {
+      NodeId row = plain;
+      row.kind = NodeKind::kRow;
+      row.column_id = 0;
+      impl_->InvalidateNode(row);  // its mtime is its newest write
+    }
     return 0;
   }
 
@@ -159,12 +174,15 @@ class CellFile final : public OpenFile {
   std::string content_;  // what reads show: the value when opened
   std::string buffer_;   // what writes built: the new value, delta or appended text
   bool dirty_;
+  bool written_ = false;  // a write() was accepted
 };
 
 class RowJsonFile final : public OpenFile {
  public:
   RowJsonFile(Filesystem::Impl* impl, Node row, std::string content)
       : impl_(impl), row_(std::move(row)), content_(std::move(content)) {}
+
+  bool direct_io() const override { return true; }
 
   int Read(uint64_t offset, size_t size, std::string* out) override {
     return ReadFrom(content_, offset, size, out);
@@ -346,6 +364,7 @@ bool RowJsonFile::IncompleteJson(std::string_view text) {
 
 ssize_t OpenFile::Write(uint64_t, std::string_view) { return -EBADF; }
 int OpenFile::Flush() { return 0; }
+int OpenFile::Release() { return Flush(); }
 
 std::unique_ptr<OpenFile> NewTextFile(std::string content) {
   return std::make_unique<TextFile>(std::move(content));
@@ -355,6 +374,7 @@ int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool creat
                  std::unique_ptr<OpenFile>* out, int64_t* write_time) {
   const CqlType& type = *node.table->column(*node.column()).type;
   if ((flags & O_APPEND) != 0 && type.kind() != TypeKind::kCounter && !CanAppend(type)) return EINVAL;
+  if (type.kind() == TypeKind::kCounter && node.id.write.ttl) return EINVAL;  // as CQL refuses it
   Status s;
   std::optional<RowFragment> row;
   const RowCell* cell = CurrentCell(impl, node, &row, &s);

@@ -26,6 +26,9 @@ class OpenFile {
   virtual ssize_t Write(uint64_t offset, std::string_view data);
   // Stores what was written since the last flush. Default: nothing to do.
   virtual int Flush();
+  // The last close of the file (release): stores what Flush left. Default:
+  // Flush.
+  virtual int Release();
   // Whether the content was generated for this open and has no fixed size.
   virtual bool direct_io() const { return false; }
 
