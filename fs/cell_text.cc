@@ -239,4 +239,65 @@ Result<std::string> AppendCellValue(const CqlType& type, bool has_current, std::
   return AppendCollection(type, current, appended);
 }
 
+namespace {
+
+// Whether a bracket or a single-quoted string is still open in `content`.
+bool HasOpenStructure(std::string_view content) {
+  int depth = 0;
+  bool quoted = false;
+  for (size_t i = 0; i < content.size(); ++i) {
+    char c = content[i];
+    if (quoted) {
+      if (c == '\'') quoted = false;  // a doubled quote reopens at once
+      continue;
+    }
+    if (c == '\'') quoted = true;
+    if (c == '[' || c == '{' || c == '(') ++depth;
+    if (c == ']' || c == '}' || c == ')') --depth;
+  }
+  return quoted || depth > 0;
+}
+
+// The bytes the spellings of a native type are made of.
+std::string_view Alphabet(TypeKind kind) {
+  switch (kind) {
+    case TypeKind::kBigint:
+    case TypeKind::kCounter:
+    case TypeKind::kInt:
+    case TypeKind::kSmallint:
+    case TypeKind::kTinyint:
+    case TypeKind::kVarint:
+      return "0123456789+-";
+    case TypeKind::kDecimal:
+    case TypeKind::kDouble:
+    case TypeKind::kFloat:
+      return "0123456789+-.eENaInfity";
+    case TypeKind::kUuid:
+    case TypeKind::kTimeuuid:
+      return "0123456789abcdefABCDEF-";
+    case TypeKind::kTimestamp:
+    case TypeKind::kDate:
+    case TypeKind::kTime:
+      return "0123456789-:.+TZ ";
+    case TypeKind::kBoolean:
+      return "truefalsTRUEFALS";
+    case TypeKind::kInet:
+      return "0123456789abcdefABCDEF:.";
+    case TypeKind::kDuration:
+      return "0123456789PTYMWDHSUNmohdswuµns";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+bool CouldBecomeValid(const CqlType& type, std::string_view content) {
+  if (!content.empty() && content.back() == '\n') return false;
+  if (HasOpenStructure(content)) return true;
+  std::string_view alphabet = Alphabet(type.kind());
+  if (alphabet.empty()) return false;
+  return content.find_first_not_of(alphabet) == std::string_view::npos;
+}
+
 }  // namespace cellfs::fs

@@ -46,6 +46,16 @@ Result<std::string> ParseCellContent(const CqlType& type, std::string_view conte
 // REQUIRES: type is text, varchar or ascii.
 bool IsValidTextPrefix(const CqlType& type, std::string_view content);
 
+// Whether `content`, which does not parse for `type` (ParseCellContent
+// failed), may still become a value when more bytes arrive: the kernel
+// splits large writes, and a program may write a value in pieces. True
+// only when `content` has no trailing '\n' (a newline ends a shell value)
+// and either a bracket or single-quoted string is still open (collections,
+// tuples, UDTs, quoted elements) or every byte belongs to the alphabet of
+// the type's spellings (digits and signs for integers, "-12" on its way
+// to "-12345"). "12x" is refused at once; "{'a', 3" waits for more.
+bool CouldBecomeValid(const CqlType& type, std::string_view content);
+
 // The delta a write to a counter file adds: `content` less one trailing
 // '\n', a signed 64-bit decimal integer ("1", "-5", "+3" is refused as CQL
 // does not write it either). InvalidArgument otherwise (empty, overflow,

@@ -170,9 +170,9 @@ int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEn
   DirHandle* dir = HandleOf(handle);
   std::lock_guard lock(dir->mutex);
   if (offset != dir->position || !dir->view) {
-    // The start (or a seek elsewhere): a fresh snapshot, as rewinddir shows
-    // what changed; then skip to the offset asked for.
-    dir->view = impl_->engine->NewReadView();
+    // The start takes a fresh snapshot, as rewinddir shows what changed; a
+    // seek elsewhere walks the same snapshot again to the offset asked for.
+    if (offset == 0 || !dir->view) dir->view = impl_->engine->NewReadView();
     auto listing = NewDirListing(*impl_, dir->node, *dir->view);
     if (!listing.ok()) return ErrnoFromStatus(listing.status());
     dir->listing = std::move(listing).value();

@@ -131,6 +131,12 @@ bool Filesystem::Impl::SameContentAsLastOpen(uint64_t inode, int64_t write_time)
   return same;
 }
 
+std::mutex& Filesystem::Impl::AppendLock(const NodeId& cell) {
+  NodeId plain = cell;
+  plain.write = {};
+  return append_locks[std::hash<std::string>{}(EncodeNodeId(plain)) % append_locks.size()];
+}
+
 void Filesystem::Impl::InvalidateNode(const NodeId& id) {
   if (auto inode = fs->inodes().Find(EncodeNodeId(id))) notifier->InvalidateInode(*inode);
 }

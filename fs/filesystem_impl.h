@@ -3,6 +3,7 @@
 // fs/*.cc include this.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -88,6 +89,13 @@ struct Filesystem::Impl {
   void InvalidateNode(const NodeId& id);  // its attributes and data, if the kernel has it
   void InvalidateName(const NodeId& parent, const std::string& name);
 
+  // ---- Appends (`>>`) read the cell, merge and write it back; this lock,
+  // one of a fixed set chosen by the cell's identity, serialises those
+  // steps for one cell. It is a leaf: nothing else is locked while it is
+  // held, and it is held across the engine read and write of an append
+  // only (an exception to "no lock across engine I/O", bounded to appends).
+  std::mutex& AppendLock(const NodeId& cell);
+
   // ---- Writes.
   Status CheckWritable() const;  // ReadOnly when mounted read-only
   Status Apply(Mutation&& mutation);
@@ -95,6 +103,7 @@ struct Filesystem::Impl {
   mutable std::mutex mutex;  // guards the two maps below; never held across a call out
   std::unordered_set<std::string> kept;            // identities
   std::unordered_map<uint64_t, int64_t> served;    // inode -> write time last served
+  std::array<std::mutex, 64> append_locks;
 };
 
 // The name of a column, for listings. Shared by listings and invalidation.

@@ -132,7 +132,7 @@ class CellFile final : public OpenFile {
     if (counter_) return ParseCounterDelta(candidate).ok();
     if (IsText(type())) return IsValidTextPrefix(type(), candidate);
     if (type().kind() == TypeKind::kBlob) return true;
-    return ParseCellContent(type(), candidate).ok();
+    return ParseCellContent(type(), candidate).ok() || CouldBecomeValid(type(), candidate);
   }
 
   Status Store() {
@@ -150,13 +150,27 @@ class CellFile final : public OpenFile {
       if (!value.ok()) return value.status();
       std::string stored = std::move(value).value();
       if (append_) {
+        std::lock_guard lock(impl_->AppendLock(node_.id));
         std::optional<RowFragment> row;
         const RowCell* current = CurrentCell(impl_, node_, &row, &s);
         if (!s.ok()) return s;
         Result<std::string> merged =
-            AppendCellValue(type(), current != nullptr, current ? current->cell.value : "", stored);
+            IsText(type())
+                // A Unix append of file contents: "hello\n" + "world\n".
+                ? ParseCellContent(type(), (current ? FormatCellContent(type(), current->cell.value)
+                                                    : std::string()) + buffer_)
+                : AppendCellValue(type(), current != nullptr, current ? current->cell.value : "",
+                                  stored);
         if (!merged.ok()) return merged.status();
         stored = std::move(merged).value();
+        // Read, merge and write under the cell's append lock, with a write
+        // time taken inside it, so concurrent appends to one cell each keep
+        // their elements.
+        Mutation append = impl_->engine->NewMutation();
+        ColumnValue cell{column_, std::move(stored)};
+        s = append.Update(node_.table, pk, ck, std::span<const ColumnValue>(&cell, 1), attributes);
+        if (!s.ok()) return s;
+        return impl_->Apply(std::move(append));
       }
       ColumnValue cell{column_, std::move(stored)};
       s = mutation.Update(node_.table, pk, ck, std::span<const ColumnValue>(&cell, 1), attributes);
@@ -379,7 +393,7 @@ int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool creat
   std::optional<RowFragment> row;
   const RowCell* cell = CurrentCell(impl, node, &row, &s);
   if (!s.ok()) return ErrnoFromStatus(s);
-  if (cell == nullptr && !created) return ENOENT;
+  if (cell == nullptr && !created && !impl->IsKept(node.id)) return ENOENT;
   *write_time = cell ? cell->cell.write_time : 0;
   std::string content = cell ? FormatCellContent(type, cell->cell.value) : "";
   // Truncating text or a blob stores the empty value even with no write;

@@ -309,5 +309,33 @@ TEST_CASE("property: append equals the CQL literal of both values' elements",
   }
 }
 
+TEST_CASE("a value still arriving in pieces may wait; one that cannot become valid may not",
+          "[cell_text]") {
+  const TypePtr tags = SetOf(kText);
+  SECTION("every prefix of a valid value without its newline may wait") {
+    for (const auto& [type, text] : std::vector<std::pair<TypePtr, std::string>>{
+             {kInt, "-12345"},
+             {tags, "{'alpha', 'beta'}"},
+             {N(TypeKind::kTimestamp), "2018-07-23T11:04:22.432Z"},
+             {N(TypeKind::kUuid), "550e8400-e29b-41d4-a716-446655440000"},
+             {N(TypeKind::kDouble), "-1.5e10"},
+             {N(TypeKind::kBoolean), "false"}}) {
+      for (size_t n = 1; n < text.size(); ++n) {
+        std::string prefix = text.substr(0, n);
+        INFO(type->ToCql() << " '" << prefix << "'");
+        CHECK((ParseCellContent(*type, prefix).ok() || CouldBecomeValid(*type, prefix)));
+      }
+    }
+  }
+  SECTION("bytes outside the type's alphabet, or a final newline, end the wait") {
+    CHECK_FALSE(CouldBecomeValid(*kInt, "12x"));
+    CHECK_FALSE(CouldBecomeValid(*kInt, "-\n"));
+    CHECK_FALSE(CouldBecomeValid(*tags, "{'a', 3\n"));
+    CHECK_FALSE(CouldBecomeValid(*N(TypeKind::kBoolean), "yes"));
+    CHECK(CouldBecomeValid(*tags, "{'a', 'it''s"));
+    CHECK_FALSE(CouldBecomeValid(*tags, "{'a'}}"));
+  }
+}
+
 }  // namespace
 }  // namespace cellfs::fs

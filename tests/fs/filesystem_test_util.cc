@@ -60,12 +60,27 @@ FsDriver::~FsDriver() {
   fs_.reset();
 }
 
+void FsDriver::Hold(uint64_t inode) {
+  std::lock_guard lock(mutex_);
+  ++held_[inode];
+}
+
+void FsDriver::SetStep(const char* step) {
+  std::lock_guard lock(mutex_);
+  last_step_ = step;
+}
+
 void FsDriver::DropCaches() {
-  for (const auto& [inode, count] : held_) fs_->Forget(inode, count);
-  held_.clear();
+  std::map<uint64_t, uint64_t> held;
+  {
+    std::lock_guard lock(mutex_);
+    held.swap(held_);
+  }
+  for (const auto& [inode, count] : held) fs_->Forget(inode, count);
 }
 
 uint64_t FsDriver::held_lookups() const {
+  std::lock_guard lock(mutex_);
   uint64_t total = 0;
   for (const auto& entry : held_) total += entry.second;
   return total;
@@ -127,10 +142,18 @@ int FsDriver::Mkdir(std::string_view path) {
   return 0;
 }
 
+int FsDriver::LookupChild(uint64_t parent, const std::string& name) {
+  fs::Entry entry;
+  if (int e = fs_->Lookup(parent, name, &entry)) return e;
+  Hold(entry.attr.inode);
+  return 0;
+}
+
 int FsDriver::Rmdir(std::string_view path) {
   uint64_t parent = 0;
   std::string name;
   if (int e = ResolveParent(path, &parent, &name)) return e;
+  if (int e = LookupChild(parent, name)) return e;
   return fs_->RmDir(parent, name);
 }
 
@@ -138,11 +161,12 @@ int FsDriver::Rm(std::string_view path) {
   uint64_t parent = 0;
   std::string name;
   if (int e = ResolveParent(path, &parent, &name)) return e;
+  if (int e = LookupChild(parent, name)) return e;
   return fs_->Unlink(parent, name);
 }
 
 int FsDriver::Write(std::string_view path, std::string_view data, int flags, size_t chunk) {
-  last_step_ = "lookup";
+  SetStep("lookup");
   uint64_t parent = 0;
   std::string name;
   if (int e = ResolveParent(path, &parent, &name)) return e;
@@ -152,19 +176,19 @@ int FsDriver::Write(std::string_view path, std::string_view data, int flags, siz
   uint64_t offset = 0;
   if (found == 0) {
     Hold(entry.attr.inode);
-    last_step_ = "open";
+    SetStep("open");
     // The kernel keeps O_CREAT / O_EXCL to itself on open (fuse_send_open).
     if (int e = fs_->Open(entry.attr.inode, flags & ~(O_CREAT | O_EXCL), &reply)) return e;
     if ((flags & O_APPEND) != 0) offset = entry.attr.size;
   } else if (found == ENOENT && (flags & O_CREAT) != 0) {
-    last_step_ = "open";
+    SetStep("open");
     if (int e = fs_->Create(parent, name, flags, &entry, &reply)) return e;
     Hold(entry.attr.inode);
   } else {
     return found;
   }
   int result = 0;
-  last_step_ = "write";
+  SetStep("write");
   if (chunk == 0) chunk = 1;
   for (size_t done = 0; done < data.size() && result == 0;) {
     std::string_view piece = data.substr(done, chunk);
@@ -179,7 +203,7 @@ int FsDriver::Write(std::string_view path, std::string_view data, int flags, siz
     }
   }
   if (result == 0) {
-    last_step_ = "flush";
+    SetStep("flush");
     result = fs_->Flush(reply.handle);
   } else {
     (void)fs_->Flush(reply.handle);  // close(2) still flushes after a failed write
@@ -226,8 +250,9 @@ int FsDriver::List(std::string_view path, std::vector<Listed>* out, const ListOp
       bool dot = entry.name == "." || entry.name == "..";
       if (options.plus && !dot) Hold(entry.entry.attr.inode);
       if (!dot || options.include_dots) {
-        out->push_back(Listed{std::string(entry.name), entry.next_offset, entry.entry.attr.inode,
-                              entry.entry.attr.mode});
+        const fs::NodeAttr& attr = entry.entry.attr;
+        out->push_back(Listed{std::string(entry.name), entry.next_offset, attr.inode, attr.mode,
+                              attr.size, attr.mtime_micros});
       }
       return true;
     });

@@ -62,13 +62,17 @@ struct Listed {
   uint64_t next_offset = 0;
   uint64_t inode = 0;
   mode_t mode = 0;
+  uint64_t size = 0;          // readdirplus only
+  int64_t mtime_micros = 0;   // readdirplus only
 };
 
-// Not thread-safe. Paths are relative to the mount root, '/'-separated
-// ("" is the root); each component is handed to the fs as is (escapes
-// included). Every entry reply the fs gives (lookup, mkdir, create,
-// readdirplus) is held like a kernel dentry until DropCaches, which
-// forgets them all; the destructor does so too.
+// Paths are relative to the mount root, '/'-separated ("" is the root);
+// each component is handed to the fs as is (escapes included). Every entry
+// reply the fs gives (lookup, mkdir, create, readdirplus) is held like a
+// kernel dentry until DropCaches, which forgets them all; the destructor
+// does so too. Operations may be called from several threads at once (as
+// the kernel sends requests); the conveniences that REQUIRE, DropCaches and
+// last_step() are for the test's main thread.
 class FsDriver {
  public:
   static constexpr int kWriteFlags = O_WRONLY | O_CREAT | O_TRUNC;
@@ -94,6 +98,7 @@ class FsDriver {
   int Resolve(std::string_view path, uint64_t* inode, fs::NodeAttr* attr = nullptr);
   int Stat(std::string_view path, fs::NodeAttr* attr);
   int Mkdir(std::string_view path);
+  // rmdir(2), unlink(2): the name is looked up first, as the VFS does.
   int Rmdir(std::string_view path);
   int Rm(std::string_view path);
   // open(2) with `flags` (create(2) when O_CREAT and the name is absent),
@@ -121,7 +126,10 @@ class FsDriver {
   void Ddl(std::string_view cql);  // every statement must answer OK
   bool Exists(std::string_view path);  // lookup succeeds
 
-  const std::string& last_step() const { return last_step_; }
+  std::string last_step() const {
+    std::lock_guard lock(mutex_);
+    return last_step_;
+  }
 
   // The kernel lets go of every entry it holds (echo 2 > drop_caches).
   void DropCaches();
@@ -129,14 +137,18 @@ class FsDriver {
   uint64_t held_lookups() const;
 
  private:
-  void Hold(uint64_t inode) { ++held_[inode]; }
+  void Hold(uint64_t inode);
+  void SetStep(const char* step);
   // Splits `path` into its parent's inode and its last component.
   int ResolveParent(std::string_view path, uint64_t* parent, std::string* name);
+  // The lookup the kernel's VFS makes of a name before unlink or rmdir.
+  int LookupChild(uint64_t parent, const std::string& name);
 
   std::unique_ptr<TestEngine> owned_engine_;
   TestEngine* engine_;
   RecordingNotifier notifier_;
   std::unique_ptr<fs::Filesystem> fs_;
+  mutable std::mutex mutex_;  // guards held_ and last_step_
   std::map<uint64_t, uint64_t> held_;  // inode -> lookups the "kernel" holds
   std::string last_step_;
 };
