@@ -9,42 +9,14 @@
 namespace cellfs::fs {
 namespace {
 
-// Keyspaces of the root, tables of a keyspace: small, taken whole from one
-// catalog snapshot.
-class CatalogListing final : public DirListing {
+// A listing small enough to take whole when the directory is opened: the
+// keyspaces of the root, the tables of a keyspace, the cells of a row.
+class FixedListing final : public DirListing {
  public:
-  CatalogListing(const Filesystem::Impl& impl, const Node& dir, int64_t mtime) {
-    std::shared_ptr<const Catalog> catalog = impl.engine->catalog();
-    if (dir.id.kind == NodeKind::kRoot) {
-      for (const auto& [name, keyspace] : catalog->keyspaces()) {
-        ListedEntry entry;
-        entry.name = name;
-        entry.node.id.kind = NodeKind::kKeyspace;
-        entry.node.id.keyspace = name;
-        entry.state = DirectoryState(mtime, static_cast<nlink_t>(2 + keyspace.tables.size()));
-        entries_.push_back(std::move(entry));
-      }
-      return;
-    }
-    const KeyspaceDef* keyspace = catalog->FindKeyspace(dir.id.keyspace);
-    if (keyspace == nullptr) return;
-    for (const auto& [name, table_def] : keyspace->tables) {
-      Result<TableHandle> table = impl.engine->FindTable(dir.id.keyspace, name);
-      if (!table.ok()) continue;  // dropped since the snapshot
-      ListedEntry entry;
-      entry.name = name;
-      entry.node.id = dir.id;
-      entry.node.id.kind = NodeKind::kTable;
-      entry.node.id.table = name;
-      entry.node.id.table_id = table.value()->id;
-      entry.node.table = table.value();
-      entry.state = DirectoryState(mtime, 1);
-      entries_.push_back(std::move(entry));
-    }
-  }
+  explicit FixedListing(std::vector<ListedEntry> entries) : entries_(std::move(entries)) {}
   bool Next(ListedEntry* out) override {
     if (next_ >= entries_.size()) return false;
-    *out = entries_[next_++];
+    *out = std::move(entries_[next_++]);
     return true;
   }
   Status status() const override { return Status::Ok(); }
@@ -53,6 +25,40 @@ class CatalogListing final : public DirListing {
   std::vector<ListedEntry> entries_;
   size_t next_ = 0;
 };
+
+// Keyspaces of the root, tables of a keyspace, from one catalog snapshot.
+std::vector<ListedEntry> CatalogEntries(const Filesystem::Impl& impl, const Node& dir,
+                                        int64_t mtime) {
+  std::vector<ListedEntry> entries;
+  std::shared_ptr<const Catalog> catalog = impl.engine->catalog();
+  if (dir.id.kind == NodeKind::kRoot) {
+    for (const auto& [name, keyspace] : catalog->keyspaces()) {
+      ListedEntry entry;
+      entry.name = name;
+      entry.node.id.kind = NodeKind::kKeyspace;
+      entry.node.id.keyspace = name;
+      entry.state = DirectoryState(mtime, static_cast<nlink_t>(2 + keyspace.tables.size()));
+      entries.push_back(std::move(entry));
+    }
+    return entries;
+  }
+  const KeyspaceDef* keyspace = catalog->FindKeyspace(dir.id.keyspace);
+  if (keyspace == nullptr) return entries;
+  for (const auto& [name, table_def] : keyspace->tables) {
+    Result<TableHandle> table = impl.engine->FindTable(dir.id.keyspace, name);
+    if (!table.ok()) continue;  // dropped since the snapshot
+    ListedEntry entry;
+    entry.name = name;
+    entry.node.id = dir.id;
+    entry.node.id.kind = NodeKind::kTable;
+    entry.node.id.table = name;
+    entry.node.id.table_id = table.value()->id;
+    entry.node.table = table.value();
+    entry.state = DirectoryState(mtime, 1);
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
 
 // A row's cells (also a partition's cells when the table has no clustering
 // columns, and a partition's static cells), in schema order.
@@ -75,21 +81,6 @@ void AppendCells(const Node& dir, const RowFragment& row, ColumnKind kind,
     out->push_back(std::move(entry));
   }
 }
-
-class CellListing final : public DirListing {
- public:
-  explicit CellListing(std::vector<ListedEntry> cells) : cells_(std::move(cells)) {}
-  bool Next(ListedEntry* out) override {
-    if (next_ >= cells_.size()) return false;
-    *out = std::move(cells_[next_++]);
-    return true;
-  }
-  Status status() const override { return Status::Ok(); }
-
- private:
-  std::vector<ListedEntry> cells_;
-  size_t next_ = 0;
-};
 
 // A table's partitions in token order.
 class PartitionListing final : public DirListing {
@@ -194,7 +185,7 @@ Result<std::unique_ptr<DirListing>> CellsOf(const Node& dir, const ReadView& vie
   if (!row.ok()) return row.status();
   std::vector<ListedEntry> cells;
   if (row.value()) AppendCells(dir, *row.value(), ColumnKind::kRegular, &cells);
-  return std::unique_ptr<DirListing>(std::make_unique<CellListing>(std::move(cells)));
+  return std::unique_ptr<DirListing>(std::make_unique<FixedListing>(std::move(cells)));
 }
 
 }  // namespace
@@ -204,7 +195,8 @@ Result<std::unique_ptr<DirListing>> NewDirListing(const Filesystem::Impl& impl, 
   switch (dir.id.kind) {
     case NodeKind::kRoot:
     case NodeKind::kKeyspace:
-      return std::unique_ptr<DirListing>(std::make_unique<CatalogListing>(impl, dir, impl.mount_micros));
+      return std::unique_ptr<DirListing>(
+          std::make_unique<FixedListing>(CatalogEntries(impl, dir, impl.mount_micros)));
     case NodeKind::kTable:
       return std::unique_ptr<DirListing>(
           std::make_unique<PartitionListing>(dir, view, impl.mount_micros));
