@@ -6,8 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include "engine/collection_codec.h"
 #include "engine/cql_identifier.h"
-#include "engine/internal/collection_codec.h"
 #include "engine/internal/cql_lexer.h"
 #include "engine/internal/native_literal.h"
 #include "engine/internal/term_parser.h"

@@ -78,4 +78,7 @@ std::string FormatTerm(const CqlType& type, std::string_view value);
 // parses to, so ValidateValue(v) implies the round trip above.
 Status ValidateValue(const CqlType& type, std::string_view value);
 
+// `text` single-quoted for error messages: at most 64 bytes, then "...", non-printable as \xNN.
+std::string QuoteForMessage(std::string_view text);
+
 }  // namespace cellfs

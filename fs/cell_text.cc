@@ -3,10 +3,10 @@
 #include "fs/cell_text.h"
 
 #include <charconv>
-#include <cstddef>
+#include <cstdint>
 #include <vector>
 
-#include "engine/key_codec.h"
+#include "engine/collection_codec.h"
 #include "engine/literal.h"
 
 namespace cellfs::fs {
@@ -17,23 +17,6 @@ bool IsTextKind(TypeKind kind) { return kind == TypeKind::kText || kind == TypeK
 std::string_view DropOneNewline(std::string_view content) {
   if (!content.empty() && content.back() == '\n') content.remove_suffix(1);
   return content;
-}
-
-// `text` for an error message: at most 64 bytes, non-printable bytes as \xNN.
-std::string QuoteForMessage(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  constexpr size_t kMaxShown = 64;
-  std::string quoted = "'";
-  for (size_t i = 0; i < text.size() && i < kMaxShown; ++i) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    if (b >= 0x20 && b < 0x7f) {
-      quoted += text[i];
-    } else {
-      quoted += std::string("\\x") + kHex[b >> 4] + kHex[b & 0xf];
-    }
-  }
-  if (text.size() > kMaxShown) quoted += "...";
-  return quoted + "'";
 }
 
 // Whether `content` is strict UTF-8 (RFC 3629) but for a sequence cut short
@@ -71,116 +54,37 @@ bool IsUtf8Prefix(std::string_view content) {
   return true;
 }
 
-// --- collection framing (docs/FORMAT.md "Values") ---
-
-uint32_t ReadUint32(std::string_view bytes) {
-  uint32_t value = 0;
-  for (size_t i = 0; i < 4; ++i) value = (value << 8) | static_cast<unsigned char>(bytes[i]);
-  return value;
-}
-
-void AppendUint32(uint32_t value, std::string* out) {
-  for (int shift = 24; shift >= 0; shift -= 8) {
-    out->push_back(static_cast<char>((value >> shift) & 0xff));
-  }
-}
-
-// Splits a list/set/map value into its items (map keys and values
-// alternating). The 0-byte empty value holds none.
-Status UnpackItems(std::string_view value, size_t items_per_entry,
-                   std::vector<std::string_view>* items) {
-  items->clear();
+// Appends the items of list/set/map value `value` (map keys and values
+// alternating) to *items. The 0-byte empty value holds none.
+Status AppendItems(std::string_view value, size_t items_per_entry,
+                   std::vector<std::string>* items) {
   if (value.empty()) return Status::Ok();
-  const Status truncated = Status::InvalidArgument("malformed collection value");
-  if (value.size() < 4) return truncated;
-  const uint32_t count = ReadUint32(value);
-  if (count > INT32_MAX) return truncated;
-  value.remove_prefix(4);
-  for (size_t i = 0; i < size_t{count} * items_per_entry; ++i) {
-    if (value.size() < 4) return truncated;
-    const uint32_t length = ReadUint32(value);
-    if (length > INT32_MAX || value.size() - 4 < length) return truncated;
-    items->push_back(value.substr(4, length));
-    value.remove_prefix(4 + size_t{length});
-  }
-  return value.empty() ? Status::Ok() : truncated;
+  std::vector<std::string_view> views;
+  CELLFS_RETURN_IF_ERROR(UnpackCollection(value, items_per_entry, &views)
+                             .WithContext("malformed collection value"));
+  items->insert(items->end(), views.begin(), views.end());
+  return Status::Ok();
 }
 
-std::string PackItems(const std::vector<std::string_view>& items, size_t items_per_entry) {
-  size_t size = 4;
-  for (std::string_view item : items) size += 4 + item.size();
-  std::string out;
-  out.reserve(size);
-  AppendUint32(static_cast<uint32_t>(items.size() / items_per_entry), &out);
-  for (std::string_view item : items) {
-    AppendUint32(static_cast<uint32_t>(item.size()), &out);
-    out.append(item);
-  }
-  return out;
-}
-
-// The sort key of a set element or map key: its ascending key encoding, whose
-// byte order is Cassandra's order for the type (the order the engine keeps
-// sets and maps in); raw bytes for a type that cannot be a key.
-std::string OrderKey(const CqlType& type, std::string_view value) {
-  if (!type.CheckKeyCapable().ok()) return std::string(value);
-  std::string key;
-  EncodeKeyComponent(type, value, SortOrder::kAsc, &key);
-  return key;
-}
-
-// Merges two sorted sets (stride 1) or maps (stride 2). Of equal elements or
-// keys the current one's bytes stay; a map takes the appended value, as
-// `SET m = m + {...}` does.
-std::vector<std::string_view> MergeSorted(const CqlType& key_type,
-                                          const std::vector<std::string_view>& current,
-                                          const std::vector<std::string_view>& appended,
-                                          size_t stride) {
-  std::vector<std::string_view> merged;
-  merged.reserve(current.size() + appended.size());
-  size_t i = 0, j = 0;
-  while (i < current.size() || j < appended.size()) {
-    int order = 0;  // < 0: take current's entry, > 0: appended's, 0: equal keys
-    if (i == current.size()) {
-      order = 1;
-    } else if (j == appended.size()) {
-      order = -1;
-    } else {
-      const int c = OrderKey(key_type, current[i]).compare(OrderKey(key_type, appended[j]));
-      order = c < 0 ? -1 : (c > 0 ? 1 : 0);
-    }
-    if (order < 0) {
-      merged.insert(merged.end(), current.begin() + static_cast<std::ptrdiff_t>(i),
-                    current.begin() + static_cast<std::ptrdiff_t>(i + stride));
-      i += stride;
-    } else if (order > 0) {
-      merged.insert(merged.end(), appended.begin() + static_cast<std::ptrdiff_t>(j),
-                    appended.begin() + static_cast<std::ptrdiff_t>(j + stride));
-      j += stride;
-    } else {
-      merged.push_back(current[i]);
-      if (stride == 2) merged.push_back(appended[j + 1]);
-      i += stride;
-      j += stride;
-    }
-  }
-  return merged;
-}
-
+// Canonicalizing the concatenation merges as CQL does: of equal set
+// elements or map keys the current one's bytes stay (they come first), and a
+// map takes the appended value (the last), as `SET m = m + {...}` does.
 Result<std::string> AppendCollection(const CqlType& type, std::string_view current,
                                      std::string_view appended) {
   const size_t stride = type.kind() == TypeKind::kMap ? 2 : 1;
-  std::vector<std::string_view> old_items, new_items;
-  CELLFS_RETURN_IF_ERROR(UnpackItems(current, stride, &old_items));
-  CELLFS_RETURN_IF_ERROR(UnpackItems(appended, stride, &new_items));
+  std::vector<std::string> items;
+  CELLFS_RETURN_IF_ERROR(AppendItems(current, stride, &items));
+  CELLFS_RETURN_IF_ERROR(AppendItems(appended, stride, &items));
   if (type.kind() == TypeKind::kList) {
-    if (old_items.size() + new_items.size() > INT32_MAX) {
+    if (items.size() > INT32_MAX) {
       return Status::InvalidArgument("list would exceed 2^31-1 elements");
     }
-    old_items.insert(old_items.end(), new_items.begin(), new_items.end());
-    return PackItems(old_items, 1);
+  } else if (type.kind() == TypeKind::kSet) {
+    CanonicalizeSet(*type.params()[0], &items);
+  } else {
+    CanonicalizeMap(*type.params()[0], &items);
   }
-  return PackItems(MergeSorted(*type.params()[0], old_items, new_items, stride), stride);
+  return PackCollection(items, stride);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "engine/cql_type.h"
+#include "engine/literal.h"  // QuoteForMessage, defined in native_literal.cc
 #include "engine/status.h"
 
 namespace cellfs {
@@ -35,9 +36,5 @@ std::string FormatNativeTerm(TypeKind kind, std::string_view bytes);
 // complement, a decimal needs at least one unscaled byte, and a float or
 // double NaN must be the canonical quiet NaN.
 Status ValidateNativeValue(TypeKind kind, std::string_view bytes);
-
-// `text` as an error message shows an input: single-quoted, non-printable
-// bytes as \xNN, cut at 64 bytes with "...".
-std::string QuoteForMessage(std::string_view text);
 
 }  // namespace cellfs

@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "engine/internal/collection_codec.h"
+#include "engine/collection_codec.h"
 #include "engine/internal/native_literal.h"
 
 namespace cellfs {

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "engine/internal/collection_codec.h"
+#include "engine/collection_codec.h"
 #include "engine/internal/utf8.h"
 #include "engine/literal.h"
 #include "tests/engine/literal_test_util.h"

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/collection_codec.h"
 #include "engine/cql_type.h"
-#include "engine/internal/collection_codec.h"
 #include "engine/internal/temporal_literal.h"
 
 namespace cellfs {

@@ -1,6 +1,6 @@
 // Native-protocol framing of collections, tuples and UDTs, and the order
 // set elements and map keys are kept in.
-#include "engine/internal/collection_codec.h"
+#include "engine/collection_codec.h"
 
 #include <algorithm>
 #include <cassert>

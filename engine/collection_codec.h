@@ -1,6 +1,6 @@
 // The framing of list, set, map, tuple and UDT values in Cassandra's native
-// protocol (v4+), and the canonical element order of sets and maps.
-// Internal to engine/.
+// protocol (v4+), and the canonical element order of sets and maps. Public:
+// fs/ reads and writes collection values with it. Pure functions: thread-safe.
 #pragma once
 
 #include <optional>
