@@ -81,7 +81,6 @@ int Filesystem::Create(uint64_t parent, std::string_view name, int flags, Entry*
   state.attr.nlink = 1;
   state.attr.mtime_micros = impl_->engine->clock().NowMicros();
   impl_->MakeEntry(child, state, state.attr.mtime_micros, out);
-  out->attr_timeout = 0;  // the value's size is known only once it is stored
   impl_->Keep(child.id);  // an empty file until the open file stores something
   impl_->SameContentAsLastOpen(out->attr.inode, -1);
   Reply(std::move(file), reply);
@@ -143,6 +142,7 @@ int Filesystem::Open(uint64_t inode, int flags, OpenReply* reply) {
     default:
       return EISDIR;
   }
+  reply->noflush = !Writing(flags);  // a reader leaves nothing to store at close
   Reply(std::move(file), reply);
   return 0;
 }

@@ -67,7 +67,9 @@ int Filesystem::GetAttr(uint64_t inode, NodeAttr* out, double* attr_timeout) {
   if (!node.ok()) return ErrnoFromStatus(node.status());
   ReadView view = impl_->engine->NewReadView();
   NodeState state;
-  if (Status s = impl_->StateOf(node.value(), view, &state); !s.ok()) return ErrnoFromStatus(s);
+  if (Status s = impl_->StateOf(node.value(), view, &state, /*held=*/true); !s.ok()) {
+    return ErrnoFromStatus(s);
+  }
   *out = state.attr;
   impl_->FinishAttr(inode, out);
   *attr_timeout = impl_->TimeoutFor(node.value(), state, view.now(), options_.attr_timeout);

@@ -51,6 +51,7 @@ struct OpenReply {
   bool direct_io = false;   // content generated per open with no fixed size (@cql, @json...)
   bool keep_cache = false;  // the kernel's cached pages of this inode are still right
   bool nonseekable = false;
+  bool noflush = false;     // nothing to store at close: the kernel need not send flush
 };
 
 // One directory entry for readdir / readdirplus. `next_offset` is the

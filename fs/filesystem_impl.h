@@ -65,7 +65,13 @@ struct Filesystem::Impl {
 
   // ---- Attributes (fs/node_state.cc).
   // NotFound when the node is not live at `view` (nor kept).
-  Status StateOf(const Node& node, const ReadView& view, NodeState* state) const;
+  // `held`: the kernel holds the node and asks for its attributes
+  // (getattr), so a directory whose attributes do not depend on its content
+  // (table, a clustered partition, slice) is answered without reading it;
+  // its existence is judged when its name is looked up again. This keeps
+  // getattr of a partition O(1) however many deleted rows it holds.
+  Status StateOf(const Node& node, const ReadView& view, NodeState* state,
+                 bool held = false) const;
   // Fills an Entry for a live node: acquires a lookup and bounds the
   // timeouts by the state's validity.
   void MakeEntry(const Node& node, const NodeState& state, int64_t now_micros, Entry* out);

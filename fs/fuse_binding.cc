@@ -76,6 +76,7 @@ void SetFileInfo(const OpenReply& reply, fuse_file_info* fi) {
   fi->fh = reply.handle;
   fi->direct_io = reply.direct_io ? 1 : 0;
   fi->keep_cache = reply.keep_cache ? 1 : 0;
+  fi->noflush = reply.noflush ? 1 : 0;
   fi->nonseekable = reply.nonseekable ? 1 : 0;
 }
 

@@ -93,7 +93,8 @@ const RowCell* FindCell(const TableSchema& table, const RowFragment& row, size_t
   return nullptr;
 }
 
-Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeState* state) const {
+Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeState* state,
+                                 bool held) const {
   const NodeId& id = node.id;
   switch (id.kind) {
     case NodeKind::kRoot:
@@ -117,6 +118,9 @@ Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeSta
           *state = RowState(*row.value());
           return Status::Ok();
         }
+      } else if (held) {
+        *state = DirectoryState(mount_micros, 1);
+        return Status::Ok();
       } else {
         auto live = view.IsPartitionLive(node.table, id.partition_key);
         if (!live.ok()) return live.status();
