@@ -137,15 +137,18 @@ class RowListing final : public DirListing {
       return true;
     }
     for (; it_->Valid(); it_->Next()) {
-      std::vector<std::string> clustering;
-      if (status_ = it_->DecodeClustering(&clustering); !status_.ok()) return false;
-      Result<std::string> name = FormatKeyName(types_, clustering);
+      // `out` is reused entry after entry: assigning into it keeps its
+      // buffers, so a long listing does not allocate per row.
+      if (out->node.id.kind != NodeKind::kRow || out->node.table != dir_.table ||
+          out->node.id.partition_key != dir_.id.partition_key) {
+        out->node = dir_;
+        out->node.id.kind = NodeKind::kRow;
+        out->node.id.slice.clear();
+      }
+      if (status_ = it_->DecodeClustering(&out->node.id.clustering); !status_.ok()) return false;
+      Result<std::string> name = FormatKeyName(types_, out->node.id.clustering);
       if (!name.ok()) continue;  // no write path stores such a key
       out->name = std::move(name).value();
-      out->node = dir_;
-      out->node.id.kind = NodeKind::kRow;
-      out->node.id.slice.clear();
-      out->node.id.clustering = std::move(clustering);
       out->state = RowState(it_->row());
       it_->Next();
       return true;

@@ -25,7 +25,10 @@ struct DirHandle {
   std::optional<ReadView> view;
   std::unique_ptr<DirListing> listing;
   uint64_t position = 0;               // the offset of the next entry to emit
-  std::optional<ListedEntry> pending;  // produced, not yet taken by the kernel
+  // The entry produced last; `pending` while the kernel has not taken it.
+  // Reused for every entry, so a long listing does not allocate per entry.
+  ListedEntry slot;
+  bool pending = false;
 };
 
 DirHandle* HandleOf(uint64_t handle) { return reinterpret_cast<DirHandle*>(handle); }
@@ -176,11 +179,10 @@ int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEn
     auto listing = NewDirListing(*impl_, dir->node, *dir->view);
     if (!listing.ok()) return ErrnoFromStatus(listing.status());
     dir->listing = std::move(listing).value();
-    dir->pending.reset();
+    dir->pending = false;
     dir->position = 0;
-    ListedEntry skipped;
     while (dir->position < offset) {
-      if (dir->position >= kFirstChild && !dir->listing->Next(&skipped)) break;
+      if (dir->position >= kFirstChild && !dir->listing->Next(&dir->slot)) break;
       ++dir->position;
     }
   }
@@ -196,16 +198,15 @@ int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEn
       continue;
     }
     if (!dir->pending) {
-      ListedEntry next;
-      if (!dir->listing->Next(&next)) return ErrnoFromStatus(dir->listing->status());
-      dir->pending = std::move(next);
+      if (!dir->listing->Next(&dir->slot)) return ErrnoFromStatus(dir->listing->status());
+      dir->pending = true;
     }
-    const ListedEntry& child = *dir->pending;
+    const ListedEntry& child = dir->slot;
     out.name = child.name;
-    std::string identity = EncodeNodeId(child.node.id);
     if (plus) {
       impl_->MakeEntry(child.node, child.state, dir->view->now(), &out.entry);
     } else {
+      std::string identity = EncodeNodeId(child.node.id);
       out.entry.attr.inode = inodes_.Find(identity).value_or(UnheldInode(identity));
       out.entry.attr.mode = child.state.attr.mode;
     }
@@ -213,7 +214,7 @@ int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEn
       if (plus) inodes_.Forget(out.entry.attr.inode, 1);
       return 0;
     }
-    dir->pending.reset();
+    dir->pending = false;
     ++dir->position;
   }
 }

@@ -93,6 +93,7 @@ void PutOptionalI64(std::string* out, const std::optional<int64_t>& v) {
 
 std::string EncodeNodeId(const NodeId& id) {
   std::string out;
+  out.reserve(64 + id.keyspace.size() + id.table.size());
   out.push_back(static_cast<char>(id.kind));
   PutBytes(&out, id.keyspace);
   PutBytes(&out, id.table);
