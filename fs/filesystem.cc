@@ -143,6 +143,15 @@ void Filesystem::Impl::InvalidateNode(const NodeId& id) {
   if (auto inode = fs->inodes().Find(EncodeNodeId(id))) notifier->InvalidateInode(*inode);
 }
 
+void Filesystem::Impl::StoreContent(const NodeId& cell, std::string content, int64_t write_time) {
+  std::optional<uint64_t> inode = fs->inodes().Find(EncodeNodeId(cell));
+  if (!inode) return;
+  notifier->StoreContent(*inode, std::move(content), [this, inode = *inode, write_time] {
+    std::lock_guard lock(mutex);
+    served[inode] = write_time;  // the kernel's pages hold this write's content
+  });
+}
+
 void Filesystem::Impl::InvalidateName(const NodeId& parent, const std::string& name) {
   if (auto inode = fs->inodes().Find(EncodeNodeId(parent))) {
     notifier->InvalidateEntry(*inode, name);

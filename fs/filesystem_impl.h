@@ -94,6 +94,10 @@ struct Filesystem::Impl {
   // ---- Invalidation after a change that other kernel objects may cache.
   void InvalidateNode(const NodeId& id);  // its attributes and data, if the kernel has it
   void InvalidateName(const NodeId& parent, const std::string& name);
+  // After a cell was stored with write time `write_time`: the kernel's
+  // cache of it holds `content` from now on (if the kernel has the cell),
+  // so the next open may keep those pages.
+  void StoreContent(const NodeId& cell, std::string content, int64_t write_time);
 
   // ---- Appends (`>>`) read the cell, merge and write it back; this lock,
   // one of a fixed set chosen by the cell's identity, serialises those

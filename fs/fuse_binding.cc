@@ -122,6 +122,10 @@ void Init(void*, fuse_conn_info* conn) {
   // it; writeback caching stays off so a bad value fails its own write.
   if ((conn->capable & FUSE_CAP_ATOMIC_O_TRUNC) != 0) conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
   conn->want &= ~static_cast<unsigned>(FUSE_CAP_WRITEBACK_CACHE);
+  // The daemon decides when cached pages are stale (keep_cache at open, by
+  // the cell's write time; invalidations and stores after a write), so the
+  // kernel need not drop them whenever an mtime it set itself is replaced.
+  conn->want &= ~static_cast<unsigned>(FUSE_CAP_AUTO_INVAL_DATA);
   conn->max_write = kMaxWrite;
   // max_readahead stays at the kernel's offer: the kernel would only lower
   // a bigger value, and its default suits files that are mostly small.

@@ -114,7 +114,11 @@ class CellFile final : public OpenFile {
     if (counter_ || append_) buffer_.clear();  // a second close must not add again
     NodeId plain = node_.id;
     plain.write = {};
-    impl_->InvalidateNode(plain);
+    if (stored_) {
+      impl_->StoreContent(plain, FormatCellContent(type(), stored_->value), stored_->write_time);
+    } else {
+      impl_->InvalidateNode(plain);
+    }
     if (!node_.id.write.empty()) impl_->InvalidateNode(node_.id);
     if (!node_.id.clustering.empty()) {
       NodeId row = plain;
@@ -135,7 +139,16 @@ class CellFile final : public OpenFile {
     return ParseCellContent(type(), candidate).ok() || CouldBecomeValid(type(), candidate);
   }
 
+  // What Store wrote, when it is surely the cell's new content: a value
+  // (not a counter delta) with the server's write time (an explicit older
+  // @timestamp may lose to what is stored).
+  struct Stored {
+    std::string value;
+    int64_t write_time = 0;
+  };
+
   Status Store() {
+    stored_.reset();
     Mutation mutation = impl_->engine->NewMutation();
     WriteAttributes attributes = AttributesOf(node_.id.write);
     const auto& pk = node_.id.partition_key;
@@ -167,16 +180,24 @@ class CellFile final : public OpenFile {
         // time taken inside it, so concurrent appends to one cell each keep
         // their elements.
         Mutation append = impl_->engine->NewMutation();
-        ColumnValue cell{column_, std::move(stored)};
-        s = append.Update(node_.table, pk, ck, std::span<const ColumnValue>(&cell, 1), attributes);
-        if (!s.ok()) return s;
-        return impl_->Apply(std::move(append));
+        return Put(std::move(append), std::move(stored), attributes);
       }
-      ColumnValue cell{column_, std::move(stored)};
-      s = mutation.Update(node_.table, pk, ck, std::span<const ColumnValue>(&cell, 1), attributes);
+      return Put(std::move(mutation), std::move(stored), attributes);
     }
     if (!s.ok()) return s;
     return impl_->Apply(std::move(mutation));
+  }
+
+  // Writes `value` to the cell through `mutation` and remembers it.
+  Status Put(Mutation mutation, std::string value, const WriteAttributes& attributes) {
+    ColumnValue cell{column_, value};
+    Status s = mutation.Update(node_.table, node_.id.partition_key, node_.id.clustering,
+                               std::span<const ColumnValue>(&cell, 1), attributes);
+    if (!s.ok()) return s;
+    int64_t write_time = mutation.write_time();
+    if (s = impl_->Apply(std::move(mutation)); !s.ok()) return s;
+    if (!attributes.timestamp) stored_ = Stored{std::move(value), write_time};
+    return Status::Ok();
   }
 
   Filesystem::Impl* impl_;
@@ -189,6 +210,7 @@ class CellFile final : public OpenFile {
   std::string buffer_;   // what writes built: the new value, delta or appended text
   bool dirty_;
   bool written_ = false;  // a write() was accepted
+  std::optional<Stored> stored_;
 };
 
 class RowJsonFile final : public OpenFile {
