@@ -139,11 +139,11 @@ class RowListing final : public DirListing {
     for (; it_->Valid(); it_->Next()) {
       // `out` is reused entry after entry: assigning into it keeps its
       // buffers, so a long listing does not allocate per row.
-      if (out->node.id.kind != NodeKind::kRow || out->node.table != dir_.table ||
-          out->node.id.partition_key != dir_.id.partition_key) {
+      if (out != prepared_ || out->node.id.kind != NodeKind::kRow) {
         out->node = dir_;
         out->node.id.kind = NodeKind::kRow;
         out->node.id.slice.clear();
+        prepared_ = out;
       }
       if (status_ = it_->DecodeClustering(&out->node.id.clustering); !status_.ok()) return false;
       Result<std::string> name = FormatKeyName(types_, out->node.id.clustering);
@@ -162,6 +162,7 @@ class RowListing final : public DirListing {
   Node dir_;
   std::vector<ListedEntry> statics_;
   size_t next_static_ = 0;
+  ListedEntry* prepared_ = nullptr;  // holds this partition's row node but the clustering
   std::vector<const CqlType*> types_;
   std::unique_ptr<RowIterator> it_;
   Status status_;

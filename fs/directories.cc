@@ -33,10 +33,14 @@ struct DirHandle {
 
 DirHandle* HandleOf(uint64_t handle) { return reinterpret_cast<DirHandle*>(handle); }
 
-uint64_t UnheldInode(const std::string& identity) {
-  // readdir's d_ino for a node the kernel does not hold: any stable,
-  // non-zero number outside the inode table's range will do.
-  return (std::hash<std::string>{}(identity) | (uint64_t{1} << 62)) & ~(uint64_t{1} << 63);
+// readdir's d_ino: a stable, non-zero number from the directory and the
+// name, outside the inode table's range. Looking up the node's real inode
+// would cost an identity encoding and a table probe per entry, a fifth of a
+// listing's time; like libfuse's high-level API, plain readdir reports a
+// number of its own and stat reports the inode.
+uint64_t ListedInode(uint64_t directory, std::string_view name) {
+  uint64_t hash = std::hash<std::string_view>{}(name) ^ (directory * 0x9E3779B97F4A7C15ull);
+  return (hash | (uint64_t{1} << 62)) & ~(uint64_t{1} << 63);
 }
 
 bool HasLiveChild(const Filesystem::Impl& impl, const Node& dir) {
@@ -206,8 +210,7 @@ int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEn
     if (plus) {
       impl_->MakeEntry(child.node, child.state, dir->view->now(), &out.entry);
     } else {
-      std::string identity = EncodeNodeId(child.node.id);
-      out.entry.attr.inode = inodes_.Find(identity).value_or(UnheldInode(identity));
+      out.entry.attr.inode = ListedInode(dir->inode, child.name);
       out.entry.attr.mode = child.state.attr.mode;
     }
     if (!sink(out)) {

@@ -234,8 +234,9 @@ void FillDir(fuse_req_t req, size_t size, off_t off, fuse_file_info* fi, bool pl
   std::vector<char> buf(size);
   size_t used = 0;
   std::vector<uint64_t> lookups;
+  std::string name;  // fuse_add_direntry* want a C string; one buffer for all
   DirEntrySink sink = [&](const DirEntry& d) {
-    std::string name(d.name);  // fuse_add_direntry* want a C string
+    name.assign(d.name);
     char* at = buf.data() + used;
     size_t room = size - used;
     off_t next = static_cast<off_t>(d.next_offset);
