@@ -152,6 +152,16 @@ void Filesystem::Impl::StoreContent(const NodeId& cell, std::string content, int
   });
 }
 
+void Filesystem::Impl::InvalidateCellName(const Node& cell) {
+  std::optional<size_t> column = cell.column();
+  if (!column) return;
+  NodeId dir = cell.id;
+  dir.column_id = 0;
+  dir.write = {};
+  dir.kind = cell.id.clustering.empty() ? NodeKind::kPartition : NodeKind::kRow;
+  InvalidateName(dir, ColumnName(*cell.table, *column));
+}
+
 void Filesystem::Impl::InvalidateName(const NodeId& parent, const std::string& name) {
   if (auto inode = fs->inodes().Find(EncodeNodeId(parent))) {
     notifier->InvalidateEntry(*inode, name);

@@ -94,6 +94,9 @@ struct Filesystem::Impl {
   // ---- Invalidation after a change that other kernel objects may cache.
   void InvalidateNode(const NodeId& id);  // its attributes and data, if the kernel has it
   void InvalidateName(const NodeId& parent, const std::string& name);
+  // The kernel should look the cell's plain name up again (its entry
+  // timeout was bounded by a TTL that changed).
+  void InvalidateCellName(const Node& cell);
   // After a cell was stored with write time `write_time`: the kernel's
   // cache of it holds `content` from now on (if the kernel has the cell),
   // so the next open may keep those pages.

@@ -119,7 +119,10 @@ class CellFile final : public OpenFile {
     } else {
       impl_->InvalidateNode(plain);
     }
-    if (!node_.id.write.empty()) impl_->InvalidateNode(node_.id);
+    if (!node_.id.write.empty()) {
+      impl_->InvalidateNode(node_.id);
+      impl_->InvalidateCellName(node_);  // the plain name's timeout follows the new TTL
+    }
     if (!node_.id.clustering.empty()) {
       NodeId row = plain;
       row.kind = NodeKind::kRow;
@@ -415,14 +418,19 @@ int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool creat
   std::optional<RowFragment> row;
   const RowCell* cell = CurrentCell(impl, node, &row, &s);
   if (!s.ok()) return ErrnoFromStatus(s);
-  if (cell == nullptr && !created && !impl->IsKept(node.id)) return ENOENT;
+  // A cell the kernel still holds but that is gone (deleted elsewhere,
+  // expired) can be written again through the inode: the kernel sends no
+  // create for a name it believes exists.
+  bool writing = (flags & O_ACCMODE) != O_RDONLY;
+  if (cell == nullptr && !created && !writing && !impl->IsKept(node.id)) return ENOENT;
+  bool fresh = created || cell == nullptr;  // no value yet: truncated in effect
   *write_time = cell ? cell->cell.write_time : 0;
   std::string content = cell ? FormatCellContent(type, cell->cell.value) : "";
   // Truncating text or a blob stores the empty value even with no write;
   // other types have no empty spelling, so only a write stores them.
   bool empty_is_value = IsText(type) || type.kind() == TypeKind::kBlob;
   bool dirty = empty_is_value && (flags & O_ACCMODE) != O_RDONLY &&
-               ((flags & O_TRUNC) != 0 || (created && (flags & O_APPEND) == 0));
+               ((flags & O_TRUNC) != 0 || (fresh && (flags & O_APPEND) == 0));
   *out = std::make_unique<CellFile>(impl, node, flags, created, std::move(content), dirty);
   return 0;
 }

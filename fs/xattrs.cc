@@ -126,6 +126,7 @@ int Filesystem::RewriteWithTtl(uint64_t inode, int64_t ttl) {
   if (s.ok()) s = impl_->Apply(std::move(mutation));
   if (!s.ok()) return ErrnoFromStatus(s);
   impl_->InvalidateNode(cell_node.id);
+  impl_->InvalidateCellName(cell_node);  // its entry timeout follows the new TTL
   return 0;
 }
 
