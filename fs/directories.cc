@@ -163,6 +163,12 @@ int Filesystem::RmDir(uint64_t parent, std::string_view name) {
   }
 }
 
+bool Filesystem::CachesListing(uint64_t inode) const {
+  Result<Node> node = impl_->NodeOf(inode);
+  return node.ok() &&
+         (node.value().id.kind == NodeKind::kRoot || node.value().id.kind == NodeKind::kKeyspace);
+}
+
 int Filesystem::OpenDir(uint64_t inode, uint64_t* handle) {
   Result<Node> node = impl_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());

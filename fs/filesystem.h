@@ -99,6 +99,12 @@ class Filesystem {
   int MkDir(uint64_t parent, std::string_view name, Entry* out);
   int RmDir(uint64_t parent, std::string_view name);
   int OpenDir(uint64_t inode, uint64_t* handle);
+  // Whether the kernel may cache `inode`'s listing across opens
+  // (cache_readdir + keep_cache): only for listings that change solely by
+  // events the kernel sees or the fs invalidates (the root's keyspaces and
+  // a keyspace's tables, changed by mkdir/rmdir or DDL). Partitions and rows
+  // change by TTL expiry, which no event announces, so they are not cached.
+  bool CachesListing(uint64_t inode) const;
   // Lists from `offset` (0: the start, with "." and ".."), calling `sink`
   // until it returns false or the listing ends. Offsets are those the
   // sink's entries carried; a listing continues by key from a snapshot

@@ -223,6 +223,10 @@ void OpenDir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   uint64_t handle = 0;
   if (ReplyIfError(req, Fs(req).OpenDir(ino, &handle))) return;
   fi->fh = handle;
+  if (Fs(req).CachesListing(ino)) {
+    fi->cache_readdir = 1;
+    fi->keep_cache = 1;
+  }
   if (fuse_reply_open(req, fi) != 0) Fs(req).ReleaseDir(handle);
 }
 
