@@ -1227,3 +1227,31 @@ TEST_CASE("appends to one set from several threads at once lose no element", "[f
 }
 
 }  // namespace cellfs::testing
+
+namespace cellfs::testing {
+
+TEST_CASE("only the root's and keyspaces' listings may be cached by the kernel", "[filesystem]") {
+  FsDriver d;
+  MakeSchema(d);
+  MkdirP(d, "ks/t/p/1");
+  for (const auto& [path, cached] : std::vector<std::pair<std::string, bool>>{
+           {"", true}, {"ks", true}, {"ks/t", false}, {"ks/t/p", false}, {"ks/t/p/1", false}}) {
+    INFO(path);
+    uint64_t inode = fs::InodeTable::kRootInode;
+    if (!path.empty()) REQUIRE(d.Resolve(path, &inode) == 0);
+    CHECK(d.fs().CachesListing(inode) == cached);
+  }
+}
+
+TEST_CASE("DDL through @cql invalidates the cached listings it changes", "[filesystem]") {
+  FsDriver d;
+  MakeSchema(d);
+  uint64_t keyspace = 0;
+  REQUIRE(d.Resolve("ks", &keyspace) == 0);
+  d.notifier().Clear();
+  d.Ddl("CREATE TABLE ks.other (k int PRIMARY KEY, v int);");
+  CHECK(d.notifier().SawInode(keyspace));
+  CHECK(d.notifier().SawInode(fs::InodeTable::kRootInode));
+}
+
+}  // namespace cellfs::testing
