@@ -1,6 +1,7 @@
 // `cellfs mount -o` option text and /proc/self/mountinfo lines.
 #include <catch2/catch.hpp>
 
+#include "tools/cellfs/mount_helper_args.h"
 #include "tools/cellfs/mount_options.h"
 #include "tools/cellfs/mount_table.h"
 
@@ -57,6 +58,43 @@ TEST_CASE("mountinfo lines give the mount point, type, source and connection", "
   CHECK(entry->source == "/data/d x");
   CHECK_FALSE(ParseMountInfoLine("garbage"));
   CHECK_FALSE(ParseMountInfoLine(""));
+}
+
+}  // namespace
+}  // namespace cellfs::tools
+
+namespace cellfs::tools {
+namespace {
+
+TEST_CASE("mount.cellfs keeps cellfs's options and drops mount(8)'s own", "[mount_helper]") {
+  auto parsed = ParseMountHelperArgs(
+      {"/data", "/mnt", "-o", "rw,noauto,user,_netdev,x-systemd.automount,nosuid,ro,entry_timeout=5"});
+  REQUIRE(parsed.ok());
+  CHECK(parsed.value().data_dir == "/data");
+  CHECK(parsed.value().mount_point == "/mnt");
+  CHECK(parsed.value().cellfs_options == "ro,entry_timeout=5");
+  CHECK_FALSE(parsed.value().fake);
+}
+
+TEST_CASE("mount.cellfs passes unknown options on unless sloppy", "[mount_helper]") {
+  auto strict = ParseMountHelperArgs({"-o", "defaults,bogus", "/d", "/m"});
+  REQUIRE(strict.ok());
+  CHECK(strict.value().cellfs_options == "bogus");  // cellfs mount names it in its error
+  auto sloppy = ParseMountHelperArgs({"/d", "/m", "-s", "-o", "bogus,commit=batch"});
+  REQUIRE(sloppy.ok());
+  CHECK(sloppy.value().cellfs_options == "commit=batch");
+}
+
+TEST_CASE("mount.cellfs flags and errors", "[mount_helper]") {
+  auto flags = ParseMountHelperArgs({"/d", "/m", "-fnv", "-t", "cellfs"});
+  REQUIRE(flags.ok());
+  CHECK(flags.value().fake);
+  CHECK(flags.value().verbose);
+  CHECK(flags.value().cellfs_options.empty());
+  CHECK_FALSE(ParseMountHelperArgs({"/d"}).ok());
+  CHECK_FALSE(ParseMountHelperArgs({"/d", "/m", "/x"}).ok());
+  CHECK_FALSE(ParseMountHelperArgs({"/d", "/m", "-o"}).ok());
+  CHECK_FALSE(ParseMountHelperArgs({"/d", "/m", "-q"}).ok());
 }
 
 }  // namespace
