@@ -130,7 +130,11 @@ class PartitionListing final : public DirListing {
 class RowListing final : public DirListing {
  public:
   RowListing(const Node& dir, std::vector<ListedEntry> statics, std::unique_ptr<RowIterator> it)
-      : dir_(dir), statics_(std::move(statics)), types_(dir.ClusteringTypes()), it_(std::move(it)) {}
+      : dir_(dir), statics_(std::move(statics)), types_(dir.ClusteringTypes()), it_(std::move(it)) {
+    for (const ColumnDef& column : dir.table->def.columns) {
+      has_statics_ = has_statics_ || column.kind == ColumnKind::kStatic;
+    }
+  }
   bool Next(ListedEntry* out) override {
     if (next_static_ < statics_.size()) {
       *out = std::move(statics_[next_static_++]);
@@ -149,6 +153,7 @@ class RowListing final : public DirListing {
       Result<std::string> name = FormatKeyName(types_, out->node.id.clustering);
       if (!name.ok()) continue;  // no write path stores such a key
       out->name = std::move(name).value();
+      EscapeStaticName(&out->name);
       out->state = RowState(it_->row());
       it_->Next();
       return true;
@@ -163,6 +168,19 @@ class RowListing final : public DirListing {
   std::vector<ListedEntry> statics_;
   size_t next_static_ = 0;
   ListedEntry* prepared_ = nullptr;  // holds this partition's row node but the clustering
+  bool has_statics_ = false;
+
+  // A row key spelled like a static column would name the static cell;
+  // its first byte is escaped instead ("s" -> "%73"), which key names
+  // accept on lookup.
+  void EscapeStaticName(std::string* name) const {
+    if (!has_statics_) return;
+    const ColumnDef* column = dir_.table->def.FindColumn(*name);
+    if (column == nullptr || column->kind != ColumnKind::kStatic) return;
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    auto first = static_cast<unsigned char>((*name)[0]);
+    name->replace(0, 1, {'%', kHex[first >> 4], kHex[first & 0xf]});
+  }
   std::vector<const CqlType*> types_;
   std::unique_ptr<RowIterator> it_;
   Status status_;

@@ -76,7 +76,7 @@ int Filesystem::MkDir(uint64_t parent, std::string_view name, Entry* out) {
       Status s = RunStatement(impl_->engine, "CREATE KEYSPACE " + QuoteIdentifier(name) +
                                                  " WITH replication = {'class': "
                                                  "'SimpleStrategy', 'replication_factor': 1}");
-      if (!s.ok()) return s.code() == StatusCode::kAlreadyExists ? EEXIST : EINVAL;
+      if (!s.ok()) return ErrnoFromStatus(s);
       if (s = impl_->ChildOf(dir, name, false, &child); !s.ok()) return ErrnoFromStatus(s);
       break;
     }
@@ -220,7 +220,7 @@ int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEn
       out.entry.attr.mode = child.state.attr.mode;
     }
     if (!sink(out)) {
-      if (plus) inodes_.Forget(out.entry.attr.inode, 1);
+      if (plus) Forget(out.entry.attr.inode, 1);
       return 0;
     }
     dir->pending = false;

@@ -49,6 +49,19 @@ int OpenVirtual(Filesystem::Impl* impl, const Node& node, int flags,
       *out = NewExportFile(impl, dir, node.id.file == VirtualName::Kind::kCsv);
       return 0;
     }
+    case VirtualName::Kind::kInsert: {
+      Node table = node;
+      table.id.kind = NodeKind::kTable;
+      *out = NewInsertFile(impl, table, node.id.write);
+      return 0;
+    }
+    case VirtualName::Kind::kStats:
+    case VirtualName::Kind::kStatsJson: {
+      if (Writing(flags)) return EACCES;
+      Node table = node;
+      table.id.kind = NodeKind::kTable;
+      return OpenStatsFile(impl, table, node.id.file == VirtualName::Kind::kStatsJson, out);
+    }
     default:
       return EACCES;
   }
@@ -73,16 +86,19 @@ int Filesystem::Create(uint64_t parent, std::string_view name, int flags, Entry*
   if (s.code() == StatusCode::kNotFound) return EINVAL;  // not a column that lives here
   if (!s.ok()) return ErrnoFromStatus(s);
   if (child.id.kind != NodeKind::kCell) return EISDIR;  // a key: rows are made by mkdir
-  std::unique_ptr<OpenFile> file;
-  int64_t write_time = 0;
-  if (int e = OpenCellFile(impl_.get(), child, flags | O_TRUNC, true, &file, &write_time)) return e;
   NodeState state;
   state.attr.mode = S_IFREG | 0644;
   state.attr.nlink = 1;
   state.attr.mtime_micros = impl_->engine->clock().NowMicros();
   impl_->MakeEntry(child, state, state.attr.mtime_micros, out);
+  std::unique_ptr<OpenFile> file;
+  bool keep_cache = false;
+  if (int e = OpenCellFile(impl_.get(), child, out->attr.inode, flags | O_TRUNC, true, &file,
+                           &keep_cache)) {
+    Forget(out->attr.inode, 1);
+    return e;
+  }
   impl_->Keep(child.id);  // an empty file until the open file stores something
-  impl_->SameContentAsLastOpen(out->attr.inode, -1);
   Reply(std::move(file), reply);
   return 0;
 }
@@ -128,12 +144,11 @@ int Filesystem::Open(uint64_t inode, int flags, OpenReply* reply) {
   std::unique_ptr<OpenFile> file;
   switch (node.value().id.kind) {
     case NodeKind::kCell: {
-      int64_t write_time = 0;
-      if (int e = OpenCellFile(impl_.get(), node.value(), flags, false, &file, &write_time)) return e;
-      // The kernel's pages of this inode are right when nothing was stored
-      // since the previous open served them.
-      bool same = impl_->SameContentAsLastOpen(inode, write_time);
-      reply->keep_cache = same && !Writing(flags);
+      bool keep_cache = false;
+      if (int e = OpenCellFile(impl_.get(), node.value(), inode, flags, false, &file, &keep_cache)) {
+        return e;
+      }
+      reply->keep_cache = keep_cache && !Writing(flags);
       break;
     }
     case NodeKind::kVirtualFile:
@@ -172,6 +187,36 @@ int Filesystem::Fsync(uint64_t handle) {
     if (int e = file->Release()) return e;  // everything pending, a bare truncation included
   }
   return ErrnoFromStatus(impl_->engine->Sync());
+}
+
+int Filesystem::TruncateOpenFile(uint64_t handle) {
+  OpenFile* file = FileOf(handle);
+  std::lock_guard lock(file->mutex);
+  return file->Truncate();
+}
+
+int Filesystem::TruncateCell(const Node& cell) {
+  size_t column = *cell.column();
+  const CqlType& type = *cell.table->column(column).type;
+  bool empty_is_value = type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii ||
+                        type.kind() == TypeKind::kBlob;
+  if (!empty_is_value) return EINVAL;  // no empty spelling: nothing to cut to
+  Mutation mutation = impl_->engine->NewMutation();
+  ColumnValue empty{column, std::string()};
+  Status s = mutation.Update(cell.table, cell.id.partition_key, cell.id.clustering,
+                             std::span<const ColumnValue>(&empty, 1), AttributesOf(cell.id.write));
+  if (s.ok()) s = impl_->Apply(std::move(mutation));
+  if (!s.ok()) return ErrnoFromStatus(s);
+  NodeId plain = cell.id;
+  plain.write = {};
+  impl_->InvalidateNode(plain);
+  return 0;
+}
+
+void Filesystem::Discard(uint64_t handle) {
+  OpenFile* file = FileOf(handle);
+  file->Discard();
+  delete file;
 }
 
 void Filesystem::Release(uint64_t handle) {

@@ -57,9 +57,9 @@ int Filesystem::Lookup(uint64_t parent, std::string_view name, Entry* out) {
 }
 
 void Filesystem::Forget(uint64_t inode, uint64_t count) {
-  std::optional<std::string> identity = inodes_.Identity(inode);
-  inodes_.Forget(inode, count);
-  if (identity && !inodes_.Find(*identity)) impl_->Forgotten(inode, *identity);
+  if (std::optional<std::string> dropped = inodes_.Forget(inode, count)) {
+    impl_->Forgotten(inode, *dropped);
+  }
 }
 
 int Filesystem::GetAttr(uint64_t inode, NodeAttr* out, double* attr_timeout) {
@@ -76,17 +76,22 @@ int Filesystem::GetAttr(uint64_t inode, NodeAttr* out, double* attr_timeout) {
   return 0;
 }
 
-int Filesystem::SetSize(uint64_t inode, uint64_t size, NodeAttr* out, double* attr_timeout) {
+int Filesystem::SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr* out,
+                        double* attr_timeout) {
   Result<Node> node = impl_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   const NodeId& id = node.value().id;
   bool writable = id.kind == NodeKind::kCell ||
                   (id.kind == NodeKind::kVirtualFile &&
-                   (id.file == VirtualName::Kind::kCql ||
+                   (id.file == VirtualName::Kind::kCql || id.file == VirtualName::Kind::kInsert ||
                     (id.file == VirtualName::Kind::kJson && id.directory == NodeKind::kRow)));
   if (!writable) return id.kind == NodeKind::kVirtualFile ? EACCES : EISDIR;
   if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
   if (size != 0) return EINVAL;  // a value is replaced whole, never cut
+  if (id.kind == NodeKind::kCell) {
+    int e = handle != 0 ? TruncateOpenFile(handle) : TruncateCell(node.value());
+    if (e != 0) return e;
+  }
   int result = GetAttr(inode, out, attr_timeout);
   if (result == ENOENT && id.kind == NodeKind::kCell) {
     *out = NodeAttr{};
@@ -119,18 +124,58 @@ bool Filesystem::Impl::IsKept(const NodeId& id) const {
 }
 
 void Filesystem::Impl::Forgotten(uint64_t inode, const std::string& identity) {
+  // A new lookup of the same node may have come in since: then it is held
+  // again (under a new inode) and its kept mark stays.
+  bool held_again = fs->inodes().Find(identity).has_value();
   std::lock_guard lock(mutex);
   served.erase(inode);
-  kept.erase(identity);
+  if (!held_again) kept.erase(identity);
 }
 
-bool Filesystem::Impl::SameContentAsLastOpen(uint64_t inode, int64_t write_time) {
+namespace {
+
+// Whether `versions` counts an open file of a version other than `version`.
+bool OtherVersionOpen(const std::map<int64_t, int>& versions, int64_t version) {
+  for (const auto& [open, count] : versions) {
+    if (open != version && count > 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool Filesystem::Impl::OpenedVersion(uint64_t inode, int64_t version) {
   std::lock_guard lock(mutex);
-  auto [it, inserted] = served.try_emplace(inode, write_time);
-  if (inserted) return false;
-  bool same = it->second == write_time;
-  it->second = write_time;
-  return same;
+  std::map<int64_t, int>& versions = open_versions[inode];
+  bool others = OtherVersionOpen(versions, version);
+  auto it = served.find(inode);
+  bool keep = it != served.end() && it->second == version && !others;
+  // Not kept: the kernel drops the pages now, and this file refills them.
+  if (others) {
+    served.erase(inode);
+  } else {
+    served[inode] = version;
+  }
+  ++versions[version];
+  return keep;
+}
+
+void Filesystem::Impl::ClosedVersion(uint64_t inode, int64_t version) {
+  std::lock_guard lock(mutex);
+  auto it = open_versions.find(inode);
+  if (it == open_versions.end()) return;
+  if (--it->second[version] <= 0) it->second.erase(version);
+  if (it->second.empty()) open_versions.erase(it);
+  // Its reads may have put its version into the pages.
+  auto served_it = served.find(inode);
+  if (served_it != served.end() && served_it->second != version) served.erase(served_it);
+}
+
+void Filesystem::Impl::ChangeVersion(uint64_t inode, int64_t from, int64_t to) {
+  std::lock_guard lock(mutex);
+  std::map<int64_t, int>& versions = open_versions[inode];
+  if (--versions[from] <= 0) versions.erase(from);
+  ++versions[to];
 }
 
 std::mutex& Filesystem::Impl::AppendLock(const NodeId& cell) {
@@ -148,7 +193,14 @@ void Filesystem::Impl::StoreContent(const NodeId& cell, std::string content, int
   if (!inode) return;
   notifier->StoreContent(*inode, std::move(content), [this, inode = *inode, write_time] {
     std::lock_guard lock(mutex);
-    served[inode] = write_time;  // the kernel's pages hold this write's content
+    // The kernel's pages hold this write's content, unless an open file of
+    // another version can put its own back.
+    auto versions = open_versions.find(inode);
+    if (versions != open_versions.end() && OtherVersionOpen(versions->second, write_time)) {
+      served.erase(inode);
+    } else {
+      served[inode] = write_time;
+    }
   });
 }
 

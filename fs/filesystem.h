@@ -27,6 +27,8 @@ struct FilesystemOptions {
   bool read_only = false;  // every write answers EROFS
 };
 
+struct Node;  // fs/filesystem_impl.h
+
 // What stat shows. Sizes are exact: a file's size is what read returns.
 struct NodeAttr {
   uint64_t inode = 0;
@@ -74,9 +76,12 @@ using DirEntrySink = std::function<bool(const DirEntry&)>;
 //
 // Thread-safe: the FUSE session calls from several threads at once; every
 // operation may run concurrently with every other. Handles (files and
-// directories) may also see concurrent calls. Locks: the inode table's and
-// each handle's own, never nested with each other except handle -> inode
-// table; none is held across an engine call that writes or syncs.
+// directories) may also see concurrent calls. Lock order: a handle's own
+// lock -> a cell's append lock -> the Impl mutex -> the inode table's. A
+// handle's lock is held across that handle's store (flush, fsync, release),
+// which serialises the writes through one handle; the append lock across
+// an append's read and write; the other two are held only for map
+// operations. None is held across a reply to the kernel.
 class Filesystem {
  public:
   // `engine` and `notifier` must outlive the Filesystem.
@@ -93,7 +98,11 @@ class Filesystem {
   // virtual file is accepted (what O_TRUNC asks); the write that follows
   // supplies the value. Other attribute changes (chmod, utimes) are refused
   // with EPERM, except times, which are ignored so `touch` of a cell works.
-  int SetSize(uint64_t inode, uint64_t size, NodeAttr* out, double* attr_timeout);
+  // `handle`: the open file the truncation came through (ftruncate), or 0
+  // (truncate(2) by path, which stores the empty value at once for text
+  // and blobs and is EINVAL for types without an empty spelling).
+  int SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr* out,
+              double* attr_timeout);
 
   // ---- Directories.
   int MkDir(uint64_t parent, std::string_view name, Entry* out);
@@ -128,6 +137,9 @@ class Filesystem {
   // Flush, then make every acknowledged write durable.
   int Fsync(uint64_t handle);
   void Release(uint64_t handle);
+  // Frees a handle whose open or create reply never reached the kernel,
+  // storing nothing.
+  void Discard(uint64_t handle);
 
   // ---- Extended attributes.
   int GetXattr(uint64_t inode, std::string_view name, std::string* value);
@@ -143,6 +155,9 @@ class Filesystem {
   struct Impl;  // fs/filesystem_impl.h: shared by the operation files
 
  private:
+  // Truncation through an open file, and by path (SetSize).
+  int TruncateOpenFile(uint64_t handle);
+  int TruncateCell(const Node& cell);
   // setfattr user.cellfs.ttl: the cell's value written again with `ttl`.
   int RewriteWithTtl(uint64_t inode, int64_t ttl);
   InodeTable inodes_;

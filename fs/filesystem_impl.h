@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -87,9 +88,19 @@ struct Filesystem::Impl {
   bool IsKept(const NodeId& id) const;
   void Forgotten(uint64_t inode, const std::string& identity);  // prunes per-node state
 
-  // ---- keep_cache bookkeeping: the write time of the content last served
-  // for an inode. Returns whether `write_time` equals it, and records it.
-  bool SameContentAsLastOpen(uint64_t inode, int64_t write_time);
+  // ---- keep_cache bookkeeping. A cell's "version" is the write time of
+  // the content an open file serves. `served` records which version the
+  // kernel's cached pages of an inode hold — known only while every open
+  // file of the inode serves that one version, since any open file's READ
+  // may fill the shared pages.
+  //
+  // An open of `version`: whether the kernel may keep its pages; counts the
+  // open file.
+  bool OpenedVersion(uint64_t inode, int64_t version);
+  // The open file of `version` is gone.
+  void ClosedVersion(uint64_t inode, int64_t version);
+  // An open file now serves `to` instead of `from` (it stored a value).
+  void ChangeVersion(uint64_t inode, int64_t from, int64_t to);
 
   // ---- Invalidation after a change that other kernel objects may cache.
   void InvalidateNode(const NodeId& id);  // its attributes and data, if the kernel has it
@@ -115,7 +126,9 @@ struct Filesystem::Impl {
 
   mutable std::mutex mutex;  // guards the two maps below; never held across a call out
   std::unordered_set<std::string> kept;            // identities
-  std::unordered_map<uint64_t, int64_t> served;    // inode -> write time last served
+  std::unordered_map<uint64_t, int64_t> served;    // inode -> version its pages hold
+  // inode -> version -> open files serving it
+  std::unordered_map<uint64_t, std::map<int64_t, int>> open_versions;
   std::array<std::mutex, 64> append_locks;
 };
 

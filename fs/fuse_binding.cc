@@ -155,7 +155,7 @@ void GetAttr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
 }
 
 // Only truncation means something; times are ignored so `touch` works.
-void SetAttr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, fuse_file_info*) {
+void SetAttr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, fuse_file_info* fi) {
   if ((to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID)) != 0) {
     fuse_reply_err(req, EPERM);
     return;
@@ -163,7 +163,8 @@ void SetAttr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, fuse
   NodeAttr out;
   double timeout = 0;
   int err = (to_set & FUSE_SET_ATTR_SIZE) != 0
-                ? Fs(req).SetSize(ino, static_cast<uint64_t>(attr->st_size), &out, &timeout)
+                ? Fs(req).SetSize(ino, static_cast<uint64_t>(attr->st_size),
+                                  fi != nullptr ? fi->fh : 0, &out, &timeout)
                 : Fs(req).GetAttr(ino, &out, &timeout);
   ReplyAttr(req, err, out, timeout);
 }
@@ -187,7 +188,7 @@ void Open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   if (ReplyIfError(req, Fs(req).Open(ino, fi->flags, &reply))) return;
   SetFileInfo(reply, fi);
   // An open the kernel never saw (interrupted) gets no release: do it here.
-  if (fuse_reply_open(req, fi) != 0) Fs(req).Release(reply.handle);
+  if (fuse_reply_open(req, fi) != 0) Fs(req).Discard(reply.handle);
 }
 
 void Read(fuse_req_t req, fuse_ino_t, size_t size, off_t off, fuse_file_info* fi) {
@@ -339,7 +340,7 @@ void Create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t, fuse_fi
   SetFileInfo(reply, fi);
   fuse_entry_param param = ToEntryParam(entry);
   if (fuse_reply_create(req, &param, fi) != 0) {
-    fs.Release(reply.handle);
+    fs.Discard(reply.handle);
     fs.Forget(entry.attr.inode, 1);
   }
 }

@@ -23,18 +23,20 @@ uint64_t InodeTable::Acquire(std::string_view identity) {
   return inode;
 }
 
-void InodeTable::Forget(uint64_t inode, uint64_t count) {
-  if (inode == kRootInode) return;
+std::optional<std::string> InodeTable::Forget(uint64_t inode, uint64_t count) {
+  if (inode == kRootInode) return std::nullopt;
   std::lock_guard lock(mutex_);
   auto found = by_inode_.find(inode);
-  if (found == by_inode_.end()) return;
+  if (found == by_inode_.end()) return std::nullopt;
   Entry& entry = found->second;
   if (count < entry.lookups) {
     entry.lookups -= count;
-    return;
+    return std::nullopt;
   }
-  by_identity_.erase(entry.identity);
+  std::string identity = std::move(entry.identity);
+  by_identity_.erase(identity);
   by_inode_.erase(found);
+  return identity;
 }
 
 std::optional<std::string> InodeTable::Identity(uint64_t inode) const {

@@ -38,7 +38,9 @@ class InodeTable {
 
   // Takes back `count` lookups of `inode`; drops it at zero. Unknown inodes
   // and the root are ignored; a count above the current one drops it.
-  void Forget(uint64_t inode, uint64_t count);
+  // Returns the identity when this call dropped the inode, so the caller
+  // can let go of what it keeps per node in the same step.
+  std::optional<std::string> Forget(uint64_t inode, uint64_t count);
 
   // The identity of `inode`; nullopt when the kernel has forgotten it (or
   // it never existed).

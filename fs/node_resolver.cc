@@ -4,6 +4,7 @@
 
 #include "fs/filesystem_impl.h"
 #include "fs/key_name.h"
+#include "fs/slice_path.h"
 #include "fs/virtual_name.h"
 
 namespace cellfs::fs {
@@ -42,10 +43,6 @@ Status VirtualChild(const Node& parent, std::string_view name, Node* child) {
   if (!IsAllowedIn(parsed.kind, LevelOf(parent))) {
     return Status::NotFound(std::string(name) + " does not exist here");
   }
-  // Bulk loading and table statistics arrive with their own issue.
-  if (parsed.kind == VirtualName::Kind::kInsert || parsed.kind == VirtualName::Kind::kStats) {
-    return Status::NotFound(std::string(name) + " is not available in this version");
-  }
   child->id = parent.id;
   child->table = parent.table;
   bool slice_kind = parsed.kind == VirtualName::Kind::kSliceBound ||
@@ -55,11 +52,13 @@ Status VirtualChild(const Node& parent, std::string_view name, Node* child) {
     if (!parent.clustered()) return Status::NotFound("a table without clustering columns has no slices");
     child->id.kind = NodeKind::kSlice;
     child->id.slice.emplace_back(name);
-    return Status::Ok();
+    SliceSpec slice;  // a bound that does not parse fails its lookup, not a later listing
+    return BuildSlice(child->ClusteringTypes(), child->id.slice, &slice);
   }
   child->id.kind = NodeKind::kVirtualFile;
   child->id.file = parsed.kind;
   child->id.directory = parent.id.kind;
+  child->id.write = parsed.write;  // @insert@ttl=N
   return Status::Ok();
 }
 
@@ -186,20 +185,21 @@ Status Filesystem::Impl::ChildOf(const Node& parent, std::string_view name, bool
     }
     case NodeKind::kTable:
       return KeyChild(parent, name, split_suffixes, /*partition=*/true, child);
-    case NodeKind::kPartition:
-      if (!parent.clustered() || parent.table->def.FindColumn(std::string(name)) != nullptr) {
+    case NodeKind::kPartition: {
+      if (!parent.clustered()) return ColumnChild(parent, name, split_suffixes, child);
+      // A clustered partition holds its static cells and its rows: a static
+      // column's name is the cell (a row key spelled the same is listed
+      // with its first byte escaped); every other name is a row key, even
+      // one that matches a regular or key column.
+      std::string_view base = name;
+      WriteSuffixes write;
+      if (split_suffixes && !SplitWriteSuffixes(name, &base, &write).ok()) base = name;
+      const ColumnDef* column = parent.table->def.FindColumn(std::string(base));
+      if (column != nullptr && column->kind == ColumnKind::kStatic) {
         return ColumnChild(parent, name, split_suffixes, child);
       }
-      if (split_suffixes) {
-        // A static column given with suffixes ("s@ttl=5").
-        std::string_view base;
-        WriteSuffixes write;
-        if (SplitWriteSuffixes(name, &base, &write).ok() && !write.empty() &&
-            parent.table->def.FindColumn(std::string(base)) != nullptr) {
-          return ColumnChild(parent, name, true, child);
-        }
-      }
       return KeyChild(parent, name, split_suffixes, /*partition=*/false, child);
+    }
     case NodeKind::kSlice:
       return KeyChild(parent, name, split_suffixes, /*partition=*/false, child);
     case NodeKind::kRow:

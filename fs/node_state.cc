@@ -15,6 +15,9 @@ namespace cellfs::fs {
 namespace {
 
 constexpr int64_t kMicrosPerSecond = 1'000'000;
+// How long the kernel may trust that a clustered partition (or a slice of
+// it) exists: expiry of its last row is not worth computing per lookup.
+constexpr int64_t kShortLivedMicros = kMicrosPerSecond;
 
 NodeState DirectoryStateImpl(int64_t mtime, nlink_t nlink) {
   NodeState state;
@@ -62,7 +65,7 @@ mode_t VirtualFileMode(const NodeId& id) {
     case VirtualName::Kind::kJson:
       return S_IFREG | (id.directory == NodeKind::kRow ? 0644 : 0444);
     case VirtualName::Kind::kInsert:
-      return S_IFREG | 0200;
+      return S_IFREG | 0600;  // written, then read back for its report
     default:
       return S_IFREG | 0444;
   }
@@ -111,6 +114,7 @@ Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeSta
       return Status::Ok();
     case NodeKind::kPartition:
     case NodeKind::kSlice: {
+      bool live = false;
       if (!node.clustered() && id.kind == NodeKind::kPartition) {
         auto row = view.GetRow(node.table, id.partition_key, {});
         if (!row.ok()) return row.status();
@@ -119,15 +123,19 @@ Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeSta
           return Status::Ok();
         }
       } else if (held) {
-        *state = DirectoryState(mount_micros, 1);
-        return Status::Ok();
+        live = true;  // getattr of a partition the kernel holds: see StateOf
       } else {
-        auto live = view.IsPartitionLive(node.table, id.partition_key);
-        if (!live.ok()) return live.status();
-        if (live.value()) {
-          *state = DirectoryState(mount_micros, 1);
-          return Status::Ok();
-        }
+        auto found = view.IsPartitionLive(node.table, id.partition_key);
+        if (!found.ok()) return found.status();
+        live = found.value();
+      }
+      if (live) {
+        // Whether a clustered partition lives depends on all its rows, which
+        // may expire at any time; rather than read them all, the kernel is
+        // told to ask again within kShortLivedMicros.
+        *state = DirectoryState(mount_micros, 1);
+        state->valid_until_micros = view.now() + kShortLivedMicros;
+        return Status::Ok();
       }
       NodeId partition = id;
       partition.kind = NodeKind::kPartition;

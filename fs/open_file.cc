@@ -25,13 +25,16 @@ int ReadFrom(std::string_view content, uint64_t offset, size_t size, std::string
 
 class TextFile final : public OpenFile {
  public:
-  explicit TextFile(std::string content) : content_(std::move(content)) {}
+  TextFile(std::string content, bool direct_io)
+      : content_(std::move(content)), direct_io_(direct_io) {}
   int Read(uint64_t offset, size_t size, std::string* out) override {
     return ReadFrom(content_, offset, size, out);
   }
+  bool direct_io() const override { return direct_io_; }
 
  private:
   std::string content_;
+  bool direct_io_;
 };
 
 bool IsText(const CqlType& type) {
@@ -61,10 +64,10 @@ const RowCell* CurrentCell(Filesystem::Impl* impl, const Node& node,
 
 class CellFile final : public OpenFile {
  public:
-  CellFile(Filesystem::Impl* impl, Node node, int flags, bool created, std::string content,
-           bool dirty)
-      : impl_(impl), node_(std::move(node)), created_(created), content_(std::move(content)),
-        dirty_(dirty) {
+  CellFile(Filesystem::Impl* impl, Node node, uint64_t inode, int64_t version, int flags,
+           bool created, std::string content, bool dirty)
+      : impl_(impl), node_(std::move(node)), inode_(inode), version_(version), created_(created),
+        content_(std::move(content)), dirty_(dirty) {
     column_ = *node_.column();
     const CqlType& type = *node_.table->column(column_).type;
     counter_ = type.kind() == TypeKind::kCounter;
@@ -73,7 +76,12 @@ class CellFile final : public OpenFile {
   }
 
   ~CellFile() override {
-    if (created_) impl_->Unkeep(node_.id);
+    impl_->ClosedVersion(inode_, version_);
+    if (!created_) return;
+    impl_->Unkeep(node_.id);
+    // Nothing was stored (touch of an int column): the entry the kernel
+    // got from create names nothing.
+    if (!ever_stored_) impl_->InvalidateCellName(node_);
   }
 
   int Read(uint64_t offset, size_t size, std::string* out) override {
@@ -82,25 +90,28 @@ class CellFile final : public OpenFile {
 
   ssize_t Write(uint64_t offset, std::string_view data) override {
     if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
-    std::string candidate = buffer_;
-    if (counter_ || append_) {
-      candidate.append(data);
-    } else {
-      if (offset > kMaxCellBytes) return -EFBIG;
-      if (candidate.size() < offset + data.size()) candidate.resize(offset + data.size());
-      candidate.replace(offset, data.size(), data);
-    }
-    if (candidate.size() > kMaxCellBytes) return -EFBIG;
-    if (!Valid(candidate)) {
+    uint64_t at = counter_ || append_ ? buffer_.size() : offset;
+    if (at > kMaxCellBytes || at + data.size() > kMaxCellBytes) return -EFBIG;
+    if (!Accepts(at, data)) {
       // Nothing is stored for a refused value, not even the truncation.
       if (!written_) dirty_ = false;
       return -EINVAL;
     }
-    buffer_ = std::move(candidate);
+    if (buffer_.size() < at + data.size()) buffer_.resize(at + data.size());
+    buffer_.replace(at, data.size(), data);
     dirty_ = true;
     written_ = true;
     return static_cast<ssize_t>(data.size());
   }
+
+  int Truncate() override {
+    if (counter_ || append_) return 0;  // a delta or an appendix starts empty anyway
+    buffer_.clear();
+    dirty_ = written_ = IsText(type()) || type().kind() == TypeKind::kBlob;
+    return 0;
+  }
+
+  void Discard() override { dirty_ = false; }
 
   // A truncation with no write yet waits for the release: shells close a
   // duplicate of the descriptor (a flush) before they write through it.
@@ -111,11 +122,17 @@ class CellFile final : public OpenFile {
     Status s = Store();
     if (!s.ok()) return ErrnoFromStatus(s);
     dirty_ = false;
+    ever_stored_ = true;
     if (counter_ || append_) buffer_.clear();  // a second close must not add again
     NodeId plain = node_.id;
     plain.write = {};
     if (stored_) {
-      impl_->StoreContent(plain, FormatCellContent(type(), stored_->value), stored_->write_time);
+      // This handle now shows the stored value too, so its reads cannot put
+      // an older one back into the kernel's cache.
+      content_ = FormatCellContent(type(), stored_->value);
+      impl_->ChangeVersion(inode_, version_, stored_->write_time);
+      version_ = stored_->write_time;
+      impl_->StoreContent(plain, content_, stored_->write_time);
     } else {
       impl_->InvalidateNode(plain);
     }
@@ -134,6 +151,28 @@ class CellFile final : public OpenFile {
 
  private:
   const CqlType& type() const { return *node_.table->column(column_).type; }
+
+  // Whether writing `data` at `at` leaves a value that is, or may still
+  // become, valid. Blobs take anything; text appended to is checked from
+  // its last character on (the rest was checked already), so a large text
+  // written in pieces costs linear time.
+  bool Accepts(uint64_t at, std::string_view data) const {
+    if (type().kind() == TypeKind::kBlob && !counter_) return true;
+    if (IsText(type()) && at == buffer_.size()) {
+      size_t start = buffer_.size();
+      for (int i = 0; i < 3 && start > 0 &&
+                      (static_cast<unsigned char>(buffer_[start - 1]) & 0xC0) == 0x80;
+           ++i) {
+        --start;
+      }
+      if (start > 0) --start;
+      return IsValidTextPrefix(type(), buffer_.substr(start) + std::string(data));
+    }
+    std::string candidate = buffer_;
+    if (candidate.size() < at + data.size()) candidate.resize(at + data.size());
+    candidate.replace(at, data.size(), data);
+    return Valid(candidate);
+  }
 
   bool Valid(std::string_view candidate) const {
     if (counter_) return ParseCounterDelta(candidate).ok();
@@ -205,7 +244,10 @@ class CellFile final : public OpenFile {
 
   Filesystem::Impl* impl_;
   Node node_;
+  uint64_t inode_;
+  int64_t version_;  // the write time of content_ (0: none), as Impl counts open versions
   bool created_;
+  bool ever_stored_ = false;
   size_t column_ = 0;
   bool counter_ = false;
   bool append_ = false;
@@ -284,6 +326,12 @@ class ExportFile final : public OpenFile {
       base_ += drop;
     }
     while (base_ + data_.size() < offset + size && stream_->Next(&data_)) {
+      // Keep only what the read can still need: a far offset must not
+      // gather the whole export in memory.
+      if (offset > base_ + data_.size()) {
+        base_ += data_.size();
+        data_.clear();
+      }
     }
     if (!stream_->status().ok()) return ErrnoFromStatus(stream_->status());
     if (offset >= base_) ReadFrom(data_, offset - base_, size, out);
@@ -404,13 +452,14 @@ bool RowJsonFile::IncompleteJson(std::string_view text) {
 ssize_t OpenFile::Write(uint64_t, std::string_view) { return -EBADF; }
 int OpenFile::Flush() { return 0; }
 int OpenFile::Release() { return Flush(); }
+int OpenFile::Truncate() { return 0; }
 
-std::unique_ptr<OpenFile> NewTextFile(std::string content) {
-  return std::make_unique<TextFile>(std::move(content));
+std::unique_ptr<OpenFile> NewTextFile(std::string content, bool direct_io) {
+  return std::make_unique<TextFile>(std::move(content), direct_io);
 }
 
-int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool created,
-                 std::unique_ptr<OpenFile>* out, int64_t* write_time) {
+int OpenCellFile(Filesystem::Impl* impl, const Node& node, uint64_t inode, int flags,
+                 bool created, std::unique_ptr<OpenFile>* out, bool* keep_cache) {
   const CqlType& type = *node.table->column(*node.column()).type;
   if ((flags & O_APPEND) != 0 && type.kind() != TypeKind::kCounter && !CanAppend(type)) return EINVAL;
   if (type.kind() == TypeKind::kCounter && node.id.write.ttl) return EINVAL;  // as CQL refuses it
@@ -424,14 +473,16 @@ int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool creat
   bool writing = (flags & O_ACCMODE) != O_RDONLY;
   if (cell == nullptr && !created && !writing && !impl->IsKept(node.id)) return ENOENT;
   bool fresh = created || cell == nullptr;  // no value yet: truncated in effect
-  *write_time = cell ? cell->cell.write_time : 0;
+  int64_t version = cell ? cell->cell.write_time : 0;
+  *keep_cache = impl->OpenedVersion(inode, version);
   std::string content = cell ? FormatCellContent(type, cell->cell.value) : "";
   // Truncating text or a blob stores the empty value even with no write;
   // other types have no empty spelling, so only a write stores them.
   bool empty_is_value = IsText(type) || type.kind() == TypeKind::kBlob;
   bool dirty = empty_is_value && (flags & O_ACCMODE) != O_RDONLY &&
                ((flags & O_TRUNC) != 0 || (fresh && (flags & O_APPEND) == 0));
-  *out = std::make_unique<CellFile>(impl, node, flags, created, std::move(content), dirty);
+  *out = std::make_unique<CellFile>(impl, node, inode, version, flags, created,
+                                    std::move(content), dirty);
   return 0;
 }
 

@@ -29,21 +29,28 @@ class OpenFile {
   // The last close of the file (release): stores what Flush left. Default:
   // Flush.
   virtual int Release();
+  // ftruncate(fd, 0): the value written so far is dropped. Default:
+  // nothing to drop (0).
+  virtual int Truncate();
+  // The open never reached the kernel: forget what a release would store.
+  virtual void Discard() {}
   // Whether the content was generated for this open and has no fixed size.
   virtual bool direct_io() const { return false; }
 
   std::mutex mutex;
 };
 
-// A file whose content is fixed when opened (@schema, a cell being read).
-std::unique_ptr<OpenFile> NewTextFile(std::string content);
+// A file whose content is fixed when opened (@schema, @stats). `direct_io`
+// when stat cannot know its size beforehand.
+std::unique_ptr<OpenFile> NewTextFile(std::string content, bool direct_io = false);
 
-// Opens cell `node` with open(2) flags `flags` ("created": by create(2)).
-// EINVAL for O_APPEND on a type where appending means nothing (int,
-// frozen collections...). *write_time receives the cell's write time (0
-// when absent); ENOENT when absent and not created.
-int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool created,
-                 std::unique_ptr<OpenFile>* out, int64_t* write_time);
+// Opens cell `node` (inode `inode`) with open(2) flags `flags` ("created":
+// by create(2)). EINVAL for O_APPEND on a type where appending means
+// nothing (int, frozen collections...); ENOENT when absent, not created and
+// not opened for writing. *keep_cache: whether the kernel's cached pages
+// of the inode hold this open's content (Impl::OpenedVersion).
+int OpenCellFile(Filesystem::Impl* impl, const Node& node, uint64_t inode, int flags,
+                 bool created, std::unique_ptr<OpenFile>* out, bool* keep_cache);
 
 // A row's @json (also the partition's, for a table without clustering
 // columns): reads the row as one JSON object; a write of an object changes
@@ -56,5 +63,18 @@ std::unique_ptr<OpenFile> NewExportFile(Filesystem::Impl* impl, const Node& dir,
 
 // MOUNT/@cql.
 std::unique_ptr<OpenFile> NewCqlFile(Filesystem::Impl* impl);
+
+// TABLE/@insert (fs/insert_file.cc): JSON Lines or CSV written to it are
+// stored record by record in batches (fs/insert_batcher.h); a write()
+// that completes a refused record fails with EINVAL (the valid ones are
+// kept); flush and fsync end the input's last record and apply what is
+// batched. Reading it returns the report: one "line N: message" per refused
+// record, then "N rows stored, M lines refused".
+std::unique_ptr<OpenFile> NewInsertFile(Filesystem::Impl* impl, const Node& table,
+                                        const WriteSuffixes& defaults);
+
+// TABLE/@stats and @stats.json: fs/table_stats.h, computed when opened.
+int OpenStatsFile(Filesystem::Impl* impl, const Node& table, bool json,
+                  std::unique_ptr<OpenFile>* out);
 
 }  // namespace cellfs::fs

@@ -61,7 +61,7 @@ struct FixedName {
 constexpr FixedName kFixedNames[] = {
     {"@cql", Kind::kCql},         {"@schema", Kind::kSchema}, {"@insert", Kind::kInsert},
     {"@json", Kind::kJson},       {"@csv", Kind::kCsv},       {"@stats", Kind::kStats},
-    {"@reverse", Kind::kReverse},
+    {"@reverse", Kind::kReverse}, {"@stats.json", Kind::kStatsJson},
 };
 
 struct BoundName {
@@ -207,6 +207,7 @@ bool IsAllowedIn(VirtualName::Kind kind, TreeLevel level) {
       return level == TreeLevel::kKeyspace || level == TreeLevel::kTable;
     case Kind::kInsert:
     case Kind::kStats:
+    case Kind::kStatsJson:
       return level == TreeLevel::kTable;
     case Kind::kJson:
       return level == TreeLevel::kTable || level == TreeLevel::kPartition ||

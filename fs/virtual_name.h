@@ -88,6 +88,7 @@ struct VirtualName {
     kSliceBound,  // @ge=T @gt=T @le=T @lt=T
     kLimit,       // @limit=N
     kReverse,     // @reverse
+    kStatsJson,   // @stats.json: @stats as one JSON object
   };
 
   Kind kind = Kind::kCql;
@@ -130,7 +131,8 @@ Status ParseVirtualName(std::string_view name, VirtualName* out);
 enum class TreeLevel { kMountRoot, kKeyspace, kTable, kPartition, kSlice, kRow };
 
 // Whether a name of kind `kind` exists under a directory at `level`:
-//   @cql: mount root.  @schema: keyspace, table.  @insert, @stats: table.
+//   @cql: mount root.  @schema: keyspace, table.  @insert, @stats,
+//   @stats.json: table.
 //   @json: table, partition, slice, row.  @csv: table, partition, slice.
 //   slice bounds, @limit, @reverse: partition, slice.
 // A partition of a table without clustering columns holds its cells

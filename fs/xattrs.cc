@@ -54,6 +54,9 @@ Status AttributesNow(const Filesystem::Impl& impl, const Node& node,
 }  // namespace
 
 int Filesystem::GetXattr(uint64_t inode, std::string_view name, std::string* value) {
+  // The kernel asks for security.capability before page-cache writes:
+  // answer names cellfs never has without reading anything.
+  if (name != kTtl && name != kWriteTime && name != kToken) return ENODATA;
   Result<Node> node = impl_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   std::vector<std::pair<std::string_view, std::string>> attributes;
@@ -113,6 +116,9 @@ int Filesystem::RewriteWithTtl(uint64_t inode, int64_t ttl) {
   const Node& cell_node = node.value();
   size_t column = *cell_node.column();
   if (cell_node.table->column(column).type->kind() == TypeKind::kCounter) return EINVAL;
+  // Read and rewrite as one step against other read-modify-writes of the
+  // cell (appends), with a write time taken after the read.
+  std::lock_guard lock(impl_->AppendLock(cell_node.id));
   ReadView view = impl_->engine->NewReadView();
   std::optional<RowFragment> row;
   const RowCell* cell = nullptr;

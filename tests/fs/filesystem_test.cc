@@ -1044,7 +1044,7 @@ TEST_CASE("a read-only filesystem answers EROFS to every write and still reads",
   uint64_t inode = 0;
   REQUIRE(d.Resolve("ks/t/p/1/v", &inode) == 0);
   double timeout = 0;
-  CHECK(d.fs().SetSize(inode, 0, &attr, &timeout) == EROFS);
+  CHECK(d.fs().SetSize(inode, 0, 0, &attr, &timeout) == EROFS);
   CHECK(rw.Cat("ks/t/p/1/v") == "x\n");
   CHECK(rw.Exists("ks/j"));
 }
@@ -1252,6 +1252,70 @@ TEST_CASE("DDL through @cql invalidates the cached listings it changes", "[files
   d.Ddl("CREATE TABLE ks.other (k int PRIMARY KEY, v int);");
   CHECK(d.notifier().SawInode(keyspace));
   CHECK(d.notifier().SawInode(fs::InodeTable::kRootInode));
+}
+
+}  // namespace cellfs::testing
+
+namespace cellfs::testing {
+
+TEST_CASE("truncate(2) by path stores the empty text; of an int it is refused", "[filesystem]") {
+  FsDriver d;
+  MakeSchema(d);
+  MkdirP(d, "ks/t/p/1");
+  REQUIRE(d.Write("ks/t/p/1/v", "hello world\n") == 0);
+  REQUIRE(d.Write("ks/t/p/1/n", "42\n") == 0);
+  uint64_t inode = 0;
+  fs::NodeAttr attr;
+  double timeout = 0;
+  REQUIRE(d.Resolve("ks/t/p/1/v", &inode) == 0);
+  CHECK(d.fs().SetSize(inode, 0, 0, &attr, &timeout) == 0);
+  CHECK(d.Cat("ks/t/p/1/v") == "\n");
+  REQUIRE(d.Resolve("ks/t/p/1/n", &inode) == 0);
+  CHECK(d.fs().SetSize(inode, 0, 0, &attr, &timeout) == EINVAL);
+  CHECK(d.Cat("ks/t/p/1/n") == "42\n");
+}
+
+TEST_CASE("ftruncate through an open file drops what it held", "[filesystem]") {
+  FsDriver d;
+  MakeSchema(d);
+  MkdirP(d, "ks/t/p/1");
+  REQUIRE(d.Write("ks/t/p/1/v", "hello world\n") == 0);
+  uint64_t inode = 0;
+  REQUIRE(d.Resolve("ks/t/p/1/v", &inode) == 0);
+  fs::OpenReply reply;
+  REQUIRE(d.fs().Open(inode, O_RDWR, &reply) == 0);
+  fs::NodeAttr attr;
+  double timeout = 0;
+  CHECK(d.fs().SetSize(inode, 0, reply.handle, &attr, &timeout) == 0);
+  CHECK(d.fs().Write(reply.handle, 0, "abc\n") == 4);
+  CHECK(d.fs().Flush(reply.handle) == 0);
+  d.fs().Release(reply.handle);
+  CHECK(d.Cat("ks/t/p/1/v") == "abc\n");
+}
+
+TEST_CASE("a row whose key is spelled like a column can be made and found", "[filesystem]") {
+  FsDriver d;
+  REQUIRE(d.Mkdir("ks") == 0);
+  d.Ddl("CREATE TABLE ks.w (p int, c text, v text, s int static, PRIMARY KEY (p, c));");
+  MkdirP(d, "ks/w/1");
+  CHECK(d.Mkdir("ks/w/1/v") == 0);  // a regular column's name: a row key here
+  CHECK(d.Mkdir("ks/w/1/c") == 0);  // the clustering column's name
+  REQUIRE(d.Write("ks/w/1/v/v", "x\n") == 0);
+  CHECK(d.Cat("ks/w/1/v/v") == "x\n");
+  // A key spelled like the static column is reached escaped, and listed so.
+  CHECK(d.Mkdir("ks/w/1/%73") == 0);
+  REQUIRE(d.Write("ks/w/1/s", "7\n") == 0);
+  CHECK(d.Ls("ks/w/1") == std::vector<std::string>{"s", "c", "%73", "v"});
+  CHECK(d.Cat("ks/w/1/s") == "7\n");
+}
+
+TEST_CASE("a slice bound that does not parse fails its lookup", "[filesystem]") {
+  FsDriver d;
+  MakeSchema(d);
+  MkdirP(d, "ks/t/p/1");
+  CHECK_FALSE(d.Exists("ks/t/p/@ge=%"));
+  CHECK_FALSE(d.Exists("ks/t/p/@ge=1,2,3,4"));
+  CHECK(d.Exists("ks/t/p/@ge=1"));
 }
 
 }  // namespace cellfs::testing

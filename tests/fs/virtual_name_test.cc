@@ -66,6 +66,8 @@ std::string FormatName(const VirtualName& name) {
       return "@csv";
     case Kind::kStats:
       return "@stats";
+    case Kind::kStatsJson:
+      return "@stats.json";
     case Kind::kSliceBound:
       return std::string(name.lower_bound ? "@g" : "@l") + (name.inclusive ? "e=" : "t=") +
              name.bound_text;
@@ -102,6 +104,7 @@ TEST_CASE("every virtual name cellfs knows parses to its kind and arguments", "[
       {"@json", Fixed(Kind::kJson)},
       {"@csv", Fixed(Kind::kCsv)},
       {"@stats", Fixed(Kind::kStats)},
+      {"@stats.json", Fixed(Kind::kStatsJson)},
       {"@reverse", Fixed(Kind::kReverse)},
       {"@ge=2018-07-23T06:00:00.000Z", Bound(true, true, "2018-07-23T06:00:00.000Z")},
       {"@gt=a", Bound(true, false, "a")},

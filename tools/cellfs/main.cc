@@ -1,16 +1,23 @@
 // The cellfs command line: parses the subcommands with CLI11 and hands each
-// to its runner (mount_command, umount_command, cql_command).
+// to its runner (mount_command, umount_command, cql_command, load_command,
+// dump_command, stats_command).
 #include <CLI/CLI.hpp>
 #include <string>
 
 #include "tools/cellfs/cql_command.h"
+#include "tools/cellfs/dump_command.h"
+#include "tools/cellfs/load_command.h"
 #include "tools/cellfs/mount_command.h"
 #include "tools/cellfs/mount_options.h"
+#include "tools/cellfs/stats_command.h"
 #include "tools/cellfs/umount_command.h"
 
 namespace {
 
 using cellfs::tools::CqlArgs;
+using cellfs::tools::DumpArgs;
+using cellfs::tools::LoadArgs;
+using cellfs::tools::StatsArgs;
 using cellfs::tools::MountArgs;
 using cellfs::tools::UmountArgs;
 
@@ -60,6 +67,82 @@ CLI::App* AddCql(CLI::App& app, CqlArgs* args) {
   return cql;
 }
 
+// The KS.TABLE argument of load, dump and stats, split at its one '.'.
+void AddTableArgument(CLI::App* command, std::string* keyspace, std::string* table) {
+  command
+      ->add_option_function<std::string>(
+          "KS.TABLE",
+          [keyspace, table](const std::string& name) {
+            size_t dot = name.find('.');
+            if (dot == 0 || dot == std::string::npos || dot + 1 == name.size() ||
+                name.find('.', dot + 1) != std::string::npos) {
+              throw CLI::ValidationError("KS.TABLE", "expected KEYSPACE.TABLE, got '" + name + "'");
+            }
+            *keyspace = name.substr(0, dot);
+            *table = name.substr(dot + 1);
+          },
+          "The table, as KEYSPACE.TABLE (the names of its directories)")
+      ->required();
+}
+
+// MOUNTPOINT (or, with --offline, DATADIR) and KS.TABLE.
+void AddSourceArguments(CLI::App* command, std::string* source, bool* offline,
+                        std::string* keyspace, std::string* table) {
+  command->add_flag("--offline", *offline,
+                    "Work on the data directory DATADIR, which must not be mounted, instead of "
+                    "a mount");
+  command->add_option("MOUNTPOINT", *source, "A cellfs mount (with --offline: DATADIR)")
+      ->required();
+  AddTableArgument(command, keyspace, table);
+}
+
+CLI::App* AddLoad(CLI::App& app, LoadArgs* args) {
+  CLI::App* load = app.add_subcommand("load", "Bulk-load JSON Lines or CSV files into a table");
+  AddSourceArguments(load, &args->target, &args->offline, &args->keyspace, &args->table);
+  load->add_option("FILE", args->files, "Files to load ('-': stdin)")->required();
+  load->add_option("--ttl", args->ttl, "A TTL in seconds for every record without its own \"@ttl\"")
+      ->type_name("SECONDS");
+  load->add_option("--timestamp", args->timestamp,
+                   "A write time in microseconds for every record without its own \"@timestamp\"")
+      ->type_name("MICROS");
+  load->footer(
+      "Each FILE holds JSON Lines (one object per line, every key column present) or\n"
+      "CSV with a header line, and is written to MOUNTPOINT/KS/TABLE/@insert. Valid\n"
+      "records are stored; each refused one is printed to stderr as \"FILE: line N:\n"
+      "message\". Prints \"loaded FILE: N rows stored, M refused, R lines/s\" per file\n"
+      "(with a progress bar on a terminal). Exits 1 when any record was refused or\n"
+      "anything failed.\n"
+      "With --offline the records go straight into DATADIR (synced at the end).");
+  return load;
+}
+
+CLI::App* AddDump(CLI::App& app, DumpArgs* args) {
+  CLI::App* dump = app.add_subcommand("dump", "Write a whole table as JSON Lines or CSV");
+  AddSourceArguments(dump, &args->source, &args->offline, &args->keyspace, &args->table);
+  dump->add_flag("--csv", args->csv, "CSV with a header line (as COPY TO) instead of JSON Lines");
+  dump->add_option("-o,--output", args->output, "Write to FILE instead of stdout")
+      ->type_name("FILE");
+  dump->footer(
+      "Copies MOUNTPOINT/KS/TABLE/@json (or @csv): every row, in token order, from one\n"
+      "snapshot. The output loads back with `cellfs load`. With --offline DATADIR is\n"
+      "opened read-only.");
+  return dump;
+}
+
+CLI::App* AddStats(CLI::App& app, StatsArgs* args) {
+  CLI::App* stats = app.add_subcommand("stats", "Show a table's partition sizes and token spread");
+  AddSourceArguments(stats, &args->source, &args->offline, &args->keyspace, &args->table);
+  stats->add_flag("--json", args->json, "Print the statistics as one JSON object");
+  stats->add_option("--plot", args->plot, "Also draw them as an SVG picture in FILE")
+      ->type_name("FILE.svg");
+  stats->footer(
+      "Prints MOUNTPOINT/KS/TABLE/@stats (or @stats.json): counts, rows and bytes per\n"
+      "partition (percentiles), the widest partitions, how partitions would spread\n"
+      "over rings of 3, 6 and 12 nodes, and warnings for partitions over the guidance\n"
+      "(100000 rows, 100 MB). With --offline DATADIR is opened read-only.");
+  return stats;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -73,15 +156,22 @@ int main(int argc, char** argv) {
       "  cellfs cql /mnt/cellfs -e \"CREATE KEYSPACE demo WITH replication =\n"
       "      {'class': 'SimpleStrategy', 'replication_factor': 1}\"\n"
       "  mkdir /mnt/cellfs/demo/...; ls; cat; echo V > FILE\n"
+      "  cellfs load /mnt/cellfs demo.users users.jsonl; cellfs dump /mnt/cellfs demo.users\n"
       "  cellfs umount /mnt/cellfs\n"
       "Run `cellfs SUBCOMMAND --help` for each subcommand's options.");
   app.require_subcommand(1, 1);
   MountArgs mount_args;
   UmountArgs umount_args;
   CqlArgs cql_args;
+  LoadArgs load_args;
+  DumpArgs dump_args;
+  StatsArgs stats_args;
   CLI::App* mount = AddMount(app, &mount_args);
   CLI::App* umount = AddUmount(app, &umount_args);
   CLI::App* cql = AddCql(app, &cql_args);
+  CLI::App* load = AddLoad(app, &load_args);
+  CLI::App* dump = AddDump(app, &dump_args);
+  CLI::App* stats = AddStats(app, &stats_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -90,5 +180,8 @@ int main(int argc, char** argv) {
   if (mount->parsed()) return cellfs::tools::RunMount(mount_args);
   if (umount->parsed()) return cellfs::tools::RunUmount(umount_args);
   if (cql->parsed()) return cellfs::tools::RunCql(cql_args);
+  if (load->parsed()) return cellfs::tools::RunLoad(load_args);
+  if (dump->parsed()) return cellfs::tools::RunDump(dump_args);
+  if (stats->parsed()) return cellfs::tools::RunStats(stats_args);
   return 2;
 }

@@ -1,0 +1,64 @@
+// InsertBatcher: applies the records of a bulk load (fs/insert_parser.h) to
+// the engine in batches, keeping every valid record and reporting each bad
+// one with its line number. Shared by TABLE/@insert and `cellfs load
+// --offline`.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/status.h"
+#include "fs/insert_parser.h"
+
+namespace cellfs::fs {
+
+// Not thread-safe (one per load).
+class InsertBatcher {
+ public:
+  // A batch is applied once it holds this many encoded bytes.
+  static constexpr size_t kBatchBytes = 1u << 20;
+
+  // `engine` must outlive the batcher.
+  InsertBatcher(Engine* engine, TableHandle table);
+  ~InsertBatcher();
+
+  // Adds one record's outcome. A refused record (`row` not ok) or one whose
+  // write fails validation is reported ("line N: message") and nothing of
+  // it is stored; a valid one joins the current batch, applied when full.
+  void Add(uint64_t line, Result<InsertRow>&& row);
+
+  // Applies the current batch. Lines whose batch fails to apply (IOError,
+  // a table dropped meanwhile) are reported as failed. Returns that error.
+  Status Flush();
+
+  uint64_t rows_stored() const { return rows_stored_; }
+  // Every report so far, in line order, one per bad record:
+  // "line 3: column 'age': invalid int value 'x'\n".
+  const std::string& errors() const { return errors_; }
+  uint64_t error_count() const { return error_count_; }
+  // Partition keys written since the last call (each once per batch), for
+  // the caller's invalidations; cleared by the call.
+  std::vector<std::vector<std::string>> TakeTouchedPartitions();
+
+ private:
+  void Report(uint64_t line, const std::string& message);
+
+  struct BatchKeys;  // the rows in the current batch
+
+  Engine* engine_;
+  TableHandle table_;
+  std::optional<Mutation> batch_;
+  std::vector<uint64_t> batch_lines_;
+  std::vector<std::vector<std::string>> touched_;
+  std::unique_ptr<BatchKeys> keys_;
+  std::string key_scratch_;
+  uint64_t rows_stored_ = 0;
+  uint64_t error_count_ = 0;
+  std::string errors_;
+};
+
+}  // namespace cellfs::fs

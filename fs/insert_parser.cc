@@ -1,0 +1,155 @@
+// InsertParser (fs/insert_parser.h): picks the input format from the first
+// non-blank byte and hands the bytes to its reader (fs/insert_json.cc,
+// fs/insert_csv.cc); RowBuilder, the record both formats build.
+#include "fs/insert_parser.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "fs/insert_parser_internal.h"
+
+namespace cellfs::fs {
+namespace insert_internal {
+
+std::string Quoted(std::string_view name) { return "'" + std::string(name) + "'"; }
+
+RowBuilder::RowBuilder(TableHandle table, const WriteSuffixes& defaults)
+    : table_(std::move(table)),
+      defaults_{defaults.timestamp, defaults.ttl},
+      given_in_(table_->def.columns.size() + 2) {
+  if (table_->def.has_counters()) {
+    table_status_ = Status::InvalidArgument(
+        "table " + table_->def.name +
+        " has counters, which change only by adding (write a delta to a counter's file)");
+  }
+  for (size_t i = 0; i < table_->def.columns.size(); ++i) {
+    by_name_.emplace(table_->def.columns[i].name, i);
+  }
+  row_.partition_key.resize(table_->partition_key_count());
+  row_.clustering.resize(table_->clustering_count());
+}
+
+size_t RowBuilder::Find(std::string_view name) const {
+  if (name == "@ttl") return kTtlTarget;
+  if (name == "@timestamp") return kTimestampTarget;
+  auto found = by_name_.find(name);
+  if (found != by_name_.end()) return found->second;
+  if (name.size() >= 2 && name.front() == '"' && name.back() == '"') {
+    found = by_name_.find(name.substr(1, name.size() - 2));
+    if (found != by_name_.end()) return found->second;
+  }
+  return kUnknownTarget;
+}
+
+void RowBuilder::Begin() {
+  if (++record_ == 0) {  // wrapped: forget every old mark
+    std::fill(given_in_.begin(), given_in_.end(), 0);
+    record_ = 1;
+  }
+  // A sink that moved the row away left its vectors empty.
+  row_.partition_key.resize(table_->partition_key_count());
+  row_.clustering.resize(table_->clustering_count());
+  row_.attributes = defaults_;
+  cells_ = 0;
+}
+
+Status RowBuilder::Claim(size_t target, std::string_view name) {
+  const size_t columns = table_->def.columns.size();
+  const size_t slot = target == kTtlTarget         ? columns
+                      : target == kTimestampTarget ? columns + 1
+                                                   : target;
+  if (given_in_[slot] == record_) {
+    return Status::InvalidArgument((slot < columns ? "column " : "") + Quoted(name) +
+                                   " given twice");
+  }
+  given_in_[slot] = record_;
+  return Status::Ok();
+}
+
+std::string* RowBuilder::Value(size_t column) {
+  const ColumnDef& def = table_->column(column);
+  const auto position = static_cast<size_t>(def.position);
+  if (def.kind == ColumnKind::kPartitionKey) return &row_.partition_key[position];
+  if (def.kind == ColumnKind::kClustering) return &row_.clustering[position];
+  if (cells_ == row_.cells.size()) row_.cells.emplace_back();
+  ColumnValue& cell = row_.cells[cells_++];
+  cell.column = column;
+  if (!cell.value) cell.value.emplace();
+  return &*cell.value;
+}
+
+Status RowBuilder::Null(size_t column) {
+  const ColumnDef& def = table_->column(column);
+  if (def.is_primary_key()) {
+    return Status::InvalidArgument("key column " + Quoted(def.name) + " cannot be null");
+  }
+  if (cells_ == row_.cells.size()) row_.cells.emplace_back();
+  ColumnValue& cell = row_.cells[cells_++];
+  cell.column = column;
+  cell.value.reset();
+  return Status::Ok();
+}
+
+Status RowBuilder::CheckKeys() const {
+  const size_t keys = table_->partition_key_count() + table_->clustering_count();
+  for (size_t i = 0; i < keys; ++i) {
+    if (given_in_[i] != record_) {
+      return Status::InvalidArgument("missing key column " + Quoted(table_->column(i).name));
+    }
+  }
+  return Status::Ok();
+}
+
+void RowBuilder::Emit(uint64_t line, const Sink& sink) {
+  row_.cells.resize(cells_);
+  Result<InsertRow> result(std::move(row_));
+  sink(line, std::move(result));
+  if (result.ok()) row_ = std::move(result).value();
+}
+
+}  // namespace insert_internal
+
+struct InsertParser::State {
+  State(TableHandle table, const WriteSuffixes& defaults) : builder(std::move(table), defaults) {}
+
+  insert_internal::RowBuilder builder;
+  std::unique_ptr<insert_internal::RecordReader> reader;  // null until the format is known
+  uint64_t line = 1;
+  std::string blanks;  // the current line's blank bytes while the format is unknown
+};
+
+InsertParser::InsertParser(TableHandle table, const WriteSuffixes& defaults)
+    : state_(std::make_unique<State>(std::move(table), defaults)) {}
+
+InsertParser::~InsertParser() = default;
+
+void InsertParser::Feed(std::string_view bytes, const Sink& sink) {
+  State& s = *state_;
+  if (!s.reader) {
+    size_t i = 0;
+    for (; i < bytes.size(); ++i) {
+      const char c = bytes[i];
+      if (c == '\n') {
+        ++s.line;
+        s.blanks.clear();
+      } else if (c == ' ' || c == '\t' || c == '\r') {
+        s.blanks += c;
+      } else {
+        break;
+      }
+    }
+    if (i == bytes.size()) return;
+    s.reader = bytes[i] == '{' ? insert_internal::NewJsonLinesReader(&s.builder, s.line)
+                               : insert_internal::NewCsvReader(&s.builder, s.line);
+    bytes.remove_prefix(i);
+    // The line's leading blanks belong to its first record (a CSV field keeps them).
+    if (!s.blanks.empty()) s.reader->Feed(std::exchange(s.blanks, std::string()), sink);
+  }
+  s.reader->Feed(bytes, sink);
+}
+
+void InsertParser::Finish(const Sink& sink) {
+  if (state_->reader) state_->reader->Finish(sink);
+}
+
+}  // namespace cellfs::fs

@@ -1,0 +1,19 @@
+// `cellfs demo [DIR]`: a data directory with a few classic query-first
+// models loaded with realistic data, mounted, and a short list of commands
+// to try.
+#pragma once
+
+#include <string>
+
+namespace cellfs::tools {
+
+struct DemoArgs {
+  std::string dir = "/tmp/cellfs-demo";  // DIR/data and DIR/mnt
+};
+
+// Mounts DIR/data at DIR/mnt (creating both), creates and loads the demo
+// tables through @cql and @insert unless they exist, and prints what to
+// try. Returns the exit code: 0, or 1 with a message on stderr.
+int RunDemo(const DemoArgs& args);
+
+}  // namespace cellfs::tools

@@ -1,0 +1,31 @@
+// `cellfs load`: bulk-loads JSON Lines or CSV files into a table, through a
+// mount's TABLE/@insert or, with --offline, straight into a data directory.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cellfs::tools {
+
+struct LoadArgs {
+  std::string target;  // the mount point; with `offline`, the data directory
+  bool offline = false;
+  std::string keyspace, table;     // as their directories are named
+  std::vector<std::string> files;  // "-" is stdin
+  std::string ttl;                 // --ttl; empty: none (the table's default)
+  std::string timestamp;           // --timestamp; empty: the server's write time
+};
+
+// Loads each file in turn, each on an @insert of its own (line numbers count
+// from 1 per file). Refused records are printed to stderr as
+// "FILE: line N: message"; each file ends with "loaded FILE: N rows stored,
+// M refused, R lines/s" on stdout. On a terminal stderr shows a progress
+// bar meanwhile. Valid records are stored whatever else the file holds.
+// Offline: the store must not be mounted (its lock is held then); it is
+// synced before the command returns.
+// Returns the exit code: 0 when every record of every file was stored, 1
+// when a record was refused or a file, the mount or the store could not be
+// used, 2 for a bad --ttl or --timestamp.
+int RunLoad(const LoadArgs& args);
+
+}  // namespace cellfs::tools
