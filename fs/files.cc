@@ -52,7 +52,7 @@ int OpenVirtual(Filesystem::Impl* impl, const Node& node, int flags,
     case VirtualName::Kind::kInsert: {
       Node table = node;
       table.id.kind = NodeKind::kTable;
-      *out = NewInsertFile(impl, table, node.id.write);
+      *out = NewInsertFile(impl, table, node.id.write, (flags & O_APPEND) != 0);
       return 0;
     }
     case VirtualName::Kind::kStats:

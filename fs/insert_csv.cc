@@ -112,7 +112,8 @@ class CsvReader final : public RecordReader {
       StartRecord(this);
     }
     // libcsv grows its field buffer by a fixed step: make the steps geometric.
-    csv_set_blk_size(&parser_, std::max({kMinBufferStep, csv_get_buffer_size(&parser_), part.size()}));
+    csv_set_blk_size(&parser_,
+                     std::max({kMinBufferStep, csv_get_buffer_size(&parser_), part.size()}));
     const size_t parsed = csv_parse(&parser_, part.data(), part.size(), OnField, OnRecordEnd, this);
     Rethrow();
     if (parsed == part.size()) return;
@@ -125,9 +126,15 @@ class CsvReader final : public RecordReader {
     skipping_ = !ends_line;                         // the rest of the line goes with the record
   }
 
-  // Refuses the record in progress.
+  // Refuses the record in progress; when it is the header, every later one too.
   void Refuse(const std::string& problem) {
-    (*sink_)(record_line_, Status::InvalidArgument(problem));
+    Status status = Status::InvalidArgument(problem);
+    if (!header_read_) {
+      header_read_ = true;
+      header_status_ = status.WithContext("CSV header on line " + std::to_string(record_line_));
+      status = header_status_;
+    }
+    (*sink_)(record_line_, std::move(status));
     in_record_ = false;
     fields_.clear();
     field_bytes_.clear();
@@ -170,7 +177,9 @@ class CsvReader final : public RecordReader {
     for (const Field& field : fields_) {
       const std::string_view name = Text(field);
       const size_t target = builder_->Find(name);
-      if (target == kUnknownTarget) return Status::InvalidArgument("unknown column " + Quoted(name));
+      if (target == kUnknownTarget) {
+        return Status::InvalidArgument("unknown column " + Quoted(name));
+      }
       CELLFS_RETURN_IF_ERROR(builder_->Claim(target, name));
       header_.push_back(target);
     }
@@ -195,8 +204,8 @@ class CsvReader final : public RecordReader {
         return ttl ? Status::InvalidArgument("@ttl is empty (write 0 for no TTL)") : Status::Ok();
       }
       int64_t number = 0;
-      Status status = ttl ? ParseTtlText(Text(field), &number)
-                          : ParseTimestampText(Text(field), &number);
+      Status status =
+          ttl ? ParseTtlText(Text(field), &number) : ParseTimestampText(Text(field), &number);
       if (!status.ok()) return status.WithContext(ttl ? "@ttl" : "@timestamp");
       (ttl ? builder_->attributes().ttl : builder_->attributes().timestamp) = number;
       return Status::Ok();
@@ -211,10 +220,10 @@ class CsvReader final : public RecordReader {
   csv_parser parser_;
   const Sink* sink_ = nullptr;  // the current Feed's or Finish's
   std::exception_ptr exception_;
-  uint64_t line_;              // of the bytes being fed
-  uint64_t record_line_ = 0;   // where the record in progress started
+  uint64_t line_;             // of the bytes being fed
+  uint64_t record_line_ = 0;  // where the record in progress started
   bool in_record_ = false;
-  bool skipping_ = false;      // dropping the rest of a line after a quoting error
+  bool skipping_ = false;  // dropping the rest of a line after a quoting error
   bool header_read_ = false;
   Status header_status_;
   std::vector<size_t> header_;  // per field: a column index, kTtlTarget or kTimestampTarget

@@ -16,18 +16,27 @@ constexpr size_t kWidestShown = 10;
 
 class InsertFile final : public OpenFile {
  public:
-  InsertFile(Filesystem::Impl* impl, Node table, const WriteSuffixes& defaults)
-      : impl_(impl), table_(std::move(table)), parser_(table_.table, defaults),
+  InsertFile(Filesystem::Impl* impl, Node table, const WriteSuffixes& defaults, bool append)
+      : impl_(impl), table_(std::move(table)), append_(append), parser_(table_.table, defaults),
         batcher_(impl->engine, table_.table) {}
 
-  ssize_t Write(uint64_t, std::string_view data) override {
+  ssize_t Write(uint64_t offset, std::string_view data) override {
     if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
+    // A writer that got a short count (the kernel split its write and a
+    // later piece failed) sends the rest again from where the count
+    // ended: bytes already consumed are skipped, not parsed twice.
+    size_t given = data.size();
+    if (!append_ && offset < consumed_) {
+      uint64_t overlap = std::min<uint64_t>(consumed_ - offset, data.size());
+      data.remove_prefix(static_cast<size_t>(overlap));
+    }
+    consumed_ += data.size();
     uint64_t refused_before = batcher_.error_count();
     parser_.Feed(data, [this](uint64_t line, Result<InsertRow>&& row) {
       batcher_.Add(line, std::move(row));
     });
     Invalidate();
-    return batcher_.error_count() == refused_before ? static_cast<ssize_t>(data.size()) : -EINVAL;
+    return batcher_.error_count() == refused_before ? static_cast<ssize_t>(given) : -EINVAL;
   }
 
   // The end of the input so far: its last record, then the batch.
@@ -68,15 +77,17 @@ class InsertFile final : public OpenFile {
 
   Filesystem::Impl* impl_;
   Node table_;
+  bool append_;
   InsertParser parser_;
   InsertBatcher batcher_;
+  uint64_t consumed_ = 0;  // input bytes fed to the parser (file offsets 0..consumed_)
 };
 
 }  // namespace
 
 std::unique_ptr<OpenFile> NewInsertFile(Filesystem::Impl* impl, const Node& table,
-                                        const WriteSuffixes& defaults) {
-  return std::make_unique<InsertFile>(impl, table, defaults);
+                                        const WriteSuffixes& defaults, bool append) {
+  return std::make_unique<InsertFile>(impl, table, defaults, append);
 }
 
 int OpenStatsFile(Filesystem::Impl* impl, const Node& table, bool json,

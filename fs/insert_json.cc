@@ -11,6 +11,7 @@
 #include "engine/collection_codec.h"
 #include "engine/literal.h"
 #include "fs/insert_parser_internal.h"
+#include "fs/row_json_internal.h"
 
 namespace cellfs::fs::insert_internal {
 namespace {
@@ -45,26 +46,6 @@ Status WrongJsonType(json_type json, const CqlType& type) {
                                  type.ToCql() + " value");
 }
 
-// The kinds fromJson takes a JSON number for (toJson's numbers, and times).
-bool TakesJsonNumber(TypeKind kind) {
-  switch (kind) {
-    case TypeKind::kTinyint:
-    case TypeKind::kSmallint:
-    case TypeKind::kInt:
-    case TypeKind::kBigint:
-    case TypeKind::kVarint:
-    case TypeKind::kCounter:
-    case TypeKind::kFloat:
-    case TypeKind::kDouble:
-    case TypeKind::kDecimal:
-    case TypeKind::kTimestamp:
-    case TypeKind::kDate:
-    case TypeKind::kTime:
-      return true;
-    default:
-      return false;
-  }
-}
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -219,7 +200,8 @@ Status UdtToValue(const CqlType& type, od::object& object, std::string* out) {
     if (auto error = TypeOf(item, &json)) return JsonError(error);
     components[index].reset();
     if (json == json_type::null) continue;
-    CELLFS_RETURN_IF_ERROR(ToValue(*type.params()[index], item, json, &components[index].emplace()));
+    CELLFS_RETURN_IF_ERROR(
+        ToValue(*type.params()[index], item, json, &components[index].emplace()));
   }
   *out = PackComponents(components);
   return Status::Ok();
@@ -257,8 +239,7 @@ Status ToValue(const CqlType& type, od::value value, json_type json, std::string
       if (kind != TypeKind::kMap && kind != TypeKind::kUdt) return WrongJsonType(json, type);
       od::object object;
       if (auto error = value.get_object().get(object)) return JsonError(error);
-      return kind == TypeKind::kMap ? MapToValue(type, object, out)
-                                    : UdtToValue(type, object, out);
+      return kind == TypeKind::kMap ? MapToValue(type, object, out) : UdtToValue(type, object, out);
     }
     case json_type::null:
       break;
@@ -344,7 +325,9 @@ class JsonLinesReader final : public RecordReader {
     CELLFS_RETURN_IF_ERROR(builder_->Claim(target, name));
     od::value& value = field.value();
     if (auto error = TypeOf(value, &json)) return JsonError(error);
-    if (target == kTtlTarget || target == kTimestampTarget) return ReadAttribute(target, value, json);
+    if (target == kTtlTarget || target == kTimestampTarget) {
+      return ReadAttribute(target, value, json);
+    }
     if (json == json_type::null) return builder_->Null(target);
     const ColumnDef& column = builder_->table().column(target);
     Status status = ToValue(*column.type, value, json, builder_->Value(target));
@@ -359,16 +342,16 @@ class JsonLinesReader final : public RecordReader {
                                      JsonTypeName(json));
     }
     int64_t number = 0;
-    Status status = ttl ? ParseTtlText(Token(value), &number)
-                        : ParseTimestampText(Token(value), &number);
+    Status status =
+        ttl ? ParseTtlText(Token(value), &number) : ParseTimestampText(Token(value), &number);
     if (!status.ok()) return status.WithContext(name);
     (ttl ? builder_->attributes().ttl : builder_->attributes().timestamp) = number;
     return Status::Ok();
   }
 
   RowBuilder* builder_;
-  uint64_t line_;          // of the next line to finish
-  std::string pending_;    // the unfinished line
+  uint64_t line_;        // of the next line to finish
+  std::string pending_;  // the unfinished line
   std::vector<char> padded_;
   od::parser parser_;
 };

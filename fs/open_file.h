@@ -70,8 +70,10 @@ std::unique_ptr<OpenFile> NewCqlFile(Filesystem::Impl* impl);
 // kept); flush and fsync end the input's last record and apply what is
 // batched. Reading it returns the report: one "line N: message" per refused
 // record, then "N rows stored, M lines refused".
+// `append`: opened with O_APPEND, whose write offsets follow a file size
+// the kernel may refresh to 0, so they are not used to skip resent bytes.
 std::unique_ptr<OpenFile> NewInsertFile(Filesystem::Impl* impl, const Node& table,
-                                        const WriteSuffixes& defaults);
+                                        const WriteSuffixes& defaults, bool append);
 
 // TABLE/@stats and @stats.json: fs/table_stats.h, computed when opened.
 int OpenStatsFile(Filesystem::Impl* impl, const Node& table, bool json,

@@ -21,6 +21,11 @@ bool IsJsonNumberKind(TypeKind kind) {
   return std::find(std::begin(kNumbers), std::end(kNumbers), kind) != std::end(kNumbers);
 }
 
+bool TakesJsonNumber(TypeKind kind) {
+  return IsJsonNumberKind(kind) || kind == TypeKind::kTimestamp || kind == TypeKind::kDate ||
+         kind == TypeKind::kTime;
+}
+
 namespace {
 
 bool IsTextKind(TypeKind kind) { return kind == TypeKind::kText || kind == TypeKind::kAscii; }

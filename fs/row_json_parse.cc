@@ -201,10 +201,7 @@ Result<std::string> JsonToValue(const CqlType& type, const JsonNode& node) {
       if (kind != TypeKind::kBoolean) return WrongJsonType(node, type);
       return ParseLiteral(type, node.text);
     case Kind::kNumber:
-      if (!IsJsonNumberKind(kind) && kind != TypeKind::kTimestamp && kind != TypeKind::kDate &&
-          kind != TypeKind::kTime) {
-        return WrongJsonType(node, type);
-      }
+      if (!TakesJsonNumber(kind)) return WrongJsonType(node, type);
       return ParseLiteral(type, node.text);
     case Kind::kArray:
       return ArrayToValue(type, node);

@@ -212,7 +212,8 @@ TEST_CASE("JSON values of every kind become the column's value", "[insert_parser
              Contains("column 't_list': a int collection element cannot be null"));
   CHECK_THAT(one(R"("t_tuple": [1, "a", 3])"),
              Contains("column 't_tuple': tuple<int, text> has 2 components, got 3"));
-  CHECK_THAT(one(R"("t_udt": {"nope": 1})"), Contains("column 't_udt': frozen<address> has no field named nope"));
+  CHECK_THAT(one(R"("t_udt": {"nope": 1})"),
+             Contains("column 't_udt': frozen<address> has no field named nope"));
   CHECK_THAT(one(R"("t_map": [1])"), Contains("a JSON array is not a map<text, int> value"));
   CHECK_THAT(one(R"("t_list": {"a": 1})"), Contains("a JSON object is not a list<int> value"));
   CHECK_THAT(one(R"("t_imap": {"x": "one"})"), Contains("InvalidArgument: column 't_imap': "));
@@ -246,7 +247,7 @@ TEST_CASE("the last record needs no final newline", "[insert_parser]") {
         Calls{"2: InvalidArgument: a quoted field is not closed at the end of the input"});
 }
 
-TEST_CASE("CSV fields are literals; quoted \"\" is empty text, an unquoted empty field null",
+TEST_CASE("CSV fields are literals, quoted empty is empty text, unquoted empty is null",
           "[insert_parser]") {
   const std::string input =
       "host,day,ts,seq,msg,n,ok\n"
@@ -290,8 +291,7 @@ TEST_CASE("a bad CSV record is refused with its problem and the next one still l
   }
 }
 
-TEST_CASE("a bad CSV header is reported on its line and refuses every record",
-          "[insert_parser]") {
+TEST_CASE("a bad CSV header is reported on its line and refuses every record", "[insert_parser]") {
   auto check = [](const std::string& header, const std::string& message) {
     INFO(header);
     const Calls calls = Load("flat", header + "\n1,a\n2,b\n");
@@ -308,6 +308,9 @@ TEST_CASE("a bad CSV header is reported on its line and refuses every record",
   check("k,k", "column 'k' given twice");
   check(" k,v", "unknown column ' k'");
   check("v,@ttl", "missing key column 'k'");
+  check("k,\"v\"x",
+        "bad quoting on line 1: a '\"' must open a field, close it before ',' or "
+        "the end of the line, or be doubled inside it");
 }
 
 TEST_CASE("CSV @ttl and @timestamp columns set each record's attributes", "[insert_parser]") {
@@ -326,7 +329,8 @@ TEST_CASE("CSV @ttl and @timestamp columns set each record's attributes", "[inse
               "6: InvalidArgument: @timestamp: timestamp must be a decimal integer of "
               "microseconds from -9223372036854775807 to 9223372036854775807, without '+' or "
               "leading zeros; got '-0'"});
-  CHECK(Load("flat", "k,v\n1,a\n", {.ttl = 9, .timestamp = std::nullopt}) == Calls{"2: 1 v='a' ttl=9"});
+  CHECK(Load("flat", "k,v\n1,a\n", {.ttl = 9, .timestamp = std::nullopt}) ==
+        Calls{"2: 1 v='a' ttl=9"});
 }
 
 TEST_CASE("a CSV record's line is where it starts, multi-line fields counted", "[insert_parser]") {
@@ -339,8 +343,8 @@ TEST_CASE("a CSV record's line is where it starts, multi-line fields counted", "
       "3,\"x\r\n\r\ny\"\r\n"
       "4,\"\n\"\n"
       "5,d";
-  CHECK(Load("flat", input) == Calls{"3: 1 v='a\nb'", "5: 2 v='c'", "7: 3 v='x\r\n\r\ny'",
-                                     "10: 4 v='\n'", "12: 5 v='d'"});
+  CHECK(Load("flat", input) ==
+        Calls{"3: 1 v='a\nb'", "5: 2 v='c'", "7: 3 v='x\r\n\r\ny'", "10: 4 v='\n'", "12: 5 v='d'"});
 }
 
 TEST_CASE("a counter table refuses every record", "[insert_parser]") {
@@ -360,9 +364,10 @@ TEST_CASE("the sink may keep the rows it is given", "[insert_parser]") {
     REQUIRE(row.ok());
     kept.push_back(std::move(row).value());
   };
-  parser.Feed(R"({"host": "a", "day": 1, "ts": 0, "seq": 1, "msg": "a long message, longer than a small string"})"
-              "\n",
-              sink);
+  parser.Feed(
+      R"({"host": "a", "day": 1, "ts": 0, "seq": 1, "msg": "a long message, longer than a small string"})"
+      "\n",
+      sink);
   parser.Feed(R"({"host": "bb", "day": 2, "ts": 1, "seq": 2, "n": 5, "msg": null})"
               "\n",
               sink);
@@ -426,10 +431,18 @@ std::string RandomJsonLines(std::mt19937_64& rng) {
 
 std::string RandomCsv(std::mt19937_64& rng) {
   static const std::vector<std::string> kRecords = {
-      "1,plain",          "2,\"comma, \"\"quote\"\"\"", "3,\"multi\nline\r\nfield\"",
-      "4,",               "5,\"\"",                    "x,bad int",
-      "6,\"bad\"quote",   "7,a,extra",                 "",
-      "8,\xe2\x9c\x93\xf0\x9f\x98\x80", "9,\"\n\n\"",   "10,crlf\r",
+      "1,plain",
+      "2,\"comma, \"\"quote\"\"\"",
+      "3,\"multi\nline\r\nfield\"",
+      "4,",
+      "5,\"\"",
+      "x,bad int",
+      "6,\"bad\"quote",
+      "7,a,extra",
+      "",
+      "8,\xe2\x9c\x93\xf0\x9f\x98\x80",
+      "9,\"\n\n\"",
+      "10,crlf\r",
   };
   std::string input = "k,v\n";
   const size_t records = 1 + rng() % 30;

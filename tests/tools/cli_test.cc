@@ -1,7 +1,6 @@
 // The pure parts of `cellfs load` and `cellfs stats`: the progress line's
 // text and the SVG drawn from @stats.json.
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <random>
 #include <string>
@@ -63,8 +62,8 @@ TEST_CASE("the ETA extrapolates the rate so far to the bytes left", "[progress]"
 }
 
 TEST_CASE("the progress line shows bar, share, sizes, lines, rates and ETA", "[progress]") {
-  ProgressState state{.bytes_done = 5'000'000, .bytes_total = 10'000'000, .lines = 40'000,
-                      .seconds = 2};
+  ProgressState state{
+      .bytes_done = 5'000'000, .bytes_total = 10'000'000, .lines = 40'000, .seconds = 2};
   std::string line = FormatProgressLine("rows.jsonl", state, 200);
   CHECK(line.starts_with("rows.jsonl [###############---------------]"));
   CHECK(line.find(" 50%") != std::string::npos);
@@ -83,7 +82,7 @@ TEST_CASE("the progress line shows bar, share, sizes, lines, rates and ETA", "[p
     CHECK(line80.find("MB/s") == std::string::npos);
     CHECK(line80.ends_with("ETA 0:02"));
     std::string line30 = FormatProgressLine("rows.jsonl", state, 30);
-    CHECK(line30 == "rows.jsonl   50%  ETA 0:02");
+    CHECK(line30 == "rows.jsonl  50%  ETA 0:02");
   }
   SECTION("without a total: no bar, share or ETA") {
     state.bytes_total = 0;
@@ -94,8 +93,8 @@ TEST_CASE("the progress line shows bar, share, sizes, lines, rates and ETA", "[p
     CHECK(piped.find("40000 lines") != std::string::npos);
   }
   SECTION("a long name keeps its end") {
-    std::string shortened = FormatProgressLine(
-        "/a/very/long/directory/name/that/goes/on/rows-2024.jsonl", state, 200);
+    std::string shortened =
+        FormatProgressLine("/a/very/long/directory/name/that/goes/on/rows-2024.jsonl", state, 200);
     CHECK(shortened.starts_with("...es/on/rows-2024.jsonl "));  // 24 columns of name
   }
 }
@@ -105,7 +104,8 @@ TEST_CASE("the progress line never exceeds the width it is given", "[progress]")
   for (int i = 0; i < 2000; ++i) {
     ProgressState state;
     state.bytes_total = random() % 3 == 0 ? 0 : random() % 10'000'000'000;
-    state.bytes_done = state.bytes_total == 0 ? random() % 1'000'000 : random() % (state.bytes_total + 1);
+    state.bytes_done =
+        state.bytes_total == 0 ? random() % 1'000'000 : random() % (state.bytes_total + 1);
     state.lines = random() % 100'000'000;
     state.seconds = static_cast<double>(random() % 100'000) / 100.0;
     size_t width = 10 + random() % 190;
@@ -301,7 +301,8 @@ TEST_CASE("every bar of any stats stays inside the picture", "[stats_plot]") {
     return random() % 4 == 0 ? uint64_t{0} : random() >> (random() % 64);
   };
   for (int i = 0; i < 200; ++i) {
-    std::string json = R"({"keyspace":"k","table":"t","partitions":1,"rows":1,"cells":1,"bytes":1,)";
+    std::string json =
+        R"({"keyspace":"k","table":"t","partitions":1,"rows":1,"cells":1,"bytes":1,)";
     for (const char* name : {"rows_per_partition", "bytes_per_partition"}) {
       json += std::string("\"") + name + "\":{";
       for (const char* p : {"p50", "p75", "p95", "p98", "p99", "min", "max"}) {

@@ -12,6 +12,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <string_view>
 
 #include "tools/cellfs/demo_data.h"
@@ -94,29 +95,43 @@ bool Load(const std::string& mnt) {
   return true;
 }
 
-void PrintTryList(const std::string& data, const std::string& mnt) {
-  std::time_t now = std::time(nullptr);
+std::string DayText(std::time_t when) {
   std::tm utc{};
-  gmtime_r(&now, &utc);
+  gmtime_r(&when, &utc);
   char day[16];
   std::strftime(day, sizeof(day), "%Y-%m-%d", &utc);
-  std::string logs = mnt + "/demo/logs/web1," + day;
+  return day;
+}
+
+std::string SelfPath() {
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  return n > 0 ? std::string(self, static_cast<size_t>(n)) : "cellfs";
+}
+
+void PrintTryList(const std::string& data, const std::string& mnt) {
+  std::time_t now = std::time(nullptr);
+  std::string today = DayText(now);
+  std::string yesterday = DayText(now - 86'400);
+  std::string logs = mnt + "/demo/logs/web1,";
+  std::string cellfs = SelfPath();
   std::printf(
       "cellfs demo mounted at %s (data in %s). Try:\n"
-      "  ls %s/demo                                   # the tables\n"
+      "  ls %s/demo\n"
       "  cat %s/demo/logs/@schema\n"
-      "  ls -U '%s' | head -5                 # today's web1 log, newest first\n"
-      "  ls -U '%s/@ge=%sT12:00:00.000Z/@limit=3'\n"
-      "  head -3 '%s/@json'\n"
+      "  ls -U '%s%s' | head -5\n"
+      "  ls -U '%s%s/@ge=%sT06:00:00.000Z/@lt=%sT07:00:00.000Z'\n"
+      "  head -3 '%s%s/@json'\n"
       "  cat %s/demo/users_by_email/ann0@example.com/@json\n"
       "  ls -U %s/demo/notifications/user1 | head -3\n"
       "  getfattr -d %s/demo/notifications/user1/*/text | head\n"
       "  echo pro > %s/demo/users_by_email/bob1@example.com/plan\n"
-      "  cellfs stats %s demo.logs\n"
-      "Unmount with: cellfs umount %s\n",
-      mnt.c_str(), data.c_str(), mnt.c_str(), mnt.c_str(), logs.c_str(), logs.c_str(), day,
-      logs.c_str(), mnt.c_str(), mnt.c_str(), mnt.c_str(), mnt.c_str(), mnt.c_str(),
-      mnt.c_str());
+      "  %s stats %s demo.logs\n"
+      "Unmount with: %s umount %s\n",
+      mnt.c_str(), data.c_str(), mnt.c_str(), mnt.c_str(), logs.c_str(), today.c_str(),
+      logs.c_str(), yesterday.c_str(), yesterday.c_str(), yesterday.c_str(), logs.c_str(),
+      today.c_str(), mnt.c_str(), mnt.c_str(), mnt.c_str(), mnt.c_str(), cellfs.c_str(),
+      mnt.c_str(), cellfs.c_str(), mnt.c_str());
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // `cellfs dump`: copies TABLE/@json or @csv to the output in 64 KiB reads,
 // or, offline, runs fs::ExportTable (what those files serve) over a
 // read-only engine of our own.
+#include "tools/cellfs/offline_store.h"
 #include "tools/cellfs/dump_command.h"
 
 #include <fcntl.h>
@@ -31,7 +32,8 @@ std::string OutputName(const DumpArgs& args) { return ToStdout(args) ? "stdout" 
 int OpenOutput(const DumpArgs& args) {
   if (ToStdout(args)) return STDOUT_FILENO;
   int fd = open(args.output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) std::fprintf(stderr, "cellfs: %s: %s\n", args.output.c_str(), ErrnoText(errno).c_str());
+  if (fd < 0)
+    std::fprintf(stderr, "cellfs: %s: %s\n", args.output.c_str(), ErrnoText(errno).c_str());
   return fd;
 }
 
@@ -92,27 +94,9 @@ int DumpThroughMount(const DumpArgs& args) {
 
 // The store in `dir`, read-only, for this command alone; null after a
 // message.
-std::unique_ptr<Engine> OpenStore(const std::string& dir) {
-  struct stat st {};
-  if (stat(dir.c_str(), &st) != 0) {
-    std::fprintf(stderr, "cellfs: %s: %s\n", dir.c_str(), ErrnoText(errno).c_str());
-    return nullptr;
-  }
-  EngineOptions options;
-  options.read_only = true;
-  options.create_if_missing = false;
-  options.background_sweeper = false;
-  Result<std::unique_ptr<Engine>> engine = Engine::Open(dir, options);
-  if (engine.ok()) return std::move(*engine);
-  const std::string& message = engine.status().message();
-  bool in_use = message.find("in use by another process") != std::string::npos;
-  std::fprintf(stderr, "cellfs: %s%s\n", message.c_str(),
-               in_use ? "; if it is mounted, dump through the mount or unmount it" : "");
-  return nullptr;
-}
 
 int DumpOffline(const DumpArgs& args) {
-  std::unique_ptr<Engine> engine = OpenStore(args.source);
+  std::unique_ptr<Engine> engine = OpenOfflineStore(args.source, true, "dump");
   if (engine == nullptr) return 1;
   Result<TableHandle> table = engine->FindTable(args.keyspace, args.table);
   if (!table.ok()) {
@@ -122,12 +106,12 @@ int DumpOffline(const DumpArgs& args) {
   int out = OpenOutput(args);
   if (out < 0) return 1;
   int write_error = 0;
-  Status exported = fs::ExportTable(*engine, args.keyspace, args.table, args.csv,
-                                    [&](std::string_view piece) {
-                                      if (WriteAll(out, piece)) return true;
-                                      write_error = errno;
-                                      return false;
-                                    });
+  Status exported =
+      fs::ExportTable(*engine, args.keyspace, args.table, args.csv, [&](std::string_view piece) {
+        if (WriteAll(out, piece)) return true;
+        write_error = errno;
+        return false;
+      });
   bool ok = CloseOutput(args, out);
   if (write_error != 0) {
     std::fprintf(stderr, "cellfs: writing %s: %s\n", OutputName(args).c_str(),
@@ -143,6 +127,8 @@ int DumpOffline(const DumpArgs& args) {
 
 }  // namespace
 
-int RunDump(const DumpArgs& args) { return args.offline ? DumpOffline(args) : DumpThroughMount(args); }
+int RunDump(const DumpArgs& args) {
+  return args.offline ? DumpOffline(args) : DumpThroughMount(args);
+}
 
 }  // namespace cellfs::tools

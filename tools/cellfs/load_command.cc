@@ -2,6 +2,7 @@
 // EINVAL when a record it completed was refused, fsync flushes the last
 // record, a read from offset 0 returns the report), or, offline, the same
 // parser and batcher the daemon runs, over an engine of our own.
+#include "tools/cellfs/offline_store.h"
 #include "tools/cellfs/load_command.h"
 
 #include <fcntl.h>
@@ -143,8 +144,7 @@ bool SendInput(int in, int out, const std::string& file, const std::string& inse
     auto size = static_cast<size_t>(n);
     int err = 0;
     if (!WriteChunk(out, buffer.get(), size, &result->refused, &err)) {
-      std::fprintf(stderr, "cellfs: writing %s: %s\n", insert_path.c_str(),
-                   ErrnoText(err).c_str());
+      std::fprintf(stderr, "cellfs: writing %s: %s\n", insert_path.c_str(), ErrnoText(err).c_str());
       return false;
     }
     meter.Advance(size, CountLines(buffer.get(), size));
@@ -287,26 +287,9 @@ FileResult LoadFileOffline(Engine* engine, const TableHandle& table,
 }
 
 // The store in `dir`, for this command alone; null after a message.
-std::unique_ptr<Engine> OpenStore(const std::string& dir) {
-  struct stat st {};
-  if (stat(dir.c_str(), &st) != 0) {
-    std::fprintf(stderr, "cellfs: %s: %s\n", dir.c_str(), ErrnoText(errno).c_str());
-    return nullptr;
-  }
-  EngineOptions options;
-  options.create_if_missing = false;
-  options.background_sweeper = false;  // a load is short; the daemon sweeps
-  Result<std::unique_ptr<Engine>> engine = Engine::Open(dir, options);
-  if (engine.ok()) return std::move(*engine);
-  const std::string& message = engine.status().message();
-  bool in_use = message.find("in use by another process") != std::string::npos;
-  std::fprintf(stderr, "cellfs: %s%s\n", message.c_str(),
-               in_use ? "; if it is mounted, load through the mount or unmount it" : "");
-  return nullptr;
-}
 
 int LoadOffline(const LoadArgs& args, const fs::WriteSuffixes& suffixes) {
-  std::unique_ptr<Engine> engine = OpenStore(args.target);
+  std::unique_ptr<Engine> engine = OpenOfflineStore(args.target, false, "load");
   if (engine == nullptr) return 1;
   Result<TableHandle> table = engine->FindTable(args.keyspace, args.table);
   if (!table.ok()) {
@@ -341,7 +324,8 @@ Result<fs::WriteSuffixes> ParseSuffixes(const LoadArgs& args) {
     suffixes.ttl = value;
   }
   if (!args.timestamp.empty()) {
-    CELLFS_RETURN_IF_ERROR(fs::ParseTimestampText(args.timestamp, &value).WithContext("--timestamp"));
+    CELLFS_RETURN_IF_ERROR(
+        fs::ParseTimestampText(args.timestamp, &value).WithContext("--timestamp"));
     suffixes.timestamp = value;
   }
   return suffixes;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tools/cellfs/cql_command.h"
+#include "tools/cellfs/demo_command.h"
 #include "tools/cellfs/dump_command.h"
 #include "tools/cellfs/load_command.h"
 #include "tools/cellfs/mount_command.h"
@@ -15,10 +16,11 @@
 namespace {
 
 using cellfs::tools::CqlArgs;
+using cellfs::tools::DemoArgs;
 using cellfs::tools::DumpArgs;
 using cellfs::tools::LoadArgs;
-using cellfs::tools::StatsArgs;
 using cellfs::tools::MountArgs;
+using cellfs::tools::StatsArgs;
 using cellfs::tools::UmountArgs;
 
 CLI::App* AddMount(CLI::App& app, MountArgs* args) {
@@ -116,6 +118,18 @@ CLI::App* AddLoad(CLI::App& app, LoadArgs* args) {
   return load;
 }
 
+CLI::App* AddDemo(CLI::App& app, DemoArgs* args) {
+  CLI::App* demo = app.add_subcommand("demo", "Mount a demo store with example tables and data");
+  demo->add_option("DIR", args->dir, "Where the demo lives: DIR/data and DIR/mnt")
+      ->capture_default_str();
+  demo->footer(
+      "Creates DIR/data and mounts it at DIR/mnt, then creates keyspace demo with a\n"
+      "time-bucketed log table, users looked up by email and by id, and newest-first\n"
+      "notification lists whose newest entries expire in an hour, loads them through\n"
+      "@cql and @insert, and prints commands to try. Run again to remount.");
+  return demo;
+}
+
 CLI::App* AddDump(CLI::App& app, DumpArgs* args) {
   CLI::App* dump = app.add_subcommand("dump", "Write a whole table as JSON Lines or CSV");
   AddSourceArguments(dump, &args->source, &args->offline, &args->keyspace, &args->table);
@@ -166,12 +180,14 @@ int main(int argc, char** argv) {
   LoadArgs load_args;
   DumpArgs dump_args;
   StatsArgs stats_args;
+  DemoArgs demo_args;
   CLI::App* mount = AddMount(app, &mount_args);
   CLI::App* umount = AddUmount(app, &umount_args);
   CLI::App* cql = AddCql(app, &cql_args);
   CLI::App* load = AddLoad(app, &load_args);
   CLI::App* dump = AddDump(app, &dump_args);
   CLI::App* stats = AddStats(app, &stats_args);
+  CLI::App* demo = AddDemo(app, &demo_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -183,5 +199,6 @@ int main(int argc, char** argv) {
   if (load->parsed()) return cellfs::tools::RunLoad(load_args);
   if (dump->parsed()) return cellfs::tools::RunDump(dump_args);
   if (stats->parsed()) return cellfs::tools::RunStats(stats_args);
+  if (demo->parsed()) return cellfs::tools::RunDemo(demo_args);
   return 2;
 }

@@ -32,8 +32,8 @@ std::string ShortLabel(const std::string& label) {
 }
 
 std::string Bar(const ProgressState& state, size_t width) {
-  double fraction = std::min(1.0, static_cast<double>(state.bytes_done) /
-                                      static_cast<double>(state.bytes_total));
+  double fraction =
+      std::min(1.0, static_cast<double>(state.bytes_done) / static_cast<double>(state.bytes_total));
   auto full = static_cast<size_t>(fraction * static_cast<double>(width));
   return "[" + std::string(full, '#') + std::string(width - full, '-') + "]";
 }
@@ -51,8 +51,8 @@ std::vector<Field> Fields(const std::string& label, const ProgressState& state) 
   double bytes_rate = state.seconds > 0 ? static_cast<double>(state.bytes_done) / state.seconds : 0;
   std::vector<Field> fields = {{ShortLabel(label), 0}};
   if (known) {
-    double percent = 100.0 * static_cast<double>(state.bytes_done) /
-                     static_cast<double>(state.bytes_total);
+    double percent =
+        100.0 * static_cast<double>(state.bytes_done) / static_cast<double>(state.bytes_total);
     fields.push_back({"", 2, true});
     fields.push_back({Printf("%3.0f%%", std::min(100.0, std::floor(percent))), 0});
     fields.push_back({FormatBytes(state.bytes_done) + "/" + FormatBytes(state.bytes_total), 3});
@@ -125,8 +125,7 @@ std::string FormatEta(const ProgressState& state) {
   return buf;
 }
 
-std::string FormatProgressLine(const std::string& label, const ProgressState& state,
-                               size_t width) {
+std::string FormatProgressLine(const std::string& label, const ProgressState& state, size_t width) {
   std::vector<Field> fields = Fields(label, state);
   for (Field& field : fields) {
     if (field.bar) field.text = std::string(kBarMin + 2, ' ');  // its narrowest, for now

@@ -29,12 +29,12 @@ std::string FormatRate(double count, double seconds);
 std::string FormatEta(const ProgressState& state);
 
 // One progress line of at most `width` columns:
-//   "rows.jsonl [#####-----]  45%  12.3 MB/27.0 MB  123456 lines  45.6k lines/s  5.2 MB/s  ETA 0:03"
+//   "rows.jsonl [#####-----]  45%  12.3 MB/27.0 MB  123456 lines  45.6k lines/s
+//   5.2 MB/s  ETA 0:03" (as one line)
 // Where it does not fit, the byte rate goes first, then the line count,
 // the sizes, the bar and the line rate; a label over 24 columns keeps its
 // end. Without a known total, the bar, percentage and ETA are left out.
-std::string FormatProgressLine(const std::string& label, const ProgressState& state,
-                               size_t width);
+std::string FormatProgressLine(const std::string& label, const ProgressState& state, size_t width);
 
 // The closing line of one file's load:
 //   "loaded rows.jsonl: 4000 rows stored, 2 refused, 45.6k lines/s"

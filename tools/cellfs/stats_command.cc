@@ -1,6 +1,7 @@
 // `cellfs stats`: reads TABLE/@stats or @stats.json from a mount, or,
 // offline, computes the same with fs::ComputeTableStats; --plot draws the
 // JSON with stats_plot.
+#include "tools/cellfs/offline_store.h"
 #include "tools/cellfs/stats_command.h"
 
 #include <fcntl.h>
@@ -45,7 +46,8 @@ bool ReadWhole(const std::string& path, std::string* out) {
     ssize_t n = read(fd, buf, sizeof(buf));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      if (n < 0) std::fprintf(stderr, "cellfs: reading %s: %s\n", path.c_str(), ErrnoText(errno).c_str());
+      if (n < 0)
+        std::fprintf(stderr, "cellfs: reading %s: %s\n", path.c_str(), ErrnoText(errno).c_str());
       close(fd);
       return n == 0;
     }
@@ -61,27 +63,9 @@ bool ReadThroughMount(const StatsArgs& args, bool want_text, bool want_json, Sta
 
 // The store in `dir`, read-only, for this command alone; null after a
 // message.
-std::unique_ptr<Engine> OpenStore(const std::string& dir) {
-  struct stat st {};
-  if (stat(dir.c_str(), &st) != 0) {
-    std::fprintf(stderr, "cellfs: %s: %s\n", dir.c_str(), ErrnoText(errno).c_str());
-    return nullptr;
-  }
-  EngineOptions options;
-  options.read_only = true;
-  options.create_if_missing = false;
-  options.background_sweeper = false;
-  Result<std::unique_ptr<Engine>> engine = Engine::Open(dir, options);
-  if (engine.ok()) return std::move(*engine);
-  const std::string& message = engine.status().message();
-  bool in_use = message.find("in use by another process") != std::string::npos;
-  std::fprintf(stderr, "cellfs: %s%s\n", message.c_str(),
-               in_use ? "; if it is mounted, ask the mount or unmount it" : "");
-  return nullptr;
-}
 
 bool ComputeOffline(const StatsArgs& args, bool want_text, bool want_json, StatsText* out) {
-  std::unique_ptr<Engine> engine = OpenStore(args.source);
+  std::unique_ptr<Engine> engine = OpenOfflineStore(args.source, true, "ask");
   if (engine == nullptr) return false;
   Result<TableHandle> table = engine->FindTable(args.keyspace, args.table);
   fs::TableStats stats;

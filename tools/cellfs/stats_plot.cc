@@ -2,11 +2,10 @@
 // text by hand (rectangles, lines and labels need no library).
 #include "tools/cellfs/stats_plot.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -50,7 +49,9 @@ uint64_t CountOf(const json& value, std::string_view name) {
   return value.get<uint64_t>();
 }
 
-uint64_t CountMember(const json& object, const char* name) { return CountOf(object.at(name), name); }
+uint64_t CountMember(const json& object, const char* name) {
+  return CountOf(object.at(name), name);
+}
 
 std::vector<uint64_t> ParsePercentiles(const json& object) {
   std::vector<uint64_t> out;
@@ -77,10 +78,9 @@ PlotData ParsePlotData(const json& stats) {
   const json& rings = stats.at("rings");
   if (!rings.is_array()) throw std::invalid_argument("'rings' is not an array");
   for (const json& ring : rings) {
-    data.rings.push_back({CountMember(ring, "nodes"),
-                          ParseCounts(ring.at("partitions"), "partitions"),
-                          ring.at("partition_skew").get<double>(),
-                          ring.at("byte_skew").get<double>()});
+    data.rings.push_back(
+        {CountMember(ring, "nodes"), ParseCounts(ring.at("partitions"), "partitions"),
+         ring.at("partition_skew").get<double>(), ring.at("byte_skew").get<double>()});
   }
   return data;
 }
@@ -89,12 +89,23 @@ std::string XmlEscape(std::string_view text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -139,10 +150,11 @@ class Svg {
   }
   std::string Document(std::string_view title) const {
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + Num(kWidth) + "\" height=\"" +
-           Num(kHeight) + "\" viewBox=\"0 0 " + Num(kWidth) + " " + Num(kHeight) +
-           "\" font-family=\"sans-serif\">\n<title>" + XmlEscape(title) + "</title>\n" +
-           "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" + body_ + "</svg>\n";
+           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+           Num(kWidth) + "\" height=\"" + Num(kHeight) + "\" viewBox=\"0 0 " + Num(kWidth) + " " +
+           Num(kHeight) + "\" font-family=\"sans-serif\">\n<title>" + XmlEscape(title) +
+           "</title>\n" + "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" + body_ +
+           "</svg>\n";
   }
 
  private:

@@ -1,0 +1,36 @@
+// Opens a data directory's engine for the --offline commands
+// (tools/cellfs/offline_store.h).
+#include "tools/cellfs/offline_store.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace cellfs::tools {
+
+std::unique_ptr<Engine> OpenOfflineStore(const std::string& dir, bool read_only,
+                                         const char* what) {
+  // LevelDB would create a missing directory before noticing it holds no
+  // store.
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0) {
+    std::fprintf(stderr, "cellfs: %s: %s\n", dir.c_str(), std::strerror(errno));
+    return nullptr;
+  }
+  EngineOptions options;
+  options.read_only = read_only;
+  options.create_if_missing = false;
+  options.background_sweeper = false;  // a short job; the daemon sweeps
+  Result<std::unique_ptr<Engine>> engine = Engine::Open(dir, options);
+  if (engine.ok()) return std::move(*engine);
+  const std::string& message = engine.status().message();
+  bool in_use = message.find("in use by another process") != std::string::npos;
+  std::fprintf(stderr, "cellfs: %s%s%s%s\n", message.c_str(),
+               in_use ? "; if it is mounted, " : "", in_use ? what : "",
+               in_use ? " through the mount or unmount it" : "");
+  return nullptr;
+}
+
+}  // namespace cellfs::tools
