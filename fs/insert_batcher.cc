@@ -1,7 +1,9 @@
 // InsertBatcher (fs/insert_batcher.h): records into batched mutations, a
-// report line per refused record.
+// batch applied on its own thread while the next fills, a report line per
+// refused record.
 #include "fs/insert_batcher.h"
 
+#include <functional>
 #include <unordered_set>
 
 namespace cellfs::fs {
@@ -23,13 +25,20 @@ void RowKey(const InsertRow& row, std::string* out) {
 }  // namespace
 
 struct InsertBatcher::BatchKeys {
-  std::unordered_set<std::string> rows;
+  // Hashes only: a collision merely ends a batch early.
+  std::unordered_set<size_t> rows;
+};
+
+struct InsertBatcher::InFlight {
+  std::future<Status> applied;
+  std::vector<uint64_t> lines;
+  std::vector<std::vector<std::string>> touched;
 };
 
 InsertBatcher::InsertBatcher(Engine* engine, TableHandle table)
     : engine_(engine), table_(std::move(table)), keys_(std::make_unique<BatchKeys>()) {}
 
-InsertBatcher::~InsertBatcher() = default;
+InsertBatcher::~InsertBatcher() { Collect(); }
 
 void InsertBatcher::Add(uint64_t line, Result<InsertRow>&& row) {
   if (!row.ok()) {
@@ -40,7 +49,8 @@ void InsertBatcher::Add(uint64_t line, Result<InsertRow>&& row) {
   // A batch shares one write time, so two writes of one row in a batch
   // would tie; the later line must win, so it starts a new batch.
   RowKey(insert, &key_scratch_);
-  if (keys_->rows.count(key_scratch_) != 0) (void)Flush();
+  size_t key_hash = std::hash<std::string>{}(key_scratch_);
+  if (keys_->rows.count(key_hash) != 0) Launch();
   if (!batch_) batch_.emplace(engine_->NewMutation());
   Status s = batch_->Insert(table_, insert.partition_key, insert.clustering, insert.cells,
                             insert.attributes);
@@ -48,30 +58,53 @@ void InsertBatcher::Add(uint64_t line, Result<InsertRow>&& row) {
     Report(line, s.message());
     return;
   }
-  keys_->rows.insert(key_scratch_);
+  keys_->rows.insert(key_hash);
   batch_lines_.push_back(line);
   if (touched_.empty() || touched_.back() != insert.partition_key) {
     touched_.push_back(insert.partition_key);
   }
-  if (batch_->byte_size() >= kBatchBytes) (void)Flush();
+  if (batch_->byte_size() >= kBatchBytes) Launch();
+}
+
+void InsertBatcher::Launch() {
+  Collect();  // one batch in flight at a time, applied in order
+  keys_->rows.clear();
+  if (!batch_ || batch_->empty()) {
+    batch_.reset();
+    return;
+  }
+  in_flight_ = std::make_unique<InFlight>();
+  in_flight_->lines = std::exchange(batch_lines_, {});
+  in_flight_->touched = std::exchange(touched_, {});
+  in_flight_->applied = std::async(
+      std::launch::async,
+      [engine = engine_, mutation = std::move(*batch_)]() mutable {
+        return engine->Apply(std::move(mutation));
+      });
+  batch_.reset();
+}
+
+void InsertBatcher::Collect() {
+  if (!in_flight_) return;
+  Status s = in_flight_->applied.get();
+  if (s.ok()) {
+    rows_stored_ += in_flight_->lines.size();
+    for (auto& key : in_flight_->touched) applied_touched_.push_back(std::move(key));
+  } else {
+    for (uint64_t line : in_flight_->lines) Report(line, "not stored: " + s.message());
+    if (first_error_.ok()) first_error_ = s;
+  }
+  in_flight_.reset();
 }
 
 Status InsertBatcher::Flush() {
-  if (!batch_ || batch_->empty()) return Status::Ok();
-  Status s = engine_->Apply(std::move(*batch_));
-  batch_.reset();
-  keys_->rows.clear();
-  if (s.ok()) {
-    rows_stored_ += batch_lines_.size();
-  } else {
-    for (uint64_t line : batch_lines_) Report(line, "not stored: " + s.message());
-  }
-  batch_lines_.clear();
-  return s;
+  Launch();
+  Collect();
+  return std::exchange(first_error_, Status::Ok());
 }
 
 std::vector<std::vector<std::string>> InsertBatcher::TakeTouchedPartitions() {
-  return std::exchange(touched_, {});
+  return std::exchange(applied_touched_, {});
 }
 
 void InsertBatcher::Report(uint64_t line, const std::string& message) {
