@@ -3,6 +3,9 @@
 // into CQL values by the rules of a row's @json write (fs/row_json.h).
 #include <simdjson.h>
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -207,6 +210,45 @@ Status UdtToValue(const CqlType& type, od::object& object, std::string* out) {
   return Status::Ok();
 }
 
+// The common numbers without ParseLiteral: a decimal integer for the
+// fixed-width integer kinds, a number for double and float, serialized big
+// endian as docs/FORMAT.md "Values" says. False (nothing written) for
+// anything else, which ParseLiteral then judges and words the error for.
+bool FastNumber(TypeKind kind, std::string_view token, std::string* out) {
+  const char* begin = token.data();
+  const char* end = begin + token.size();
+  auto put_be = [out](uint64_t bits, size_t bytes) {
+    out->resize(bytes);
+    for (size_t i = 0; i < bytes; ++i) {
+      (*out)[i] = static_cast<char>((bits >> (8 * (bytes - 1 - i))) & 0xff);
+    }
+  };
+  size_t width = 0;
+  int64_t low = 0, high = 0;
+  switch (kind) {
+    case TypeKind::kTinyint: width = 1; low = INT8_MIN; high = INT8_MAX; break;
+    case TypeKind::kSmallint: width = 2; low = INT16_MIN; high = INT16_MAX; break;
+    case TypeKind::kInt: width = 4; low = INT32_MIN; high = INT32_MAX; break;
+    case TypeKind::kBigint: width = 8; low = INT64_MIN; high = INT64_MAX; break;
+    case TypeKind::kDouble: {
+      double number = 0;
+      auto [stop, error] = std::from_chars(begin, end, number);
+      if (error != std::errc() || stop != end || !std::isfinite(number)) return false;
+      uint64_t bits = 0;
+      std::memcpy(&bits, &number, sizeof(bits));
+      put_be(bits, 8);
+      return true;
+    }
+    default:
+      return false;
+  }
+  int64_t number = 0;
+  auto [stop, error] = std::from_chars(begin, end, number);
+  if (error != std::errc() || stop != end || number < low || number > high) return false;
+  put_be(static_cast<uint64_t>(number), width);
+  return true;
+}
+
 // A non-null JSON value as a serialized value of `type`. Strings hold a CQL
 // literal for every type but text, whose value they are.
 Status ToValue(const CqlType& type, od::value value, json_type json, std::string* out) {
@@ -225,6 +267,7 @@ Status ToValue(const CqlType& type, od::value value, json_type json, std::string
       if (!IsJsonNumber(token)) {
         return Status::InvalidArgument("invalid JSON number " + QuoteForMessage(token));
       }
+      if (FastNumber(kind, token, out)) return Status::Ok();
       return Store(ParseLiteral(type, token), out);
     }
     case json_type::boolean: {

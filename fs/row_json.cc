@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 #include "engine/collection_codec.h"
 #include "engine/literal.h"
@@ -31,12 +30,46 @@ namespace {
 bool IsTextKind(TypeKind kind) { return kind == TypeKind::kText || kind == TypeKind::kAscii; }
 
 // `text` (valid UTF-8) as a JSON string; non-ASCII characters stay raw.
+// `text` as a JSON string. Stored text is valid UTF-8 (every write path
+// validates it), so only '"', '\\' and control characters need escaping;
+// this runs for every value of an export, so it is written out by hand.
 void AppendJsonString(std::string_view text, std::string* out) {
-  out->append(nlohmann::json(std::string(text))
-                  .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  size_t plain = 0;  // start of the run not yet copied
+  for (size_t i = 0; i < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out->append(text.substr(plain, i - plain));
+    plain = i + 1;
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      default:
+        out->append("\\u00");
+        out->push_back(kHex[c >> 4]);
+        out->push_back(kHex[c & 0xf]);
+    }
+  }
+  out->append(text.substr(plain));
+  out->push_back('"');
 }
 
 void AppendJson(const CqlType& type, std::string_view value, std::string* out);
+
+// Whether a CSV field holds a byte that only a quoted field can carry (one
+// pass, where find_first_of would scan the text once per byte it holds).
+bool NeedsCsvQuotes(std::string_view text) {
+  for (char c : text) {
+    if (c == ',' || c == '"' || c == '\n' || c == '\r') return true;
+  }
+  return false;
+}
 
 // A list or set as an array; a map as an object whose keys are the keys'
 // canonical text.
@@ -157,7 +190,7 @@ std::vector<std::optional<std::string_view>> RowValues(const TableSchema& table,
 // break, or when `quote_empty` and it is empty.
 void AppendCsvField(std::string_view text, bool quote_empty, std::string* out) {
   const bool quoted =
-      (quote_empty && text.empty()) || text.find_first_of(",\"\n\r") != std::string_view::npos;
+      (quote_empty && text.empty()) || NeedsCsvQuotes(text);
   if (!quoted) {
     out->append(text);
     return;
