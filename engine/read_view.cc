@@ -30,12 +30,12 @@ struct OpenPartition {
   storage::PartitionHeader header;
 };
 
-Status Open(const ReadState& state, const TableSchema& table,
+Status Open(const ReadState& state, bool fill_cache, const TableSchema& table,
             std::span<const std::string> partition_key, OpenPartition* out) {
   storage::PartitionKey key;
   CELLFS_RETURN_IF_ERROR(storage::EncodePartitionKey(table, partition_key, &key));
   storage::AppendPartitionPrefix(table.id, key, &out->prefix);
-  out->it.reset(state.core->db->NewIterator(state.Options()));
+  out->it.reset(state.core->db->NewIterator(state.Options(fill_cache)));
   return storage::ReadPartitionHeader(out->it.get(), out->prefix, false, &out->header);
 }
 
@@ -66,6 +66,12 @@ Result<std::optional<storage::FragmentGroup>> ReadRowGroup(const ReadState& stat
 
 ReadView::ReadView(std::shared_ptr<const ReadState> state) : state_(std::move(state)) {}
 
+ReadView ReadView::ForScan() const {
+  ReadView scan(state_);
+  scan.fill_cache_ = false;
+  return scan;
+}
+
 int64_t ReadView::now() const { return state_->now; }
 
 Result<std::optional<RowFragment>> ReadView::GetRow(const TableHandle& table,
@@ -74,7 +80,7 @@ Result<std::optional<RowFragment>> ReadView::GetRow(const TableHandle& table,
   std::string encoded;
   CELLFS_RETURN_IF_ERROR(storage::EncodeClustering(*table, clustering, false, &encoded));
   OpenPartition partition;
-  CELLFS_RETURN_IF_ERROR(Open(*state_, *table, partition_key, &partition));
+  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition_key, &partition));
   std::string row_key = partition.prefix;
   storage::AppendEntryKind(storage::EntryKind::kRow, &row_key);
   row_key += encoded;
@@ -90,7 +96,7 @@ Result<std::optional<RowFragment>> ReadView::GetRow(const TableHandle& table,
 Result<std::optional<RowFragment>> ReadView::GetStaticRow(
     const TableHandle& table, std::span<const std::string> partition_key) const {
   OpenPartition partition;
-  CELLFS_RETURN_IF_ERROR(Open(*state_, *table, partition_key, &partition));
+  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition_key, &partition));
   RowFragment row = std::move(partition.header.static_row);
   if (!storage::KeepLive(*table, partition.header.deletion, state_->now, &row)) {
     return std::optional<RowFragment>();
@@ -101,7 +107,7 @@ Result<std::optional<RowFragment>> ReadView::GetStaticRow(
 Result<bool> ReadView::IsPartitionLive(const TableHandle& table,
                                        std::span<const std::string> partition_key) const {
   OpenPartition partition;
-  CELLFS_RETURN_IF_ERROR(Open(*state_, *table, partition_key, &partition));
+  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition_key, &partition));
   RowFragment static_row = partition.header.static_row;
   if (storage::KeepLive(*table, partition.header.deletion, state_->now, &static_row)) return true;
   // The whole partition, first live row only. The iterator re-seeks to the
@@ -129,7 +135,7 @@ Result<std::unique_ptr<RowIterator>> ReadView::NewRowIterator(
   RowScan scan;
   CELLFS_RETURN_IF_ERROR(storage::ClusteringRanges(*table, slice, &scan.ranges));
   OpenPartition partition;
-  CELLFS_RETURN_IF_ERROR(Open(*state_, *table, partition_key, &partition));
+  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition_key, &partition));
   scan.partition_prefix = std::move(partition.prefix);
   scan.header = std::move(partition.header);
   scan.reverse = slice.reverse;
@@ -141,7 +147,7 @@ Result<std::unique_ptr<RowIterator>> ReadView::NewRowIterator(
 
 std::unique_ptr<PartitionIterator> ReadView::NewPartitionIterator(
     const TableHandle& table, std::optional<std::string> resume_after) const {
-  std::unique_ptr<leveldb::Iterator> it(state_->core->db->NewIterator(state_->Options()));
+  std::unique_ptr<leveldb::Iterator> it(state_->core->db->NewIterator(state_->Options(fill_cache_)));
   return std::make_unique<PartitionIteratorImpl>(state_, table, std::move(it), resume_after);
 }
 

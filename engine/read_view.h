@@ -58,8 +58,15 @@ class ReadView {
   std::unique_ptr<PartitionIterator> NewPartitionIterator(
       const TableHandle& table, std::optional<std::string> resume_after = std::nullopt) const;
 
+  // The same snapshot, read without filling LevelDB's block cache: for
+  // scans of a whole table (exports, statistics), which would otherwise
+  // evict what point reads and listings keep hot and grow the process to
+  // the cache's size (LevelDB's advice for bulk reads).
+  ReadView ForScan() const;
+
  private:
   std::shared_ptr<const ReadState> state_;
+  bool fill_cache_ = true;
 };
 
 }  // namespace cellfs

@@ -8,7 +8,8 @@
 namespace cellfs::fs {
 
 RowTextStream::RowTextStream(const Node& dir, ReadView view, bool csv)
-    : dir_(dir), view_(std::move(view)), csv_(csv) {
+    : dir_(dir), view_(dir.id.kind == NodeKind::kTable ? view.ForScan() : std::move(view)),
+      csv_(csv) {
   if (dir_.id.kind == NodeKind::kTable) partitions_ = view_.NewPartitionIterator(dir_.table);
 }
 

@@ -306,9 +306,10 @@ Status ComputeTableStats(const ReadView& view, const TableHandle& table, size_t 
   out->keyspace = table->def.keyspace;
   out->table = table->def.name;
   StatsBuilder builder(table, widest_count, out);
-  std::unique_ptr<PartitionIterator> partitions = view.NewPartitionIterator(table);
+  ReadView scan = view.ForScan();  // a whole-table read: keep the block cache for others
+  std::unique_ptr<PartitionIterator> partitions = scan.NewPartitionIterator(table);
   for (; partitions->Valid(); partitions->Next()) {
-    if (Status s = builder.AddPartition(view, *partitions); !s.ok()) return s;
+    if (Status s = builder.AddPartition(scan, *partitions); !s.ok()) return s;
   }
   if (Status s = partitions->status(); !s.ok()) return s;
   builder.Finish();

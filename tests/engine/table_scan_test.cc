@@ -92,6 +92,8 @@ TEST_CASE("a table scan yields live rows by token, then clustering order", "[sca
     }
   }
   CHECK(Render(t.engine->NewReadView(), table) == expected);
+  // A scan view (no block-cache fill) reads the same snapshot.
+  CHECK(Render(t.engine->NewReadView().ForScan(), table) == expected);
 }
 
 TEST_CASE("an empty table scans to nothing", "[scan]") {
