@@ -15,6 +15,8 @@
 #include <optional>
 #include <sstream>
 
+#include "tools/cellfs/control_file.h"
+
 namespace cellfs::tools {
 namespace {
 
@@ -74,23 +76,6 @@ bool SendScript(int fd, const std::string& script, const std::string& path, bool
   return true;
 }
 
-// Everything the file holds from offset 0.
-bool ReadTranscript(int fd, const std::string& path, std::string* out) {
-  char buf[64 * 1024];
-  off_t offset = 0;
-  while (true) {
-    ssize_t n = pread(fd, buf, sizeof(buf), offset);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      std::fprintf(stderr, "cellfs: reading %s: %s\n", path.c_str(), ErrnoText(errno).c_str());
-      return false;
-    }
-    if (n == 0) return true;
-    out->append(buf, static_cast<size_t>(n));
-    offset += n;
-  }
-}
-
 // Prints the transcript; true when it holds an ERROR line.
 bool PrintTranscript(const std::string& transcript) {
   bool errors = false;
@@ -126,7 +111,7 @@ int RunCql(const CqlArgs& args) {
   }
   bool failed = false;
   std::string transcript;
-  bool ok = SendScript(fd, *script, path, &failed) && ReadTranscript(fd, path, &transcript);
+  bool ok = SendScript(fd, *script, path, &failed) && ReadWholeFile(fd, path, &transcript);
   close(fd);
   if (!ok) return 1;
   bool errors = PrintTranscript(transcript);

@@ -1,7 +1,6 @@
 // `cellfs dump`: copies TABLE/@json or @csv to the output in 64 KiB reads,
 // or, offline, runs fs::ExportTable (what those files serve) over a
 // read-only engine of our own.
-#include "tools/cellfs/offline_store.h"
 #include "tools/cellfs/dump_command.h"
 
 #include <fcntl.h>
@@ -16,6 +15,7 @@
 
 #include "engine/engine.h"
 #include "fs/table_export.h"
+#include "tools/cellfs/offline_store.h"
 
 namespace cellfs::tools {
 namespace {

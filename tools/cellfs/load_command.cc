@@ -2,7 +2,6 @@
 // EINVAL when a record it completed was refused, fsync flushes the last
 // record, a read from offset 0 returns the report), or, offline, the same
 // parser and batcher the daemon runs, over an engine of our own.
-#include "tools/cellfs/offline_store.h"
 #include "tools/cellfs/load_command.h"
 
 #include <fcntl.h>
@@ -20,6 +19,8 @@
 #include "fs/insert_batcher.h"
 #include "fs/insert_parser.h"
 #include "fs/virtual_name.h"
+#include "tools/cellfs/control_file.h"
+#include "tools/cellfs/offline_store.h"
 #include "tools/cellfs/progress.h"
 
 namespace cellfs::tools {
@@ -161,24 +162,6 @@ bool SendInput(int in, int out, const std::string& file, const std::string& inse
   return true;
 }
 
-// Everything the open @insert holds from offset 0: the report.
-bool ReadReport(int fd, const std::string& insert_path, std::string* out) {
-  char buf[64 * 1024];
-  off_t offset = 0;
-  while (true) {
-    ssize_t n = pread(fd, buf, sizeof(buf), offset);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      std::fprintf(stderr, "cellfs: reading %s: %s\n", insert_path.c_str(),
-                   ErrnoText(errno).c_str());
-      return false;
-    }
-    if (n == 0) return true;
-    out->append(buf, static_cast<size_t>(n));
-    offset += n;
-  }
-}
-
 // Splits a report, "line N: message" lines then "N rows stored, M lines
 // refused", into `result`. False when its last line is not that summary.
 bool ParseReport(const std::string& report, FileResult* result) {
@@ -212,7 +195,7 @@ FileResult LoadFileThroughMount(const std::string& file, const std::string& inse
   }
   std::string report;
   result.usable = SendInput(in, out, file, insert_path, meter, &result) &&
-                  ReadReport(out, insert_path, &report);
+                  ReadWholeFile(out, insert_path, &report);
   if (close(out) != 0 && result.usable) {
     if (errno == EINVAL) {
       result.refused = true;

@@ -1,7 +1,6 @@
 // `cellfs stats`: reads TABLE/@stats or @stats.json from a mount, or,
 // offline, computes the same with fs::ComputeTableStats; --plot draws the
 // JSON with stats_plot.
-#include "tools/cellfs/offline_store.h"
 #include "tools/cellfs/stats_command.h"
 
 #include <fcntl.h>
@@ -16,6 +15,7 @@
 
 #include "engine/engine.h"
 #include "fs/table_stats.h"
+#include "tools/cellfs/offline_store.h"
 #include "tools/cellfs/stats_plot.h"
 
 namespace cellfs::tools {
