@@ -38,6 +38,10 @@ class OpenFile {
   virtual bool direct_io() const { return false; }
 
   std::mutex mutex;
+
+ protected:
+  // Bytes [offset, offset + size) of `content` into *out (fewer at its end).
+  static int ReadFrom(std::string_view content, uint64_t offset, size_t size, std::string* out);
 };
 
 // A file whose content is fixed when opened (@schema, @stats). `direct_io`

@@ -1,0 +1,129 @@
+// The generated open files of fs/open_file.h: streamed @json / @csv exports
+// of tables, partitions and slices, and the MOUNT/@cql session.
+#include <cerrno>
+
+#include "fs/cql_session.h"
+#include "fs/errno_map.h"
+#include "fs/open_file.h"
+#include "fs/row_text_stream.h"
+
+namespace cellfs::fs {
+namespace {
+
+class ExportFile final : public OpenFile {
+ public:
+  ExportFile(Filesystem::Impl* impl, Node dir, bool csv) : impl_(impl), dir_(std::move(dir)), csv_(csv) {}
+
+  int Read(uint64_t offset, size_t size, std::string* out) override {
+    if (!stream_ || offset < base_) Restart();
+    // Drop what lies before the read: exports are read front to back.
+    if (offset > base_) {
+      size_t drop = static_cast<size_t>(std::min<uint64_t>(offset - base_, data_.size()));
+      data_.erase(0, drop);
+      base_ += drop;
+    }
+    while (base_ + data_.size() < offset + size && stream_->Next(&data_)) {
+      // Keep only what the read can still need: a far offset must not
+      // gather the whole export in memory.
+      if (offset > base_ + data_.size()) {
+        base_ += data_.size();
+        data_.clear();
+      }
+    }
+    if (!stream_->status().ok()) return ErrnoFromStatus(stream_->status());
+    if (offset >= base_) ReadFrom(data_, offset - base_, size, out);
+    return 0;
+  }
+  bool direct_io() const override { return true; }
+
+ private:
+  void Restart() {
+    stream_ = std::make_unique<RowTextStream>(dir_, impl_->engine->NewReadView(), csv_);
+    data_.clear();
+    base_ = 0;
+  }
+
+  Filesystem::Impl* impl_;
+  Node dir_;
+  bool csv_;
+  std::unique_ptr<RowTextStream> stream_;
+  std::string data_;  // produced content from offset base_ on
+  uint64_t base_ = 0;
+};
+
+class CqlFile final : public OpenFile {
+ public:
+  explicit CqlFile(Filesystem::Impl* impl) : impl_(impl), session_(impl->engine) {}
+
+  int Read(uint64_t offset, size_t size, std::string* out) override {
+    if (!session_.written()) {
+      if (!description_) description_ = CqlSession::DescribeSchema(*impl_->engine);
+      return ReadFrom(*description_, offset, size, out);
+    }
+    return ReadFrom(session_.transcript(), offset, size, out);
+  }
+
+  ssize_t Write(uint64_t, std::string_view data) override {
+    if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
+    Status s = Invalidating([&] { return session_.Write(data); });
+    return s.ok() ? static_cast<ssize_t>(data.size()) : -EINVAL;
+  }
+
+  int Flush() override {
+    Status s = Invalidating([&] { return session_.Finish(); });
+    return s.ok() ? 0 : EINVAL;
+  }
+
+  bool direct_io() const override { return true; }
+
+ private:
+  // Runs `run`, then tells the kernel about keyspaces and tables that went
+  // away or changed shape.
+  template <typename Run>
+  Status Invalidating(Run run) {
+    std::shared_ptr<const Catalog> before = impl_->engine->catalog();
+    Status s = run();
+    std::shared_ptr<const Catalog> after = impl_->engine->catalog();
+    if (before != after) InvalidateChanges(*before, *after);
+    return s;
+  }
+  void InvalidateChanges(const Catalog& before, const Catalog& after);
+
+  Filesystem::Impl* impl_;
+  CqlSession session_;
+  std::optional<std::string> description_;
+};
+
+void CqlFile::InvalidateChanges(const Catalog& before, const Catalog& after) {
+  NodeId root;
+  for (const auto& [name, keyspace] : before.keyspaces()) {
+    const KeyspaceDef* now = after.FindKeyspace(name);
+    if (now == nullptr) {
+      impl_->InvalidateName(root, name);
+      continue;
+    }
+    NodeId keyspace_id;
+    keyspace_id.kind = NodeKind::kKeyspace;
+    keyspace_id.keyspace = name;
+    for (const auto& [table_name, table] : keyspace.tables) {
+      const TableDef* current = after.FindTable(name, table_name);
+      if (current == nullptr || !SameTable(*current, table)) {
+        impl_->InvalidateName(keyspace_id, table_name);
+      }
+    }
+    impl_->InvalidateNode(keyspace_id);
+  }
+  impl_->InvalidateNode(root);
+}
+
+}  // namespace
+
+std::unique_ptr<OpenFile> NewExportFile(Filesystem::Impl* impl, const Node& dir, bool csv) {
+  return std::make_unique<ExportFile>(impl, dir, csv);
+}
+
+std::unique_ptr<OpenFile> NewCqlFile(Filesystem::Impl* impl) {
+  return std::make_unique<CqlFile>(impl);
+}
+
+}  // namespace cellfs::fs
