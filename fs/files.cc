@@ -67,10 +67,11 @@ int OpenVirtual(Filesystem::Impl* impl, const Node& node, int flags,
   }
 }
 
-void Reply(std::unique_ptr<OpenFile> file, OpenReply* reply) {
+void Reply(Filesystem::Impl* impl, std::unique_ptr<OpenFile> file, OpenReply* reply) {
   reply->direct_io = file->direct_io();
   reply->nonseekable = false;
-  reply->handle = reinterpret_cast<uint64_t>(file.release());
+  reply->handle = reinterpret_cast<uint64_t>(file.get());
+  impl->TrackOpenFile(file.release());
 }
 
 }  // namespace
@@ -99,7 +100,7 @@ int Filesystem::Create(uint64_t parent, std::string_view name, int flags, Entry*
     return e;
   }
   impl_->Keep(child.id);  // an empty file until the open file stores something
-  Reply(std::move(file), reply);
+  Reply(impl_.get(), std::move(file), reply);
   return 0;
 }
 
@@ -158,7 +159,7 @@ int Filesystem::Open(uint64_t inode, int flags, OpenReply* reply) {
       return EISDIR;
   }
   reply->noflush = !Writing(flags);  // a reader leaves nothing to store at close
-  Reply(std::move(file), reply);
+  Reply(impl_.get(), std::move(file), reply);
   return 0;
 }
 
@@ -215,12 +216,14 @@ int Filesystem::TruncateCell(const Node& cell) {
 
 void Filesystem::Discard(uint64_t handle) {
   OpenFile* file = FileOf(handle);
+  impl_->UntrackOpenFile(file);
   file->Discard();
   delete file;
 }
 
 void Filesystem::Release(uint64_t handle) {
   OpenFile* file = FileOf(handle);
+  impl_->UntrackOpenFile(file);
   {
     std::lock_guard lock(file->mutex);
     // Stores what no flush did: a bare truncation, or the writes of a

@@ -8,6 +8,7 @@
 
 #include "fs/errno_map.h"
 #include "fs/filesystem_impl.h"
+#include "fs/open_file.h"
 
 namespace cellfs::fs {
 
@@ -22,7 +23,19 @@ Filesystem::Filesystem(Engine* engine, Notifier* notifier, const FilesystemOptio
       options_(options),
       impl_(std::make_unique<Impl>(this, engine, notifier)) {}
 
-Filesystem::~Filesystem() = default;
+Filesystem::~Filesystem() {
+  // Files the kernel never released (the session ended by a signal): store
+  // what they hold before the engine goes.
+  std::unordered_set<OpenFile*> left;
+  {
+    std::lock_guard lock(impl_->mutex);
+    left.swap(impl_->open_files);
+  }
+  for (OpenFile* file : left) {
+    (void)file->Release();
+    delete file;
+  }
+}
 
 int Filesystem::Lookup(uint64_t parent, std::string_view name, Entry* out) {
   Result<Node> directory = impl_->NodeOf(parent);
@@ -176,6 +189,16 @@ void Filesystem::Impl::ChangeVersion(uint64_t inode, int64_t from, int64_t to) {
   std::map<int64_t, int>& versions = open_versions[inode];
   if (--versions[from] <= 0) versions.erase(from);
   ++versions[to];
+}
+
+void Filesystem::Impl::TrackOpenFile(OpenFile* file) {
+  std::lock_guard lock(mutex);
+  open_files.insert(file);
+}
+
+void Filesystem::Impl::UntrackOpenFile(OpenFile* file) {
+  std::lock_guard lock(mutex);
+  open_files.erase(file);
 }
 
 std::mutex& Filesystem::Impl::AppendLock(const NodeId& cell) {

@@ -86,6 +86,8 @@ class Filesystem {
  public:
   // `engine` and `notifier` must outlive the Filesystem.
   Filesystem(Engine* engine, Notifier* notifier, const FilesystemOptions& options);
+  // Releases, storing what they hold, the files the kernel never released
+  // (a session ended by a signal). REQUIRES: no request is in progress.
   ~Filesystem();
   Filesystem(const Filesystem&) = delete;
   Filesystem& operator=(const Filesystem&) = delete;

@@ -22,6 +22,8 @@ namespace cellfs::fs {
 
 // A node with what resolving it needs: the table's current schema for
 // kTable and below.
+class OpenFile;  // fs/open_file.h
+
 struct Node {
   NodeId id;
   TableHandle table;  // null above kTable
@@ -120,6 +122,13 @@ struct Filesystem::Impl {
   // only (an exception to "no lock across engine I/O", bounded to appends).
   std::mutex& AppendLock(const NodeId& cell);
 
+  // ---- Open files the kernel has not released. At shutdown (a signal
+  // can end the session with files still open) the Filesystem releases
+  // them, so what they were given is stored and no batch of theirs is still
+  // being applied when the engine closes.
+  void TrackOpenFile(OpenFile* file);
+  void UntrackOpenFile(OpenFile* file);
+
   // ---- Writes.
   Status CheckWritable() const;  // ReadOnly when mounted read-only
   Status Apply(Mutation&& mutation);
@@ -130,6 +139,7 @@ struct Filesystem::Impl {
   // inode -> version -> open files serving it
   std::unordered_map<uint64_t, std::map<int64_t, int>> open_versions;
   std::array<std::mutex, 64> append_locks;
+  std::unordered_set<OpenFile*> open_files;  // guarded by `mutex`
 };
 
 // The name of a column, for listings. Shared by listings and invalidation.

@@ -1319,3 +1319,25 @@ TEST_CASE("a slice bound that does not parse fails its lookup", "[filesystem]") 
 }
 
 }  // namespace cellfs::testing
+
+namespace cellfs::testing {
+
+TEST_CASE("files still open when the filesystem goes are stored, not lost", "[filesystem]") {
+  TestEngine engine;
+  {
+    FsDriver d(&engine, fs::FilesystemOptions{});
+    MakeSchema(d);
+    MkdirP(d, "ks/t/p/1");
+    REQUIRE(d.Write("ks/t/p/1/v", "old\n") == 0);
+    uint64_t inode = 0;
+    REQUIRE(d.Resolve("ks/t/p/1/v", &inode) == 0);
+    fs::OpenReply reply;
+    REQUIRE(d.fs().Open(inode, O_WRONLY | O_TRUNC, &reply) == 0);
+    REQUIRE(d.fs().Write(reply.handle, 0, "written, never closed\n") == 22);
+    // No flush or release: the session ends with the file open.
+  }
+  FsDriver again(&engine, fs::FilesystemOptions{});
+  CHECK(again.Cat("ks/t/p/1/v") == "written, never closed\n");
+}
+
+}  // namespace cellfs::testing
