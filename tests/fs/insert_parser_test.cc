@@ -13,6 +13,7 @@
 #include "engine/literal.h"
 #include "fs/row_json.h"
 #include "tests/engine/engine_test_util.h"
+#include "tests/fs/all_types_schema.h"
 #include "tests/engine/hex_test_util.h"
 #include "tests/engine/random_value.h"
 
@@ -21,31 +22,26 @@ namespace {
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
+using testing::kAllTypesDdl;
 using testing::TestEngine;
 using Calls = std::vector<std::string>;
 
 constexpr char kSchema[] = R"(
 CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
-CREATE TYPE ks.address (street text, city text, zip int);
 CREATE TABLE ks.logs (host text, day int, ts timestamp, seq int, s text static, msg text,
   n int, ok boolean, PRIMARY KEY ((host, day), ts, seq));
 CREATE TABLE ks.flat (k int PRIMARY KEY, v text);
 CREATE TABLE ks.counts (k text PRIMARY KEY, hits counter);
 CREATE TABLE ks.odd (k int PRIMARY KEY, "Q" text, "a,b" int);
-CREATE TABLE ks.types (k int PRIMARY KEY,
-  t_ascii ascii, t_bigint bigint, t_blob blob, t_boolean boolean, t_date date,
-  t_decimal decimal, t_double double, t_duration duration, t_float float, t_inet inet,
-  t_int int, t_smallint smallint, t_text text, t_time time, t_timestamp timestamp,
-  t_timeuuid timeuuid, t_tinyint tinyint, t_uuid uuid, t_varint varint,
-  t_list list<int>, t_set set<text>, t_map map<text, int>, t_imap map<int, text>,
-  t_tuple frozen<tuple<int, text>>, t_udt frozen<address>, t_fset frozen<set<int>>,
-  t_nested list<frozen<map<date, blob>>>, t_udtmap map<text, frozen<address>>);
 )";
 
 // The schema once, shared by every test case (TableHandles are immutable).
 class Schema {
  public:
-  Schema() { db_.Ddl(kSchema); }
+  Schema() {
+    db_.Ddl(kSchema);
+    db_.Ddl(kAllTypesDdl);
+  }
   TableHandle Table(const std::string& name) { return db_.Table("ks", name); }
 
  private:

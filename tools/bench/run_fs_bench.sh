@@ -48,28 +48,9 @@ cellfs_pid=
 pt_pid=
 opts_pid=
 
-is_mounted() { grep -q " $1 " /proc/self/mounts; }
-
-# Waits (10 s at most) for daemon $1 to have mounted $2.
-wait_mounted() {
-  for _ in $(seq 100); do
-    is_mounted "$2" && return 0
-    kill -0 "$1" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "run_fs_bench: $2 did not mount" >&2
-  return 1
-}
-
-# Waits (30 s at most) for daemon $1 to exit after its unmount.
-wait_exited() {
-  for _ in $(seq 300); do
-    kill -0 "$1" 2>/dev/null || { wait "$1" 2>/dev/null || true; return 0; }
-    sleep 0.1
-  done
-  echo "run_fs_bench: daemon $1 did not exit" >&2
-  return 1
-}
+bench_name=run_fs_bench
+# shellcheck source=tools/bench/mount_wait.sh
+source "$repo/tools/bench/mount_wait.sh"
 
 cleanup() {
   local rc=$?

@@ -1,0 +1,27 @@
+# Shared by the benchmark runners (sourced): waiting for a FUSE daemon to
+# mount, and for it to exit after its unmount. Callers set `bench_name`
+# for messages.
+
+is_mounted() { grep -q " $1 " /proc/self/mounts; }
+
+# Waits (10 s at most) for daemon $1 to have mounted $2.
+wait_mounted() {
+  for _ in $(seq 100); do
+    is_mounted "$2" && return 0
+    kill -0 "$1" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "$bench_name: $2 did not mount" >&2
+  return 1
+}
+
+# Waits (60 s at most: closing a cellfs store waits for its compactions)
+# for daemon $1 to exit after its unmount.
+wait_exited() {
+  for _ in $(seq 600); do
+    kill -0 "$1" 2>/dev/null || { wait "$1" 2>/dev/null || true; return 0; }
+    sleep 0.1
+  done
+  echo "$bench_name: daemon $1 did not exit" >&2
+  return 1
+}
