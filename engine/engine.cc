@@ -100,7 +100,7 @@ Status Engine::Initialize() {
 
   CELLFS_RETURN_IF_ERROR(storage::LoadSchema(db, &core_->schema));
   if (!core_->options.read_only) CELLFS_RETURN_IF_ERROR(core_->sequences.Open(db));
-  core_->commit = std::make_unique<storage::CommitPolicy>(db, core_->options);
+  core_->commit = std::make_unique<storage::CommitPolicy>(db, &core_->write_fence, core_->options);
   if (core_->options.background_sweeper && !core_->options.read_only) {
     sweeper_ = std::make_unique<storage::SweeperThread>(core_.get(),
                                                         core_->options.sweep_interval_ms);
@@ -142,7 +142,9 @@ Status Engine::Execute(const Statement& statement, std::string* current_keyspace
   storage::WriteSchemaChange(*before, *after, dropped, &batch);
   leveldb::WriteOptions sync;
   sync.sync = true;
-  CELLFS_RETURN_IF_ERROR(FromLevelDb(core_->db->Write(sync, &batch), "storing the schema"));
+  CELLFS_RETURN_IF_ERROR(core_->write_fence.Check());
+  CELLFS_RETURN_IF_ERROR(
+      core_->write_fence.Record(FromLevelDb(core_->db->Write(sync, &batch), "storing the schema")));
   std::unique_lock lock(core_->schema_mutex);
   core_->schema = std::move(after);
   return Status::Ok();
@@ -189,6 +191,8 @@ Status Engine::Apply(Mutation&& mutation) {
 }
 
 Status Engine::Sync() { return core_->commit->Sync(); }
+
+Status Engine::WriteHealth() const { return core_->write_fence.Check(); }
 
 ReadView Engine::NewReadView() const {
   return ReadView(std::make_shared<const ReadState>(core_.get(), core_->clock->NowMicros()));

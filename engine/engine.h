@@ -73,9 +73,16 @@ class Engine {
 
   // Stores every operation of `mutation` atomically, then waits as the
   // commit mode says. NotFound when a table it writes was dropped since;
-  // IOError when storage fails (nothing of the batch is then applied). The
-  // mutation is consumed either way.
+  // IOError, NoSpace or ReadOnly when storage fails (nothing of the batch is
+  // then applied). After such a failure every later write (Apply, Sync,
+  // Execute, sweeps) is refused with it until the engine is reopened, so
+  // nothing is acknowledged behind a torn log record. The mutation is
+  // consumed either way.
   Status Apply(Mutation&& mutation);
+
+  // Ok while writes are accepted; otherwise the storage failure that stopped
+  // them (see Apply). Cheap: callers may check it before every write.
+  Status WriteHealth() const;
 
   // Makes every write acknowledged so far durable (fsync of the log).
   Status Sync();

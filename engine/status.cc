@@ -26,6 +26,8 @@ std::string_view CodeName(StatusCode code) {
       return "IOError";
     case StatusCode::kReadOnly:
       return "ReadOnly";
+    case StatusCode::kNoSpace:
+      return "NoSpace";
   }
   return "Unknown";
 }

@@ -23,7 +23,8 @@ enum class StatusCode {
   kFailedPrecondition,  // the state forbids it: dropping a used type, a non-empty directory
   kCorruption,          // stored bytes do not decode
   kIOError,             // the storage layer failed
-  kReadOnly,            // a write to a store opened read-only
+  kReadOnly,            // a write to a store opened read-only, or on a read-only device
+  kNoSpace,             // the storage device is full
 };
 
 // Status is a value type: cheap to copy when ok (no allocation), carrying a
@@ -49,6 +50,7 @@ class [[nodiscard]] Status {
   static Status Corruption(std::string m) { return {StatusCode::kCorruption, std::move(m)}; }
   static Status IOError(std::string m) { return {StatusCode::kIOError, std::move(m)}; }
   static Status ReadOnly(std::string m) { return {StatusCode::kReadOnly, std::move(m)}; }
+  static Status NoSpace(std::string m) { return {StatusCode::kNoSpace, std::move(m)}; }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }

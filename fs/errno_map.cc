@@ -23,6 +23,8 @@ int ErrnoFromStatus(const Status& status) {
       return ENOTEMPTY;
     case StatusCode::kReadOnly:
       return EROFS;
+    case StatusCode::kNoSpace:
+      return ENOSPC;
     case StatusCode::kCorruption:
     case StatusCode::kIOError:
       return EIO;

@@ -170,6 +170,9 @@ int Filesystem::Read(uint64_t handle, uint64_t offset, size_t size, std::string*
 }
 
 ssize_t Filesystem::Write(uint64_t handle, uint64_t offset, std::string_view data) {
+  if (Status health = impl_->engine->WriteHealth(); !health.ok()) {
+    return -ErrnoFromStatus(health);
+  }
   OpenFile* file = FileOf(handle);
   std::lock_guard lock(file->mutex);
   return file->Write(offset, data);

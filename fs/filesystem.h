@@ -131,7 +131,10 @@ class Filesystem {
   int Open(uint64_t inode, int flags, OpenReply* reply);
   int Read(uint64_t handle, uint64_t offset, size_t size, std::string* out);
   // Validates as it goes: a write that makes the value invalid fails with
-  // EINVAL and is not kept. Returns data.size() on success.
+  // EINVAL and is not kept. Once storage has failed (a full or read-only
+  // device: Engine::WriteHealth) every write fails at once with that errno,
+  // so a shell's `echo >`, which ignores close(2)'s result, still reports
+  // it. Returns data.size() on success.
   ssize_t Write(uint64_t handle, uint64_t offset, std::string_view data);
   // close(2) of one descriptor: stores what was written (the engine has it
   // when flush returns 0).

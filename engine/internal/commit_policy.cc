@@ -13,8 +13,9 @@
 
 namespace cellfs::storage {
 
-CommitPolicy::CommitPolicy(leveldb::DB* db, const EngineOptions& options)
+CommitPolicy::CommitPolicy(leveldb::DB* db, WriteFence* fence, const EngineOptions& options)
     : db_(db),
+      fence_(fence),
       mode_(options.commit_mode),
       interval_ms_(options.commit_mode == CommitMode::kGroup ? options.group_window_ms
                                                               : options.commit_period_ms) {
@@ -33,10 +34,11 @@ CommitPolicy::~CommitPolicy() {
 
 Status CommitPolicy::Write(leveldb::WriteBatch* batch, uint64_t* ticket) {
   *ticket = 0;
+  CELLFS_RETURN_IF_ERROR(fence_->Check());
   leveldb::WriteOptions options;
   options.sync = mode_ == CommitMode::kBatch;
   leveldb::Status s = db_->Write(options, batch);
-  CELLFS_RETURN_IF_ERROR(FromLevelDb(s, "write failed"));
+  CELLFS_RETURN_IF_ERROR(fence_->Record(FromLevelDb(s, "write failed")));
   if (mode_ == CommitMode::kBatch) return Status::Ok();
   std::lock_guard lock(mutex_);
   dirty_ = true;
@@ -59,11 +61,12 @@ Status CommitPolicy::AwaitDurable(uint64_t ticket) {
 Status CommitPolicy::Sync() { return SyncLog(); }
 
 Status CommitPolicy::SyncLog() {
+  CELLFS_RETURN_IF_ERROR(fence_->Check());
   leveldb::WriteOptions options;
   options.sync = true;
   leveldb::WriteBatch empty;
   leveldb::Status s = db_->Write(options, &empty);
-  return FromLevelDb(s, "sync failed");
+  return fence_->Record(FromLevelDb(s, "sync failed"));
 }
 
 void CommitPolicy::SyncerLoop() {

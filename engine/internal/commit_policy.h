@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "engine/engine_options.h"
+#include "engine/internal/write_fence.h"
 #include "engine/status.h"
 
 namespace leveldb {
@@ -21,8 +22,9 @@ namespace cellfs::storage {
 // Thread-safe. Lock order: mutex_ is a leaf (never held across a LevelDB call).
 class CommitPolicy {
  public:
-  // Starts the syncer thread for kPeriodic and kGroup. `db` outlives this.
-  CommitPolicy(leveldb::DB* db, const EngineOptions& options);
+  // Starts the syncer thread for kPeriodic and kGroup. `db` and `fence`
+  // outlive this; every write and sync passes the fence and reports to it.
+  CommitPolicy(leveldb::DB* db, WriteFence* fence, const EngineOptions& options);
   // Stops the syncer and syncs once more.
   ~CommitPolicy();
   CommitPolicy(const CommitPolicy&) = delete;
@@ -30,7 +32,8 @@ class CommitPolicy {
 
   // Writes `batch` (kBatch: and syncs it). `*ticket` receives what
   // AwaitDurable needs; callers release their locks between the two.
-  // IOError when LevelDB fails (nothing of the batch is applied).
+  // IOError, NoSpace or ReadOnly when LevelDB fails (nothing of the batch
+  // is applied), and the same for every write after that (WriteFence).
   Status Write(leveldb::WriteBatch* batch, uint64_t* ticket);
 
   // Returns once the write that got `ticket` is acknowledged under the mode:
@@ -46,6 +49,7 @@ class CommitPolicy {
   Status SyncLog();  // one synced empty write
 
   leveldb::DB* db_;
+  WriteFence* fence_;
   const CommitMode mode_;
   const int interval_ms_;
 

@@ -33,6 +33,7 @@ struct EngineCore {
   std::unique_ptr<leveldb::Cache> block_cache;
   std::unique_ptr<const leveldb::FilterPolicy> filter_policy;
   std::unique_ptr<leveldb::DB> db;
+  storage::WriteFence write_fence;  // every write to `db` passes it
   std::unique_ptr<storage::CommitPolicy> commit;
   storage::SequenceAllocator sequences;
   storage::FoldQueue fold_queue;

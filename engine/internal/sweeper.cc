@@ -169,7 +169,8 @@ class Sweep {
   // The sweeper's writes are never acknowledged to anyone: the commit
   // policy's periodic sync covers them, and a lost one is redone.
   Status Write(leveldb::WriteBatch* batch) {
-    return FromLevelDb(core_->db->Write(leveldb::WriteOptions(), batch));
+    CELLFS_RETURN_IF_ERROR(core_->write_fence.Check());
+    return core_->write_fence.Record(FromLevelDb(core_->db->Write(leveldb::WriteOptions(), batch)));
   }
 
   EngineCore* const core_;

@@ -1,0 +1,50 @@
+// WriteFence: once a write to storage fails, every later write is refused
+// with that failure until the engine is reopened.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+
+#include "engine/status.h"
+
+namespace cellfs::storage {
+
+// Why: after a failed append (a full or read-only device) LevelDB's log may
+// end in a torn record. Writes acknowledged after it would sit behind that
+// record, and recovery drops the rest of a damaged log block, so they could
+// be lost. Refusing everything after the first failure keeps "acknowledged"
+// meaning "survives" (Cassandra's disk_failure_policy: stop, for writes).
+// Reads are unaffected. Reopening the engine (remounting) recovers: LevelDB
+// replays the log up to the torn record, which held nothing acknowledged.
+//
+// Thread-safe.
+class WriteFence {
+ public:
+  // Ok while no write has failed; otherwise the first failure, its message
+  // prefixed with "writes are refused after a storage failure".
+  Status Check() const {
+    if (!failed_.load(std::memory_order_acquire)) return Status::Ok();
+    std::lock_guard lock(mutex_);
+    return failure_;
+  }
+
+  // Returns `result` unchanged; a failed write closes the fence for good.
+  Status Record(Status result) {
+    if (result.ok() || result.code() == StatusCode::kNotFound) return result;
+    std::lock_guard lock(mutex_);
+    if (!failed_.load(std::memory_order_relaxed)) {
+      failure_ = Status(result.code(), "writes are refused after a storage failure (remount to "
+                                       "recover once the cause is fixed): " +
+                                           result.message());
+      failed_.store(true, std::memory_order_release);
+    }
+    return result;
+  }
+
+ private:
+  std::atomic<bool> failed_{false};
+  mutable std::mutex mutex_;  // guards failure_ (a leaf lock)
+  Status failure_;
+};
+
+}  // namespace cellfs::storage
