@@ -345,6 +345,17 @@ void Create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t, fuse_fi
   }
 }
 
+// The tree holds keys and cells, never links, device nodes or moved names:
+// a key is an identity (Cassandra has no UPDATE of a primary key), so these
+// are refused outright rather than left to ENOSYS ("Function not
+// implemented", which reads like a missing feature).
+void Symlink(fuse_req_t req, const char*, fuse_ino_t, const char*) { fuse_reply_err(req, EPERM); }
+void Link(fuse_req_t req, fuse_ino_t, fuse_ino_t, const char*) { fuse_reply_err(req, EPERM); }
+void MkNod(fuse_req_t req, fuse_ino_t, const char*, mode_t, dev_t) { fuse_reply_err(req, EPERM); }
+void Rename(fuse_req_t req, fuse_ino_t, const char*, fuse_ino_t, const char*, unsigned int) {
+  fuse_reply_err(req, EPERM);
+}
+
 fuse_lowlevel_ops MakeOps() {
   fuse_lowlevel_ops ops{};
   ops.init = Init;
@@ -372,6 +383,10 @@ fuse_lowlevel_ops MakeOps() {
   ops.create = Create;
   ops.forget_multi = ForgetMulti;
   ops.readdirplus = ReadDirPlus;
+  ops.symlink = Symlink;
+  ops.link = Link;
+  ops.mknod = MkNod;
+  ops.rename = Rename;
   return ops;
 }
 
