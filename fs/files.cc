@@ -17,12 +17,6 @@ OpenFile* FileOf(uint64_t handle) { return reinterpret_cast<OpenFile*>(handle); 
 
 bool Writing(int flags) { return (flags & O_ACCMODE) != O_RDONLY; }
 
-bool RowJsonIsWritable(const Node& node) {
-  return node.id.file == VirtualName::Kind::kJson &&
-         (node.id.directory == NodeKind::kRow ||
-          (node.id.directory == NodeKind::kPartition && !node.clustered()));
-}
-
 int OpenVirtual(Filesystem::Impl* impl, const Node& node, int flags,
                 std::unique_ptr<OpenFile>* out) {
   switch (node.id.file) {
@@ -38,7 +32,7 @@ int OpenVirtual(Filesystem::Impl* impl, const Node& node, int flags,
     }
     case VirtualName::Kind::kJson:
     case VirtualName::Kind::kCsv: {
-      if (RowJsonIsWritable(node)) {
+      if (node.IsWritableJson()) {
         Node row = node;
         row.id.kind = node.id.directory;
         return OpenRowJsonFile(impl, row, out);

@@ -34,6 +34,13 @@ struct Node {
   bool clustered() const { return table && table->clustering_count() > 0; }
   // The column of a kCell node (index in table->def.columns).
   std::optional<size_t> column() const;
+  // Whether this is an @json that takes writes: a row's, or the partition's
+  // of a table without clustering columns (the partition is the row).
+  bool IsWritableJson() const {
+    return id.kind == NodeKind::kVirtualFile && id.file == VirtualName::Kind::kJson &&
+           (id.directory == NodeKind::kRow ||
+            (id.directory == NodeKind::kPartition && !clustered()));
+  }
 };
 
 // What a live node looks like at a read view: its attributes (inode left

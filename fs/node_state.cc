@@ -58,12 +58,11 @@ NodeState CellStateImpl(const CqlType& type, const RowCell& cell) {
   return state;
 }
 
-mode_t VirtualFileMode(const NodeId& id) {
-  switch (id.file) {
+mode_t VirtualFileMode(const Node& node) {
+  if (node.IsWritableJson()) return S_IFREG | 0644;
+  switch (node.id.file) {
     case VirtualName::Kind::kCql:
       return S_IFREG | 0644;
-    case VirtualName::Kind::kJson:
-      return S_IFREG | (id.directory == NodeKind::kRow ? 0644 : 0444);
     case VirtualName::Kind::kInsert:
       return S_IFREG | 0600;  // written, then read back for its report
     default:
@@ -183,7 +182,7 @@ Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeSta
       directory.id.directory = NodeKind::kRoot;
       if (Status s = StateOf(directory, view, state); !s.ok()) return s;
       *state = NodeState{};
-      state->attr.mode = VirtualFileMode(id);
+      state->attr.mode = VirtualFileMode(node);
       state->attr.nlink = 1;
       state->attr.mtime_micros = mount_micros;
       if (id.file == VirtualName::Kind::kSchema) {

@@ -104,7 +104,10 @@ int RunCql(const CqlArgs& args) {
   int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) {
     int err = errno;
-    const char* what = err == EROFS ? "is mounted read-only" : "is not a cellfs mount";
+    const char* what = err == EROFS    ? "is mounted read-only"
+                       : err == EACCES ? "is not open to this user (mounted without allow_other?)"
+                       : err == ENOENT ? "is not a cellfs mount"
+                                       : "cannot take statements";
     std::fprintf(stderr, "cellfs: %s %s (%s)\n", args.mount_point.c_str(), what,
                  ErrnoText(err).c_str());
     return 1;

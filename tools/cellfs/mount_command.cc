@@ -18,6 +18,7 @@
 #include "fs/filesystem.h"
 #include "fs/fuse_binding.h"
 #include "tools/cellfs/daemon.h"
+#include "tools/cellfs/data_dir_trust.h"
 #include "tools/cellfs/mount_options.h"
 
 namespace cellfs::tools {
@@ -83,6 +84,7 @@ Result<MountPaths> PreparePaths(const MountArgs& args, bool read_only) {
   if (made != 0 && (read_only || errno != EEXIST)) {
     return Status::IOError(args.data_dir + ": " + ErrnoText(errno));
   }
+  CELLFS_RETURN_IF_ERROR(CheckDataDirTrust(paths.data_dir, geteuid()));
   return paths;
 }
 
@@ -153,6 +155,7 @@ int ServeEngine(Daemon& daemon, Engine* engine, const MountPaths& paths,
 int Serve(Daemon& daemon, const MountArgs& args, const MountPaths& paths,
           const MountOptions& options) {
   TerminationSignalsBlocked signals;
+  umask(kStoreUmask);
   Result<std::unique_ptr<Engine>> engine = Engine::Open(paths.data_dir, EngineOptionsFor(options));
   if (!engine.ok()) {
     daemon.ReportError(args.data_dir + ": " + engine.status().message());

@@ -80,9 +80,13 @@ std::optional<MountEntry> FindMount(const std::string& path) {
   return found;
 }
 
-bool IsMounted(int mount_id) {
+bool IsMounted(const MountEntry& mount) {
   bool mounted = false;
-  ForEachMount([&](const MountEntry& entry) { mounted = mounted || entry.mount_id == mount_id; });
+  ForEachMount([&](const MountEntry& entry) {
+    mounted = mounted || (entry.mount_id == mount.mount_id &&
+                          entry.mount_point == mount.mount_point && entry.source == mount.source &&
+                          entry.minor == mount.minor);
+  });
   return mounted;
 }
 

@@ -24,8 +24,10 @@ std::optional<MountEntry> ParseMountInfoLine(std::string_view line);
 // nullopt when nothing is mounted there.
 std::optional<MountEntry> FindMount(const std::string& path);
 
-// Whether a mount with this id is still in the table.
-bool IsMounted(int mount_id);
+// Whether `mount` is still in the table: the same id at the same mount point
+// from the same source (the kernel reuses a freed id at once, so the id
+// alone may name another, newer mount).
+bool IsMounted(const MountEntry& mount);
 
 // `path` made absolute without resolving its last component (which may be
 // a dead mount): the realpath of its parent plus its name. Empty when the

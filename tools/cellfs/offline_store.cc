@@ -3,10 +3,13 @@
 #include "tools/cellfs/offline_store.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+
+#include "tools/cellfs/data_dir_trust.h"
 
 namespace cellfs::tools {
 
@@ -19,6 +22,11 @@ std::unique_ptr<Engine> OpenOfflineStore(const std::string& dir, bool read_only,
     std::fprintf(stderr, "cellfs: %s: %s\n", dir.c_str(), std::strerror(errno));
     return nullptr;
   }
+  if (Status trusted = CheckDataDirTrust(dir, geteuid()); !trusted.ok()) {
+    std::fprintf(stderr, "cellfs: %s\n", trusted.message().c_str());
+    return nullptr;
+  }
+  umask(kStoreUmask);
   EngineOptions options;
   options.read_only = read_only;
   options.create_if_missing = false;

@@ -114,7 +114,7 @@ int RunUmount(const UmountArgs& args) {
     }
     return 1;
   }
-  if (entry && IsMounted(entry->mount_id)) {
+  if (entry && IsMounted(*entry)) {
     std::fprintf(stderr, "cellfs: %s is still mounted\n", args.mount_point.c_str());
     return 1;
   }
