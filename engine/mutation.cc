@@ -280,6 +280,11 @@ Status Mutation::AddToCounter(const TableHandle& table, std::span<const std::str
   const TableSchema& t = *table;
   Batch& b = *batch_;
   CELLFS_RETURN_IF_ERROR(CheckNoTtl(attributes, "counters"));
+  if (attributes.timestamp) {
+    // As in CQL: a counter is a sum of increments, which a replayed or
+    // back-dated timestamp cannot order.
+    return Status::InvalidArgument("a custom timestamp cannot be set on a counter update");
+  }
   CELLFS_RETURN_IF_ERROR(CheckDataColumn(t, column));
   if (t.column(column).type->kind() != TypeKind::kCounter) {
     return Status::InvalidArgument("column " + t.column(column).name + " is not a counter");
@@ -288,7 +293,7 @@ Status Mutation::AddToCounter(const TableHandle& table, std::span<const std::str
   b.row.Reset();
   b.static_row.Reset();
   AddCell(t, column, &b.row, &b.static_row).cell =
-      Cell::Counter(attributes.timestamp.value_or(write_time_), delta);
+      Cell::Counter(write_time_, delta);
   CELLFS_RETURN_IF_ERROR(FinishCells(t, &b.row, &b.static_row));
   return FinishCellWrite(t, clustering);
 }

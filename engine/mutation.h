@@ -77,7 +77,7 @@ class Mutation {
                 const WriteAttributes& attributes = {});
 
   // UPDATE ... SET c = c + delta on a counter column (delta may be negative).
-  // TTLs are refused, as in Cassandra.
+  // TTLs and custom timestamps are refused, as in Cassandra.
   Status AddToCounter(const TableHandle& table, std::span<const std::string> partition_key,
                       std::span<const std::string> clustering, size_t column, int64_t delta,
                       const WriteAttributes& attributes = {});

@@ -68,7 +68,7 @@ int Filesystem::MkDir(uint64_t parent, std::string_view name, Entry* out) {
   if (!directory.ok()) return ErrnoFromStatus(directory.status());
   if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
   const Node& dir = directory.value();
-  if (IsVirtualName(name)) return EEXIST;  // @ names exist already or cannot be made
+  if (IsVirtualName(name)) return EPERM;  // no @ name can be made (as for files)
   Node child;
   bool keep = false;
   switch (dir.id.kind) {

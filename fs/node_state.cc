@@ -78,7 +78,8 @@ NodeState CellState(const CqlType& type, const RowCell& cell) { return CellState
 
 Result<std::string> SchemaText(const Engine& engine, const Node& node) {
   if (node.table) return DescribeTable(node.table->def);
-  const KeyspaceDef* keyspace = engine.catalog()->FindKeyspace(node.id.keyspace);
+  std::shared_ptr<const Catalog> catalog = engine.catalog();  // outlives `keyspace`
+  const KeyspaceDef* keyspace = catalog->FindKeyspace(node.id.keyspace);
   if (keyspace == nullptr) return Status::NotFound("no keyspace " + node.id.keyspace);
   return DescribeKeyspace(*keyspace);
 }
@@ -103,7 +104,9 @@ Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeSta
       *state = DirectoryState(mount_micros, static_cast<nlink_t>(2 + engine->catalog()->keyspaces().size()));
       return Status::Ok();
     case NodeKind::kKeyspace: {
-      const KeyspaceDef* keyspace = engine->catalog()->FindKeyspace(id.keyspace);
+      // Holds the catalog while its KeyspaceDef is read: a DDL may replace it.
+      std::shared_ptr<const Catalog> catalog = engine->catalog();
+      const KeyspaceDef* keyspace = catalog->FindKeyspace(id.keyspace);
       if (keyspace == nullptr) return Status::NotFound("no keyspace " + id.keyspace);
       *state = DirectoryState(mount_micros, static_cast<nlink_t>(2 + keyspace->tables.size()));
       return Status::Ok();

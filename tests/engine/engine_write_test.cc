@@ -962,6 +962,10 @@ TEST_CASE("counters are only added to, never set, inserted or given a TTL", "[en
        [&] {
          return m.AddToCounter(counts, p, {}, hits, 1, WriteAttributes{{}, 60});
        }},
+      {"USING TIMESTAMP on a counter",
+       [&] {
+         return m.AddToCounter(counts, p, {}, hits, 1, WriteAttributes{int64_t{5}, {}});
+       }},
       {"INSERT into a counter table", [&] { return m.Insert(counts, p, {}, {}); }},
       {"INSERT of a counter value",
        [&] { return m.Insert(counts, p, {}, Cells{Set(counts, "hits", eight_bytes)}); }},
