@@ -144,6 +144,90 @@ void Advance(std::string_view consumed, size_t* line, size_t* column) {
   *column = consumed.size() - last_newline;
 }
 
+// Where a byte-at-a-time scan for statement ends stands, by the rules of
+// engine/internal/cql_lexer.cc: ';' ends a statement only outside strings
+// ('it''s', $$...$$), quoted names ("a""b") and comments (--, //, /* */).
+// The "k...Open" states have seen a byte that may start or end one.
+enum ScanState : uint8_t {
+  kCode,
+  kDashOpen,    // '-': "--" starts a comment
+  kSlashOpen,   // '/': "//" or "/*" starts a comment
+  kDollarOpen,  // '$': "$$" starts a string
+  kLineComment,
+  kBlockComment,
+  kBlockCommentStar,  // "*/" would end it
+  kString,
+  kStringQuote,  // "''" is a quote inside, else the string ended
+  kQuotedName,
+  kQuotedNameQuote,
+  kDollarString,
+  kDollarStringDollar,  // "$$" ends it
+};
+
+// The state after byte `c` in state `s`. Sets *code when the byte is not
+// part of what `s` had begun (a lone '-', the byte after a closing quote)
+// and must be read again in kCode; never for `s` kCode.
+ScanState Step(ScanState s, char c, bool* code) {
+  switch (s) {
+    case kCode:
+      return c == '\''  ? kString
+             : c == '"' ? kQuotedName
+             : c == '-' ? kDashOpen
+             : c == '/' ? kSlashOpen
+             : c == '$' ? kDollarOpen
+                        : kCode;
+    case kDashOpen:
+      if (c == '-') return kLineComment;
+      break;
+    case kSlashOpen:
+      if (c == '/') return kLineComment;
+      if (c == '*') return kBlockComment;
+      break;
+    case kDollarOpen:
+      if (c == '$') return kDollarString;
+      break;
+    case kLineComment:
+      return c == '\n' ? kCode : kLineComment;
+    case kBlockComment:
+      return c == '*' ? kBlockCommentStar : kBlockComment;
+    case kBlockCommentStar:
+      return c == '/' ? kCode : c == '*' ? kBlockCommentStar : kBlockComment;
+    case kString:
+      return c == '\'' ? kStringQuote : kString;
+    case kStringQuote:
+      if (c == '\'') return kString;  // doubled: a quote inside
+      break;
+    case kQuotedName:
+      return c == '"' ? kQuotedNameQuote : kQuotedName;
+    case kQuotedNameQuote:
+      if (c == '"') return kQuotedName;
+      break;
+    case kDollarString:
+      return c == '$' ? kDollarStringDollar : kDollarString;
+    case kDollarStringDollar:
+      return c == '$' ? kCode : kDollarString;
+  }
+  *code = true;
+  return kCode;
+}
+
+// Moves `*state` over `bytes`; returns the offset just past the last ';'
+// in them that ends a statement, or 0 when there is none.
+size_t ScanStatementEnds(std::string_view bytes, uint8_t* state) {
+  size_t end = 0;
+  auto s = static_cast<ScanState>(*state);
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    const char c = bytes[i];
+    bool code = s == kCode;
+    if (!code) s = Step(s, c, &code);
+    if (!code) continue;
+    if (c == ';') end = i + 1;
+    s = Step(kCode, c, &code);
+  }
+  *state = s;
+  return end;
+}
+
 }  // namespace
 
 CqlSession::CqlSession(Engine* engine) : engine_(engine) {}
@@ -151,12 +235,43 @@ CqlSession::CqlSession(Engine* engine) : engine_(engine) {}
 Status CqlSession::Write(std::string_view chunk) {
   written_ = true;
   pending_.append(chunk);
-  const std::string_view complete =
-      std::string_view(pending_).substr(0, CqlParser::CompleteStatementsLength(pending_));
+  const size_t end = ScanStatementEnds(std::string_view(pending_).substr(scanned_), &scan_state_);
+  if (end != 0) terminated_ = scanned_ + end;
+  scanned_ = pending_.size();
+  if (terminated_ == 0) return Status::Ok();
+  // The lexer has the last word on where statements end; the scan only
+  // spares it the bytes that cannot end one.
+  const std::string_view complete = std::string_view(pending_).substr(
+      0, CqlParser::CompleteStatementsLength(std::string_view(pending_).substr(0, terminated_)));
   Status status = RunScript(engine_, complete, {pending_line_, pending_column_}, &current_keyspace_,
                             &transcript_);
   Advance(complete, &pending_line_, &pending_column_);
+  scanned_ -= complete.size();
+  terminated_ = 0;
   pending_.erase(0, complete.size());
+  return status;
+}
+
+Status CqlSession::WriteAt(uint64_t offset, std::string_view chunk) {
+  const std::string_view whole = chunk;
+  if (offset == failed_offset_ && !failed_bytes_.empty()) {
+    const size_t resent = std::min(chunk.size(), failed_bytes_.size());
+    if (chunk.substr(0, resent) == std::string_view(failed_bytes_).substr(0, resent)) {
+      chunk.remove_prefix(resent);
+      failed_bytes_.erase(0, resent);
+      failed_offset_ += resent;
+    } else {
+      failed_bytes_.clear();
+    }
+  } else {
+    failed_bytes_.clear();
+  }
+  if (chunk.empty()) return Status::Ok();
+  Status status = Write(chunk);
+  if (!status.ok()) {
+    failed_offset_ = offset;
+    failed_bytes_.assign(whole);
+  }
   return status;
 }
 
@@ -166,6 +281,9 @@ Status CqlSession::Finish() {
                             &transcript_);
   Advance(pending_, &pending_line_, &pending_column_);
   pending_.clear();
+  scanned_ = 0;
+  scan_state_ = kCode;
+  terminated_ = 0;
   return status;
 }
 

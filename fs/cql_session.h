@@ -3,6 +3,7 @@
 // reads of the same open file return.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -34,7 +35,19 @@ class CqlSession {
   // Returns InvalidArgument (message: the first failure's transcript line
   // without "ERROR ") when any statement of this chunk failed, Ok otherwise.
   // A parse error skips to the next ';', as CqlParser does.
+  // Each write scans only its new bytes for statement ends, so a long
+  // statement sent in small writes costs linear time.
   Status Write(std::string_view chunk);
+
+  // As Write, for `chunk` written at byte `offset` of the open file. A
+  // write() bigger than the kernel's largest request is split; when a later
+  // piece fails, the writer gets a short count and sends the rest again,
+  // from that piece's offset. So a write at the offset of the last one that
+  // failed, starting with the same bytes, skips those bytes: they ran
+  // already (and failing again would stop the writer for good). Any other
+  // write, even to an earlier offset, is new text (a write that failed as
+  // a whole leaves the file offset where it was).
+  Status WriteAt(uint64_t offset, std::string_view chunk);
 
   // Runs what remains after the last ';' (a final statement without one),
   // as close(2) ends the script. Same result convention as Write. Idempotent:
@@ -55,10 +68,20 @@ class CqlSession {
 
  private:
   Engine* engine_;
-  std::string pending_;          // written text not yet run (after the last complete statement)
-  size_t pending_line_ = 1;      // line and column of pending_[0] in the whole script
+  std::string pending_;      // written text not yet run (after the last complete statement)
+  size_t pending_line_ = 1;  // line and column of pending_[0] in the whole script
   size_t pending_column_ = 1;
-  std::string current_keyspace_; // USE within this session
+  // The statement-end scan of pending_: where it stopped, the lexical state
+  // there (in a string, a comment... see cql_session.cc) and the end of the
+  // last ';' it found that ends a statement (0: none yet).
+  size_t scanned_ = 0;
+  uint8_t scan_state_ = 0;
+  size_t terminated_ = 0;
+  // The bytes of the last write that failed, at its file offset, while a
+  // resend of them may still come (WriteAt).
+  uint64_t failed_offset_ = 0;
+  std::string failed_bytes_;
+  std::string current_keyspace_;  // USE within this session
   std::string transcript_;
   bool written_ = false;
 };

@@ -12,7 +12,8 @@ namespace {
 
 class ExportFile final : public OpenFile {
  public:
-  ExportFile(Filesystem::Impl* impl, Node dir, bool csv) : impl_(impl), dir_(std::move(dir)), csv_(csv) {}
+  ExportFile(Filesystem::Impl* impl, Node dir, bool csv)
+      : impl_(impl), dir_(std::move(dir)), csv_(csv) {}
 
   int Read(uint64_t offset, size_t size, std::string* out) override {
     if (!stream_ || offset < base_) Restart();
@@ -63,9 +64,9 @@ class CqlFile final : public OpenFile {
     return ReadFrom(session_.transcript(), offset, size, out);
   }
 
-  ssize_t Write(uint64_t, std::string_view data) override {
+  ssize_t Write(uint64_t offset, std::string_view data) override {
     if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
-    Status s = Invalidating([&] { return session_.Write(data); });
+    Status s = Invalidating([&] { return session_.WriteAt(offset, data); });
     return s.ok() ? static_cast<ssize_t>(data.size()) : -EINVAL;
   }
 

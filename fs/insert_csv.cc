@@ -60,8 +60,14 @@ class CsvReader final : public RecordReader {
     sink_ = &sink;
     if (skipping_) return;
     csv_set_opts(&parser_, kOptions | CSV_STRICT_FINI);
-    if (csv_fini(&parser_, OnField, OnRecordEnd, this) != 0) {
+    const bool unclosed = csv_fini(&parser_, OnField, OnRecordEnd, this) != 0;
+    csv_set_opts(&parser_, kOptions);
+    if (unclosed) {
       Refuse("a quoted field is not closed at the end of the input");
+      // A refused csv_fini leaves libcsv inside the quoted field: without
+      // this, the next fsync would refuse the same record again and the
+      // next line would continue it.
+      csv_fini(&parser_, nullptr, nullptr, nullptr);
     }
     Rethrow();
   }

@@ -1,6 +1,8 @@
 // TABLE/@insert (bulk upserts, parsed and batched as they stream in) and
 // TABLE/@stats (fs/open_file.h).
+#include <algorithm>
 #include <cerrno>
+#include <string>
 
 #include "fs/errno_map.h"
 #include "fs/insert_batcher.h"
@@ -17,38 +19,40 @@ constexpr size_t kWidestShown = 10;
 class InsertFile final : public OpenFile {
  public:
   InsertFile(Filesystem::Impl* impl, Node table, const WriteSuffixes& defaults, bool append)
-      : impl_(impl), table_(std::move(table)), append_(append), parser_(table_.table, defaults),
+      : impl_(impl),
+        table_(std::move(table)),
+        append_(append),
+        parser_(table_.table, defaults),
         batcher_(impl->engine, table_.table) {}
 
   ssize_t Write(uint64_t offset, std::string_view data) override {
     if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
-    // A writer that got a short count (the kernel split its write and a
-    // later piece failed) sends the rest again from where the count
-    // ended: bytes already consumed are skipped, not parsed twice.
-    size_t given = data.size();
-    if (!append_ && offset < consumed_) {
-      uint64_t overlap = std::min<uint64_t>(consumed_ - offset, data.size());
-      data.remove_prefix(static_cast<size_t>(overlap));
-    }
-    consumed_ += data.size();
+    const std::string_view whole = data;
+    if (!append_) SkipResent(offset, &data);
     uint64_t refused_before = batcher_.error_count();
     parser_.Feed(data, [this](uint64_t line, Result<InsertRow>&& row) {
       batcher_.Add(line, std::move(row));
     });
     Invalidate();
-    return batcher_.error_count() == refused_before ? static_cast<ssize_t>(given) : -EINVAL;
+    if (batcher_.error_count() == refused_before) return static_cast<ssize_t>(whole.size());
+    if (!append_) {
+      failed_offset_ = offset;
+      failed_bytes_.assign(whole);
+    }
+    return -EINVAL;
   }
 
-  // The end of the input so far: its last record, then the batch.
+  // The end of the input so far: its last record, then the batch. Fails
+  // with EINVAL once any record of this open file was refused, even by a
+  // write that then seemed to succeed (see SkipResent): a writer that
+  // checks only close or fsync must learn of it too.
   int Flush() override {
-    uint64_t refused_before = batcher_.error_count();
-    parser_.Finish([this](uint64_t line, Result<InsertRow>&& row) {
-      batcher_.Add(line, std::move(row));
-    });
+    parser_.Finish(
+        [this](uint64_t line, Result<InsertRow>&& row) { batcher_.Add(line, std::move(row)); });
     Status s = batcher_.Flush();
     Invalidate();
     if (!s.ok()) return ErrnoFromStatus(s);
-    return batcher_.error_count() == refused_before ? 0 : EINVAL;
+    return batcher_.error_count() == 0 ? 0 : EINVAL;
   }
 
   int Read(uint64_t offset, size_t size, std::string* out) override {
@@ -62,6 +66,28 @@ class InsertFile final : public OpenFile {
   bool direct_io() const override { return true; }
 
  private:
+  // A write() bigger than the kernel's largest request is split; when a
+  // later piece fails, the writer gets a short count and sends the rest
+  // again from that piece's offset. So bytes at the offset of the last
+  // write that failed, equal to its bytes, were parsed already: they are
+  // skipped (the refusal stays in the report and fails the flush). Any
+  // other write is new input, even at an offset written before: a write
+  // that failed as a whole leaves the file offset where it was.
+  void SkipResent(uint64_t offset, std::string_view* data) {
+    if (failed_bytes_.empty() || offset != failed_offset_) {
+      failed_bytes_.clear();
+      return;
+    }
+    const size_t resent = std::min(data->size(), failed_bytes_.size());
+    if (data->substr(0, resent) != std::string_view(failed_bytes_).substr(0, resent)) {
+      failed_bytes_.clear();
+      return;
+    }
+    data->remove_prefix(resent);
+    failed_bytes_.erase(0, resent);
+    failed_offset_ += resent;
+  }
+
   // Partitions the kernel holds may show other attributes now.
   void Invalidate() {
     for (std::vector<std::string>& key : batcher_.TakeTouchedPartitions()) {
@@ -80,7 +106,9 @@ class InsertFile final : public OpenFile {
   bool append_;
   InsertParser parser_;
   InsertBatcher batcher_;
-  uint64_t consumed_ = 0;  // input bytes fed to the parser (file offsets 0..consumed_)
+  // The last write that failed, while a resend of its bytes may still come.
+  uint64_t failed_offset_ = 0;
+  std::string failed_bytes_;
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "fs/insert_parser_internal.h"
+#include "fs/key_name.h"
 
 namespace cellfs::fs {
 namespace insert_internal {
@@ -27,6 +28,11 @@ RowBuilder::RowBuilder(TableHandle table, const WriteSuffixes& defaults)
   }
   row_.partition_key.resize(table_->partition_key_count());
   row_.clustering.resize(table_->clustering_count());
+  for (size_t i = 0; i < table_->partition_key_count() + table_->clustering_count(); ++i) {
+    const ColumnDef& column = table_->column(i);
+    (column.kind == ColumnKind::kPartitionKey ? partition_types_ : clustering_types_)
+        .push_back(column.type.get());
+  }
 }
 
 size_t RowBuilder::Find(std::string_view name) const {
@@ -100,7 +106,16 @@ Status RowBuilder::CheckKeys() const {
   return Status::Ok();
 }
 
+Status RowBuilder::CheckKeyNames() const {
+  Result<std::string> name = FormatKeyName(partition_types_, row_.partition_key);
+  if (!name.ok()) return name.status().WithContext("partition key");
+  if (clustering_types_.empty()) return Status::Ok();
+  name = FormatKeyName(clustering_types_, row_.clustering);
+  return name.ok() ? Status::Ok() : name.status().WithContext("row key");
+}
+
 void RowBuilder::Emit(uint64_t line, const Sink& sink) {
+  if (Status names = CheckKeyNames(); !names.ok()) return sink(line, std::move(names));
   row_.cells.resize(cells_);
   Result<InsertRow> result(std::move(row_));
   sink(line, std::move(result));

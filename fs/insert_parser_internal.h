@@ -58,12 +58,19 @@ class RowBuilder {
   // InvalidArgument naming the first key column the record did not give.
   Status CheckKeys() const;
   // Hands the record to `sink` as the write of line `line`, then takes its
-  // buffers back when the sink left them.
+  // buffers back when the sink left them. A record whose partition or row
+  // key would have a directory name over kMaxNameBytes (fs/key_name.h) is
+  // handed over as that error instead: no listing could show its key.
   void Emit(uint64_t line, const Sink& sink);
 
  private:
+  // NameTooLong, saying which key, when a key's name would be too long.
+  Status CheckKeyNames() const;
+
   TableHandle table_;
   WriteAttributes defaults_;
+  std::vector<const CqlType*> partition_types_;   // of the partition key columns
+  std::vector<const CqlType*> clustering_types_;  // of the clustering columns
   Status table_status_;
   std::unordered_map<std::string_view, size_t> by_name_;  // views of table_'s column names
   // Per column, then "@ttl" and "@timestamp": the record that last gave it.

@@ -13,9 +13,9 @@
 #include "engine/literal.h"
 #include "fs/row_json.h"
 #include "tests/engine/engine_test_util.h"
-#include "tests/fs/all_types_schema.h"
 #include "tests/engine/hex_test_util.h"
 #include "tests/engine/random_value.h"
+#include "tests/fs/all_types_schema.h"
 
 namespace cellfs::fs {
 namespace {
@@ -33,6 +33,7 @@ CREATE TABLE ks.logs (host text, day int, ts timestamp, seq int, s text static, 
 CREATE TABLE ks.flat (k int PRIMARY KEY, v text);
 CREATE TABLE ks.counts (k text PRIMARY KEY, hits counter);
 CREATE TABLE ks.odd (k int PRIMARY KEY, "Q" text, "a,b" int);
+CREATE TABLE ks.names (p text, c text, v text, PRIMARY KEY (p, c));
 )";
 
 // The schema once, shared by every test case (TableHandles are immutable).
@@ -526,6 +527,64 @@ TEST_CASE("property: what @json and @csv read, @insert loads back", "[insert_par
       }
     }
   }
+}
+
+TEST_CASE("a record whose key name would exceed 255 bytes is refused, the next line loads",
+          "[insert_parser]") {
+  const std::string x255(255, 'x');
+  const std::string x256(256, 'x');
+  const std::string percents(86, '%');  // 258 bytes once escaped as %25
+  const std::string kTooLong = "would exceed the limit of 255 bytes";
+  SECTION("JSON Lines, partition and row keys") {
+    const Calls calls =
+        Load("names", "{\"p\": \"" + x255 + "\", \"c\": \"" + x255 + "\"}\n" + "{\"p\": \"" + x256 +
+                          "\", \"c\": \"r\"}\n" + "{\"p\": \"" + percents + "\", \"c\": \"r\"}\n" +
+                          "{\"p\": \"@" + std::string(254, 'x') + "\", \"c\": \"r\"}\n" +
+                          "{\"p\": \"a\", \"c\": \"" + x256 + "\"}\n" +
+                          "{\"p\": \"a\", \"c\": \"ok\"}\n");
+    REQUIRE(calls.size() == 6);
+    CHECK(calls[0] == "1: " + x255 + "|" + x255);
+    for (int i = 1; i <= 3; ++i) {
+      INFO(calls[static_cast<size_t>(i)]);
+      CHECK_THAT(calls[static_cast<size_t>(i)],
+                 StartsWith(std::to_string(i + 1) + ": NameTooLong: partition key: ") &&
+                     Contains(kTooLong));
+    }
+    CHECK_THAT(calls[4], StartsWith("5: NameTooLong: row key: ") && Contains(kTooLong));
+    CHECK(calls[5] == "6: a|ok");
+  }
+  SECTION("CSV, a row key") {
+    const Calls calls = Load("names", "p,c\na," + std::string(300, 'c') + "\nb,ok\n");
+    REQUIRE(calls.size() == 2);
+    CHECK_THAT(calls[0], StartsWith("2: NameTooLong: row key: ") && Contains(kTooLong));
+    CHECK(calls[1] == "3: b|ok");
+  }
+  SECTION("a composite partition key counts its comma-joined name") {
+    // host,day: "<host>,1"; 253 + 2 bytes fit, 254 + 2 do not.
+    const std::string fits(253, 'h');
+    const std::string over(254, 'h');
+    const Calls calls = Load("logs", "host,day,ts,seq\n" + fits + ",1,0,1\n" + over + ",1,0,1\n");
+    REQUIRE(calls.size() == 2);
+    CHECK(calls[0] == "2: " + fits + ",1|1970-01-01T00:00:00.000Z,1");
+    CHECK_THAT(calls[1], StartsWith("3: NameTooLong: partition key: ") && Contains(kTooLong));
+  }
+}
+
+TEST_CASE("after an unclosed quoted field is refused at Finish, the CSV reader starts afresh",
+          "[insert_parser]") {
+  TableHandle table = Table("flat");
+  InsertParser parser(table, {});
+  Calls calls;
+  const InsertParser::Sink sink = [&](uint64_t line, Result<InsertRow>&& row) {
+    calls.push_back(Render(*table, line, row));
+  };
+  parser.Feed("k,v\n1,\"never closed\n", sink);
+  parser.Finish(sink);
+  parser.Finish(sink);  // a second fsync: nothing new to report
+  parser.Feed("3,after\n", sink);
+  parser.Finish(sink);
+  CHECK(calls == Calls{"2: InvalidArgument: a quoted field is not closed at the end of the input",
+                       "3: 3 v='after'"});
 }
 
 }  // namespace
