@@ -26,15 +26,17 @@ using storage::FromLevelDb;
 
 constexpr std::string_view kFormatVersion = "1";
 
-// LevelDB reports a held lock as an IOError on the LOCK file.
+// LevelDB reports a held lock as "IO error: lock DIR/LOCK: <strerror>"; any
+// other failure to open LOCK (a read-only device, say) lacks the "lock "
+// prefix and is reported as itself.
 bool IsLockHeld(const leveldb::Status& s) {
-  return s.IsIOError() && s.ToString().find("LOCK") != std::string::npos;
+  return s.IsIOError() && s.ToString().find("IO error: lock ") != std::string::npos;
 }
 
 leveldb::Options LevelDbOptions(const EngineOptions& options, EngineCore* core) {
   leveldb::Options db_options;
   db_options.create_if_missing = options.create_if_missing && !options.read_only;
-  db_options.env = options.env != nullptr ? options.env : leveldb::Env::Default();
+  db_options.env = core->guarded_env.get();
   db_options.block_cache = core->block_cache.get();
   db_options.filter_policy = core->filter_policy.get();
   db_options.write_buffer_size = options.write_buffer_bytes;
@@ -59,6 +61,8 @@ Result<std::unique_ptr<Engine>> Engine::Open(const std::string& path,
   core->batch_pool = std::make_unique<BatchPool>();
   core->block_cache.reset(leveldb::NewLRUCache(options.block_cache_bytes));
   core->filter_policy.reset(leveldb::NewBloomFilterPolicy(options.bloom_bits_per_key));
+  core->guarded_env = std::make_unique<storage::GuardedEnv>(
+      options.env != nullptr ? options.env : leveldb::Env::Default());
 
   leveldb::DB* db = nullptr;
   leveldb::Status s = leveldb::DB::Open(LevelDbOptions(options, core.get()), path, &db);
@@ -99,7 +103,10 @@ Status Engine::Initialize() {
   }
 
   CELLFS_RETURN_IF_ERROR(storage::LoadSchema(db, &core_->schema));
-  if (!core_->options.read_only) CELLFS_RETURN_IF_ERROR(core_->sequences.Open(db));
+  core_->write_fence.SetListener(core_->options.on_write_failure);
+  if (!core_->options.read_only) {
+    CELLFS_RETURN_IF_ERROR(core_->sequences.Open(db, &core_->write_fence));
+  }
   core_->commit = std::make_unique<storage::CommitPolicy>(db, &core_->write_fence, core_->options);
   if (core_->options.background_sweeper && !core_->options.read_only) {
     sweeper_ = std::make_unique<storage::SweeperThread>(core_.get(),
@@ -110,7 +117,8 @@ Status Engine::Initialize() {
 
 Engine::~Engine() {
   sweeper_.reset();
-  if (core_->db && !core_->options.read_only && core_->commit) {
+  if (core_->db && !core_->options.read_only && core_->commit &&
+      core_->write_fence.Check().ok()) {
     // Write times then stay increasing across a restart on a clock that
     // stepped back.
     std::string high_water;

@@ -73,8 +73,13 @@ class Engine {
 
   // Stores every operation of `mutation` atomically, then waits as the
   // commit mode says. NotFound when a table it writes was dropped since;
-  // IOError, NoSpace or ReadOnly when storage fails (nothing of the batch is
-  // then applied). After such a failure every later write (Apply, Sync,
+  // IOError, NoSpace or ReadOnly when storage fails. When the log write
+  // itself fails nothing of the batch is applied. In group mode the batch
+  // is written first and its shared sync may fail afterwards: then the
+  // write is not acknowledged, readers of this engine may see it until it
+  // is reopened, and whether it survives the reopen depends on whether its
+  // log record reached the disk (the outcome of a Cassandra write that
+  // timed out). After any such failure every later write (Apply, Sync,
   // Execute, sweeps) is refused with it until the engine is reopened, so
   // nothing is acknowledged behind a torn log record. The mutation is
   // consumed either way.

@@ -4,8 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "engine/clock.h"
+#include "engine/status.h"
 
 namespace leveldb {
 class Env;
@@ -45,6 +47,10 @@ struct EngineOptions {
   // Tests turn it off and call Engine::Sweep with a ManualClock.
   bool background_sweeper = true;
   int sweep_interval_ms = 1'000;
+
+  // Called once, on the thread whose write failed, when a storage failure
+  // stops all writes (Engine::Apply); the daemon logs it. May be empty.
+  std::function<void(const Status&)> on_write_failure;
 };
 
 }  // namespace cellfs

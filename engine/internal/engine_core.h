@@ -11,6 +11,7 @@
 #include "engine/internal/catalog_store.h"
 #include "engine/internal/commit_policy.h"
 #include "engine/internal/fold_queue.h"
+#include "engine/internal/guarded_env.h"
 #include "engine/internal/sequence_allocator.h"
 #include "engine/internal/storage_keys.h"
 
@@ -30,6 +31,7 @@ class BatchPool;
 struct EngineCore {
   EngineOptions options;
   const Clock* clock = nullptr;
+  std::unique_ptr<storage::GuardedEnv> guarded_env;  // what `db` writes through
   std::unique_ptr<leveldb::Cache> block_cache;
   std::unique_ptr<const leveldb::FilterPolicy> filter_policy;
   std::unique_ptr<leveldb::DB> db;

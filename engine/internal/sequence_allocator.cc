@@ -11,8 +11,9 @@
 
 namespace cellfs::storage {
 
-Status SequenceAllocator::Open(leveldb::DB* db) {
+Status SequenceAllocator::Open(leveldb::DB* db, WriteFence* fence) {
   db_ = db;
+  fence_ = fence;
   std::string stored;
   leveldb::Status s = db_->Get(leveldb::ReadOptions(), MetaKey(kSequenceLeaseName), &stored);
   uint64_t start = 1;
@@ -44,10 +45,11 @@ Status SequenceAllocator::Next(uint64_t* sequence) {
 Status SequenceAllocator::Lease(uint64_t limit) {
   std::string value;
   AppendBigEndian(limit, 8, &value);
+  CELLFS_RETURN_IF_ERROR(fence_->Check());
   leveldb::WriteOptions options;
   options.sync = true;
   leveldb::Status s = db_->Put(options, MetaKey(kSequenceLeaseName), value);
-  CELLFS_RETURN_IF_ERROR(FromLevelDb(s, "storing the sequence lease"));
+  CELLFS_RETURN_IF_ERROR(fence_->Record(FromLevelDb(s, "storing the sequence lease")));
   leased_.store(limit, std::memory_order_release);
   return Status::Ok();
 }

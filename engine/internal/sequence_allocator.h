@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "engine/internal/write_fence.h"
 #include "engine/status.h"
 
 namespace leveldb {
@@ -22,8 +23,10 @@ class SequenceAllocator {
   static constexpr uint64_t kLeaseSize = uint64_t{1} << 20;
 
   // Reads the stored lease (none: start at 1) and leases a first block.
-  // REQUIRES: called once, before Next(); `db` outlives this object.
-  Status Open(leveldb::DB* db);
+  // Lease writes pass `fence` like every other write (a torn lease record
+  // must stop later writes too). REQUIRES: called once, before Next(); `db`
+  // and `fence` outlive this object.
+  Status Open(leveldb::DB* db, WriteFence* fence);
 
   // A sequence never returned before. IOError when a lease cannot be stored.
   Status Next(uint64_t* sequence);
@@ -32,6 +35,7 @@ class SequenceAllocator {
   Status Lease(uint64_t limit);  // REQUIRES: mutex_ held
 
   leveldb::DB* db_ = nullptr;
+  WriteFence* fence_ = nullptr;
   std::atomic<uint64_t> next_{1};
   std::mutex mutex_;  // guards leased_ and lease writes
   std::atomic<uint64_t> leased_{0};  // numbers below this are leased

@@ -189,7 +189,7 @@ Result<TableDef> DropColumns(const AlterTable& statement, TableDef table) {
 Result<TableDef> RenameColumns(const AlterTable& statement, TableDef table) {
   for (const auto& [from, to] : statement.renamed) {
     auto it = std::find_if(table.columns.begin(), table.columns.end(),
-                           [&](const ColumnDef& c) { return c.name == from; });
+                           [&from = from](const ColumnDef& c) { return c.name == from; });
     if (it == table.columns.end()) {
       if (statement.if_column_exists) continue;
       return Invalid(statement.action_position, "column " + from + " was not found in table " +

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <mutex>
+#include <utility>
 
 #include "engine/status.h"
 
@@ -20,6 +22,12 @@ namespace cellfs::storage {
 // Thread-safe.
 class WriteFence {
  public:
+  // `on_failure` (may be empty) runs once, outside the fence's lock, when
+  // the first failure closes it. Call before any write.
+  void SetListener(std::function<void(const Status&)> on_failure) {
+    on_failure_ = std::move(on_failure);
+  }
+
   // Ok while no write has failed; otherwise the first failure, its message
   // prefixed with "writes are refused after a storage failure".
   Status Check() const {
@@ -31,18 +39,24 @@ class WriteFence {
   // Returns `result` unchanged; a failed write closes the fence for good.
   Status Record(Status result) {
     if (result.ok() || result.code() == StatusCode::kNotFound) return result;
-    std::lock_guard lock(mutex_);
-    if (!failed_.load(std::memory_order_relaxed)) {
-      failure_ = Status(result.code(), "writes are refused after a storage failure (remount to "
-                                       "recover once the cause is fixed): " +
-                                           result.message());
-      failed_.store(true, std::memory_order_release);
+    bool first = false;
+    {
+      std::lock_guard lock(mutex_);
+      if (!failed_.load(std::memory_order_relaxed)) {
+        first = true;
+        failure_ = Status(result.code(), "writes are refused after a storage failure (remount "
+                                         "to recover once the cause is fixed): " +
+                                             result.message());
+        failed_.store(true, std::memory_order_release);
+      }
     }
+    if (first && on_failure_) on_failure_(Check());
     return result;
   }
 
  private:
   std::atomic<bool> failed_{false};
+  std::function<void(const Status&)> on_failure_;  // set before any write
   mutable std::mutex mutex_;  // guards failure_ (a leaf lock)
   Status failure_;
 };
