@@ -176,6 +176,7 @@ int Filesystem::OpenDir(uint64_t inode, uint64_t* handle) {
   dir->node = std::move(node).value();
   dir->inode = inode;
   *handle = reinterpret_cast<uint64_t>(dir.release());
+  impl_->TrackOpenDir(*handle);  // released by ~Filesystem if the kernel never does
   return 0;
 }
 
@@ -228,6 +229,9 @@ int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEn
   }
 }
 
-void Filesystem::ReleaseDir(uint64_t handle) { delete HandleOf(handle); }
+void Filesystem::ReleaseDir(uint64_t handle) {
+  impl_->UntrackOpenDir(handle);
+  delete HandleOf(handle);
+}
 
 }  // namespace cellfs::fs

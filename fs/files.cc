@@ -87,9 +87,7 @@ int Filesystem::Create(uint64_t parent, std::string_view name, int flags, Entry*
   state.attr.mtime_micros = impl_->engine->clock().NowMicros();
   impl_->MakeEntry(child, state, state.attr.mtime_micros, out);
   std::unique_ptr<OpenFile> file;
-  bool keep_cache = false;
-  if (int e = OpenCellFile(impl_.get(), child, out->attr.inode, flags | O_TRUNC, true, &file,
-                           &keep_cache)) {
+  if (int e = OpenCellFile(impl_.get(), child, flags | O_TRUNC, true, &file)) {
     Forget(out->attr.inode, 1);
     return e;
   }
@@ -127,6 +125,9 @@ int Filesystem::Unlink(uint64_t parent, std::string_view name) {
   NodeId plain = child.id;
   plain.write = {};
   impl_->InvalidateNode(plain);
+  // Removed through `col@timestamp=T`: the kernel still holds an entry for
+  // `col`, which would answer the next create with ENOENT until it expired.
+  if (!child.id.write.empty()) impl_->InvalidateCellName(child);
   return 0;
 }
 
@@ -138,14 +139,9 @@ int Filesystem::Open(uint64_t inode, int flags, OpenReply* reply) {
   }
   std::unique_ptr<OpenFile> file;
   switch (node.value().id.kind) {
-    case NodeKind::kCell: {
-      bool keep_cache = false;
-      if (int e = OpenCellFile(impl_.get(), node.value(), inode, flags, false, &file, &keep_cache)) {
-        return e;
-      }
-      reply->keep_cache = keep_cache && !Writing(flags);
+    case NodeKind::kCell:
+      if (int e = OpenCellFile(impl_.get(), node.value(), flags, false, &file)) return e;
       break;
-    }
     case NodeKind::kVirtualFile:
       if (int e = OpenVirtual(impl_.get(), node.value(), flags, &file)) return e;
       break;

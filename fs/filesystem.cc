@@ -1,5 +1,5 @@
 // Filesystem: construction, lookup, attributes, and the shared Impl helpers
-// (kept directories, keep_cache bookkeeping, invalidation, writes).
+// (kept directories, open handles, invalidation, writes).
 #include "fs/filesystem.h"
 
 #include <sys/stat.h>
@@ -24,17 +24,21 @@ Filesystem::Filesystem(Engine* engine, Notifier* notifier, const FilesystemOptio
       impl_(std::make_unique<Impl>(this, engine, notifier)) {}
 
 Filesystem::~Filesystem() {
-  // Files the kernel never released (the session ended by a signal): store
-  // what they hold before the engine goes.
-  std::unordered_set<OpenFile*> left;
+  // Handles the kernel never released (the session ended by a signal):
+  // files store what they hold and directories drop their snapshots before
+  // the engine goes.
+  std::unordered_set<OpenFile*> files;
+  std::unordered_set<uint64_t> dirs;
   {
     std::lock_guard lock(impl_->mutex);
-    left.swap(impl_->open_files);
+    files.swap(impl_->open_files);
+    dirs.swap(impl_->open_dirs);
   }
-  for (OpenFile* file : left) {
+  for (OpenFile* file : files) {
     (void)file->Release();
     delete file;
   }
+  for (uint64_t dir : dirs) ReleaseDir(dir);
 }
 
 int Filesystem::Lookup(uint64_t parent, std::string_view name, Entry* out) {
@@ -71,7 +75,7 @@ int Filesystem::Lookup(uint64_t parent, std::string_view name, Entry* out) {
 
 void Filesystem::Forget(uint64_t inode, uint64_t count) {
   if (std::optional<std::string> dropped = inodes_.Forget(inode, count)) {
-    impl_->Forgotten(inode, *dropped);
+    impl_->Forgotten(*dropped);
   }
 }
 
@@ -136,59 +140,13 @@ bool Filesystem::Impl::IsKept(const NodeId& id) const {
   return kept.count(identity) != 0;
 }
 
-void Filesystem::Impl::Forgotten(uint64_t inode, const std::string& identity) {
+void Filesystem::Impl::Forgotten(const std::string& identity) {
   // A new lookup of the same node may have come in since: then it is held
-  // again (under a new inode) and its kept mark stays.
-  bool held_again = fs->inodes().Find(identity).has_value();
+  // again (under a new inode) and its kept mark stays. The probe is made
+  // under `mutex`: a maker acquires its inode before Keep, so either the
+  // probe sees that inode or the maker's Keep comes after this erase.
   std::lock_guard lock(mutex);
-  served.erase(inode);
-  if (!held_again) kept.erase(identity);
-}
-
-namespace {
-
-// Whether `versions` counts an open file of a version other than `version`.
-bool OtherVersionOpen(const std::map<int64_t, int>& versions, int64_t version) {
-  for (const auto& [open, count] : versions) {
-    if (open != version && count > 0) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
-bool Filesystem::Impl::OpenedVersion(uint64_t inode, int64_t version) {
-  std::lock_guard lock(mutex);
-  std::map<int64_t, int>& versions = open_versions[inode];
-  bool others = OtherVersionOpen(versions, version);
-  auto it = served.find(inode);
-  bool keep = it != served.end() && it->second == version && !others;
-  // Not kept: the kernel drops the pages now, and this file refills them.
-  if (others) {
-    served.erase(inode);
-  } else {
-    served[inode] = version;
-  }
-  ++versions[version];
-  return keep;
-}
-
-void Filesystem::Impl::ClosedVersion(uint64_t inode, int64_t version) {
-  std::lock_guard lock(mutex);
-  auto it = open_versions.find(inode);
-  if (it == open_versions.end()) return;
-  if (--it->second[version] <= 0) it->second.erase(version);
-  if (it->second.empty()) open_versions.erase(it);
-  // Its reads may have put its version into the pages.
-  auto served_it = served.find(inode);
-  if (served_it != served.end() && served_it->second != version) served.erase(served_it);
-}
-
-void Filesystem::Impl::ChangeVersion(uint64_t inode, int64_t from, int64_t to) {
-  std::lock_guard lock(mutex);
-  std::map<int64_t, int>& versions = open_versions[inode];
-  if (--versions[from] <= 0) versions.erase(from);
-  ++versions[to];
+  if (!fs->inodes().Find(identity)) kept.erase(identity);
 }
 
 void Filesystem::Impl::TrackOpenFile(OpenFile* file) {
@@ -201,6 +159,16 @@ void Filesystem::Impl::UntrackOpenFile(OpenFile* file) {
   open_files.erase(file);
 }
 
+void Filesystem::Impl::TrackOpenDir(uint64_t handle) {
+  std::lock_guard lock(mutex);
+  open_dirs.insert(handle);
+}
+
+void Filesystem::Impl::UntrackOpenDir(uint64_t handle) {
+  std::lock_guard lock(mutex);
+  open_dirs.erase(handle);
+}
+
 std::mutex& Filesystem::Impl::AppendLock(const NodeId& cell) {
   NodeId plain = cell;
   plain.write = {};
@@ -209,22 +177,6 @@ std::mutex& Filesystem::Impl::AppendLock(const NodeId& cell) {
 
 void Filesystem::Impl::InvalidateNode(const NodeId& id) {
   if (auto inode = fs->inodes().Find(EncodeNodeId(id))) notifier->InvalidateInode(*inode);
-}
-
-void Filesystem::Impl::StoreContent(const NodeId& cell, std::string content, int64_t write_time) {
-  std::optional<uint64_t> inode = fs->inodes().Find(EncodeNodeId(cell));
-  if (!inode) return;
-  notifier->StoreContent(*inode, std::move(content), [this, inode = *inode, write_time] {
-    std::lock_guard lock(mutex);
-    // The kernel's pages hold this write's content, unless an open file of
-    // another version can put its own back.
-    auto versions = open_versions.find(inode);
-    if (versions != open_versions.end() && OtherVersionOpen(versions->second, write_time)) {
-      served.erase(inode);
-    } else {
-      served[inode] = write_time;
-    }
-  });
 }
 
 void Filesystem::Impl::InvalidateCellName(const Node& cell) {

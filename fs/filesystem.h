@@ -50,8 +50,9 @@ struct Entry {
 
 struct OpenReply {
   uint64_t handle = 0;      // fuse_file_info::fh
-  bool direct_io = false;   // content generated per open with no fixed size (@cql, @json...)
-  bool keep_cache = false;  // the kernel's cached pages of this inode are still right
+  // Reads and writes bypass the kernel's page cache: cells (each open reads
+  // its own snapshot) and generated content with no fixed size (@cql, @json...).
+  bool direct_io = false;
   bool nonseekable = false;
   bool noflush = false;     // nothing to store at close: the kernel need not send flush
 };
@@ -87,7 +88,8 @@ class Filesystem {
   // `engine` and `notifier` must outlive the Filesystem.
   Filesystem(Engine* engine, Notifier* notifier, const FilesystemOptions& options);
   // Releases, storing what they hold, the files the kernel never released
-  // (a session ended by a signal). REQUIRES: no request is in progress.
+  // (a session ended by a signal), and the directories it never released.
+  // REQUIRES: no request is in progress.
   ~Filesystem();
   Filesystem(const Filesystem&) = delete;
   Filesystem& operator=(const Filesystem&) = delete;
@@ -100,9 +102,10 @@ class Filesystem {
   // virtual file is accepted (what O_TRUNC asks); the write that follows
   // supplies the value. Other attribute changes (chmod, utimes) are refused
   // with EPERM, except times, which are ignored so `touch` of a cell works.
-  // `handle`: the open file the truncation came through (ftruncate), or 0
-  // (truncate(2) by path, which stores the empty value at once for text
-  // and blobs and is EINVAL for types without an empty spelling).
+  // `handle`: the open file the truncation came through (ftruncate, which
+  // drops what that file has written), or 0 (truncate(2) by path, which
+  // stores the empty value at once for text and blobs). Either way, a type
+  // without an empty spelling (int...) is EINVAL and nothing changes.
   int SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr* out,
               double* attr_timeout);
 

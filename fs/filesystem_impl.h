@@ -5,12 +5,10 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -95,21 +93,11 @@ struct Filesystem::Impl {
   void Keep(const NodeId& id);
   void Unkeep(const NodeId& id);
   bool IsKept(const NodeId& id) const;
-  void Forgotten(uint64_t inode, const std::string& identity);  // prunes per-node state
-
-  // ---- keep_cache bookkeeping. A cell's "version" is the write time of
-  // the content an open file serves. `served` records which version the
-  // kernel's cached pages of an inode hold — known only while every open
-  // file of the inode serves that one version, since any open file's READ
-  // may fill the shared pages.
-  //
-  // An open of `version`: whether the kernel may keep its pages; counts the
-  // open file.
-  bool OpenedVersion(uint64_t inode, int64_t version);
-  // The open file of `version` is gone.
-  void ClosedVersion(uint64_t inode, int64_t version);
-  // An open file now serves `to` instead of `from` (it stored a value).
-  void ChangeVersion(uint64_t inode, int64_t from, int64_t to);
+  // The kernel let go of the inode of `identity`: its kept mark goes,
+  // unless the identity is held again (a new inode). Judged under `mutex`,
+  // so a concurrent maker that acquires its inode before it calls Keep
+  // (MkDir, Create, Unlink, RmDir do) never loses its mark.
+  void Forgotten(const std::string& identity);
 
   // ---- Invalidation after a change that other kernel objects may cache.
   void InvalidateNode(const NodeId& id);  // its attributes and data, if the kernel has it
@@ -117,10 +105,6 @@ struct Filesystem::Impl {
   // The kernel should look the cell's plain name up again (its entry
   // timeout was bounded by a TTL that changed).
   void InvalidateCellName(const Node& cell);
-  // After a cell was stored with write time `write_time`: the kernel's
-  // cache of it holds `content` from now on (if the kernel has the cell),
-  // so the next open may keep those pages.
-  void StoreContent(const NodeId& cell, std::string content, int64_t write_time);
 
   // ---- Appends (`>>`) read the cell, merge and write it back; this lock,
   // one of a fixed set chosen by the cell's identity, serialises those
@@ -129,24 +113,28 @@ struct Filesystem::Impl {
   // only (an exception to "no lock across engine I/O", bounded to appends).
   std::mutex& AppendLock(const NodeId& cell);
 
-  // ---- Open files the kernel has not released. At shutdown (a signal
-  // can end the session with files still open) the Filesystem releases
-  // them, so what they were given is stored and no batch of theirs is still
-  // being applied when the engine closes.
+  // ---- Open files and directories the kernel has not released. At
+  // shutdown (a signal can end the session with handles still open) the
+  // Filesystem releases them before the engine closes: what files were
+  // given is stored, no batch of theirs is still being applied, and no
+  // directory listing still holds an engine snapshot or iterator.
   void TrackOpenFile(OpenFile* file);
   void UntrackOpenFile(OpenFile* file);
+  void TrackOpenDir(uint64_t handle);
+  void UntrackOpenDir(uint64_t handle);
 
   // ---- Writes.
   Status CheckWritable() const;  // ReadOnly when mounted read-only
   Status Apply(Mutation&& mutation);
 
-  mutable std::mutex mutex;  // guards the two maps below; never held across a call out
-  std::unordered_set<std::string> kept;            // identities
-  std::unordered_map<uint64_t, int64_t> served;    // inode -> version its pages hold
-  // inode -> version -> open files serving it
-  std::unordered_map<uint64_t, std::map<int64_t, int>> open_versions;
+  // Guards `kept`, `open_files` and `open_dirs`. Held for set operations
+  // and, in Forgotten, one inode-table probe (the inode table's lock comes
+  // after it in the lock order); never across a call out of the fs.
+  mutable std::mutex mutex;
+  std::unordered_set<std::string> kept;  // identities
   std::array<std::mutex, 64> append_locks;
-  std::unordered_set<OpenFile*> open_files;  // guarded by `mutex`
+  std::unordered_set<OpenFile*> open_files;
+  std::unordered_set<uint64_t> open_dirs;  // ReleaseDir handles
 };
 
 // The name of a column, for listings. Shared by listings and invalidation.

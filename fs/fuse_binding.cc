@@ -75,7 +75,6 @@ fuse_entry_param ToEntryParam(const Entry& entry) {
 void SetFileInfo(const OpenReply& reply, fuse_file_info* fi) {
   fi->fh = reply.handle;
   fi->direct_io = reply.direct_io ? 1 : 0;
-  fi->keep_cache = reply.keep_cache ? 1 : 0;
   fi->noflush = reply.noflush ? 1 : 0;
   fi->nonseekable = reply.nonseekable ? 1 : 0;
 }
@@ -122,9 +121,8 @@ void Init(void*, fuse_conn_info* conn) {
   // it; writeback caching stays off so a bad value fails its own write.
   if ((conn->capable & FUSE_CAP_ATOMIC_O_TRUNC) != 0) conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
   conn->want &= ~static_cast<unsigned>(FUSE_CAP_WRITEBACK_CACHE);
-  // The daemon decides when cached pages are stale (keep_cache at open, by
-  // the cell's write time; invalidations and stores after a write), so the
-  // kernel need not drop them whenever an mtime it set itself is replaced.
+  // Files are opened direct_io (FILESYSTEM.md, "Attributes and caching"), so
+  // there are no cached pages for an mtime change to invalidate.
   conn->want &= ~static_cast<unsigned>(FUSE_CAP_AUTO_INVAL_DATA);
   conn->max_write = kMaxWrite;
   // max_readahead stays at the kernel's offer: the kernel would only lower

@@ -36,6 +36,8 @@ Status StoreLiteral(const CqlType& type, std::string_view text, std::string* out
 }
 
 class CsvReader final : public RecordReader {
+  static constexpr int kRowNotBegun = 0;  // libcsv's parser state between records
+
  public:
   CsvReader(RowBuilder* builder, uint64_t first_line) : builder_(builder), line_(first_line) {
     csv_init(&parser_, kOptions);
@@ -82,13 +84,20 @@ class CsvReader final : public RecordReader {
   // libcsv's callbacks: C code cannot unwind, so exceptions wait for Rethrow.
   static void OnField(void* data, size_t size, void* self) {
     static_cast<CsvReader*>(self)->Guard([&](CsvReader* r) {
-      if (!r->in_record_) StartRecord(r);  // after a lone '\r' ending the last record
+      // A record that starts on the line where a lone '\r' ended the last
+      // one: OnRecordEnd left record_line_ at that line.
+      if (!r->in_record_) r->in_record_ = true;
       r->fields_.push_back({r->field_bytes_.size(), size, data == nullptr});
       if (data != nullptr) r->field_bytes_.append(static_cast<const char*>(data), size);
     });
   }
   static void OnRecordEnd(int, void* self) {
-    static_cast<CsvReader*>(self)->Guard([](CsvReader* r) { r->EndRecord(); });
+    static_cast<CsvReader*>(self)->Guard([](CsvReader* r) {
+      r->EndRecord();
+      // Where a record that begins before the next '\n' starts (FeedLine
+      // starts the ones that begin a line itself).
+      r->record_line_ = r->line_;
+    });
   }
   static void StartRecord(CsvReader* r) {
     r->in_record_ = true;
@@ -114,7 +123,12 @@ class CsvReader final : public RecordReader {
       skipping_ = !ends_line;
       return;
     }
-    if (!in_record_ && part.find_first_not_of("\r\n") != std::string_view::npos) {
+    // A record starts here only when libcsv is between records: after a lone
+    // '\r', the next record may have begun (inside a quoted field) on the
+    // line before, where OnRecordEnd left record_line_. libcsv's state is a
+    // public member; 0 is its "row not begun" (libcsv.c, ROW_NOT_BEGUN).
+    if (!in_record_ && parser_.pstate == kRowNotBegun &&
+        part.find_first_not_of("\r\n") != std::string_view::npos) {
       StartRecord(this);
     }
     // libcsv grows its field buffer by a fixed step: make the steps geometric.

@@ -12,22 +12,16 @@
 #include <cstring>
 #include <utility>
 
-
 namespace cellfs::fs {
 
 KernelNotifierThread::~KernelNotifierThread() { Stop(); }
 
 void KernelNotifierThread::InvalidateEntry(uint64_t parent, std::string name) {
   if (name.empty()) return;  // would read as an inode invalidation
-  Push(Item{parent, std::move(name), {}, {}});
+  Push(Item{parent, std::move(name)});
 }
 
-void KernelNotifierThread::InvalidateInode(uint64_t inode) { Push(Item{inode, std::string(), {}, {}}); }
-
-void KernelNotifierThread::StoreContent(uint64_t inode, std::string content,
-                                        std::function<void()> delivered) {
-  Push(Item{inode, std::string(), std::move(content), std::move(delivered)});
-}
+void KernelNotifierThread::InvalidateInode(uint64_t inode) { Push(Item{inode, std::string()}); }
 
 void KernelNotifierThread::Push(Item item) {
   {
@@ -85,16 +79,6 @@ void KernelNotifierThread::Send(fuse_session* session, const Item& item) {
                ? fuse_lowlevel_notify_inval_inode(session, item.inode, 0, 0)
                : fuse_lowlevel_notify_inval_entry(session, item.inode, item.name.c_str(),
                                                   item.name.size());
-  if (rc == 0 && item.content) {
-    // The pages are dropped; now fill them with the new content, marked up
-    // to date by the kernel only when it reaches the cached file size (a
-    // shorter value is read from the daemon instead).
-    fuse_bufvec buffer = FUSE_BUFVEC_INIT(item.content->size());
-    buffer.buf[0].mem = const_cast<char*>(item.content->data());
-    rc = fuse_lowlevel_notify_store(session, item.inode, 0, &buffer,
-                                    static_cast<fuse_buf_copy_flags>(0));
-    if (rc == 0 && item.delivered) item.delivered();
-  }
   // ENOENT: the kernel had nothing cached, the usual case. ENOTCONN: the
   // connection is not initialised yet or already gone.
   if (rc == 0 || rc == -ENOENT || rc == -ENOTCONN) return;

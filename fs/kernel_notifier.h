@@ -6,9 +6,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <thread>
 
@@ -34,7 +32,6 @@ class KernelNotifierThread final : public Notifier {
 
   void InvalidateEntry(uint64_t parent, std::string name) override;
   void InvalidateInode(uint64_t inode) override;
-  void StoreContent(uint64_t inode, std::string content, std::function<void()> delivered) override;
 
   // Starts sending to `session`. REQUIRES: stopped; the session is mounted
   // and outlives the matching Stop().
@@ -46,10 +43,6 @@ class KernelNotifierThread final : public Notifier {
   struct Item {
     uint64_t inode;    // the parent directory for an entry
     std::string name;  // empty: invalidate the inode itself
-    // A store: the inode's whole content after the invalidation, and what
-    // to run once the kernel holds it.
-    std::optional<std::string> content;
-    std::function<void()> delivered;
   };
 
   void Push(Item item);

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 
 namespace cellfs::fs {
@@ -20,16 +19,6 @@ class Notifier {
   virtual void InvalidateEntry(uint64_t parent, std::string name) = 0;
   // The kernel should drop its cached attributes and data of `inode`.
   virtual void InvalidateInode(uint64_t inode) = 0;
-  // As InvalidateInode, then the kernel's page cache of `inode` should hold
-  // `content` (the file's whole new content), so the next read is served
-  // without a request. `delivered` runs (on the notifier's thread) only
-  // once the kernel holds the content; it is dropped otherwise. Default:
-  // the invalidation alone, `delivered` never runs.
-  virtual void StoreContent(uint64_t inode, std::string content, std::function<void()> delivered) {
-    (void)content;
-    (void)delivered;
-    InvalidateInode(inode);
-  }
 };
 
 // A Notifier that does nothing (no kernel: unit tests that do not look).

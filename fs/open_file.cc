@@ -12,8 +12,8 @@
 namespace cellfs::fs {
 namespace {
 
-// The largest value one write of a cell may build (a CQL value may hold up
-// to 2 GB; a file this size is surely a mistake).
+// The largest value one open file of a cell, or a row's @json, may build (a
+// CQL value may hold up to 2 GB; a file this size is surely a mistake).
 constexpr size_t kMaxCellBytes = 64u << 20;
 
 int ReadFromImpl(std::string_view content, uint64_t offset, size_t size, std::string* out) {
@@ -62,10 +62,10 @@ const RowCell* CurrentCell(Filesystem::Impl* impl, const Node& node,
 
 class CellFile final : public OpenFile {
  public:
-  CellFile(Filesystem::Impl* impl, Node node, uint64_t inode, int64_t version, int flags,
-           bool created, std::string content, bool dirty)
-      : impl_(impl), node_(std::move(node)), inode_(inode), version_(version), created_(created),
-        content_(std::move(content)), dirty_(dirty) {
+  CellFile(Filesystem::Impl* impl, Node node, int flags, bool created, std::string content,
+           bool dirty)
+      : impl_(impl), node_(std::move(node)), created_(created), content_(std::move(content)),
+        dirty_(dirty) {
     column_ = *node_.column();
     const CqlType& type = *node_.table->column(column_).type;
     counter_ = type.kind() == TypeKind::kCounter;
@@ -73,8 +73,11 @@ class CellFile final : public OpenFile {
     if (!counter_ && !append_ && (flags & O_TRUNC) == 0) buffer_ = content_;
   }
 
+  // Page-cache readers would share one i_size that a writer's O_TRUNC,
+  // its writes and every GETATTR change under them (torn reads).
+  bool direct_io() const override { return true; }
+
   ~CellFile() override {
-    impl_->ClosedVersion(inode_, version_);
     if (!created_) return;
     impl_->Unkeep(node_.id);
     // Nothing was stored (touch of an int column): the entry the kernel
@@ -87,14 +90,11 @@ class CellFile final : public OpenFile {
   }
 
   ssize_t Write(uint64_t offset, std::string_view data) override {
+    if (refused_ != 0) return -refused_;
     if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
     uint64_t at = counter_ || append_ ? buffer_.size() : offset;
-    if (at > kMaxCellBytes || at + data.size() > kMaxCellBytes) return -EFBIG;
-    if (!Accepts(at, data)) {
-      // Nothing is stored for a refused value, not even the truncation.
-      if (!written_) dirty_ = false;
-      return -EINVAL;
-    }
+    if (at > kMaxCellBytes || at + data.size() > kMaxCellBytes) return -Refuse(EFBIG);
+    if (!Accepts(at, data)) return -Refuse(EINVAL);
     if (buffer_.size() < at + data.size()) buffer_.resize(at + data.size());
     buffer_.replace(at, data.size(), data);
     dirty_ = true;
@@ -103,9 +103,13 @@ class CellFile final : public OpenFile {
   }
 
   int Truncate() override {
+    if (refused_ != 0) return refused_;
     if (counter_ || append_) return 0;  // a delta or an appendix starts empty anyway
+    // No empty spelling (int, uuid...): as truncate(2) by path, nothing to
+    // cut to, and the kernel must not be told the size is 0.
+    if (!IsText(type()) && type().kind() != TypeKind::kBlob) return EINVAL;
     buffer_.clear();
-    dirty_ = written_ = IsText(type()) || type().kind() == TypeKind::kBlob;
+    dirty_ = written_ = true;
     return 0;
   }
 
@@ -113,27 +117,24 @@ class CellFile final : public OpenFile {
 
   // A truncation with no write yet waits for the release: shells close a
   // duplicate of the descriptor (a flush) before they write through it.
-  int Flush() override { return written_ ? Release() : 0; }
+  int Flush() override {
+    if (refused_ != 0) return refused_;
+    return written_ ? Release() : 0;
+  }
 
   int Release() override {
+    if (refused_ != 0) return refused_;
     if (!dirty_) return 0;
     Status s = Store();
     if (!s.ok()) return ErrnoFromStatus(s);
     dirty_ = false;
     ever_stored_ = true;
     if (counter_ || append_) buffer_.clear();  // a second close must not add again
+    // Later reads through this handle show what it stored.
+    if (stored_) content_ = FormatCellContent(type(), *stored_);
     NodeId plain = node_.id;
     plain.write = {};
-    if (stored_) {
-      // This handle now shows the stored value too, so its reads cannot put
-      // an older one back into the kernel's cache.
-      content_ = FormatCellContent(type(), stored_->value);
-      impl_->ChangeVersion(inode_, version_, stored_->write_time);
-      version_ = stored_->write_time;
-      impl_->StoreContent(plain, content_, stored_->write_time);
-    } else {
-      impl_->InvalidateNode(plain);
-    }
+    impl_->InvalidateNode(plain);  // its size and mtime changed
     if (!node_.id.write.empty()) {
       impl_->InvalidateNode(node_.id);
       impl_->InvalidateCellName(node_);  // the plain name's timeout follows the new TTL
@@ -179,13 +180,15 @@ class CellFile final : public OpenFile {
     return ParseCellContent(type(), candidate).ok() || CouldBecomeValid(type(), candidate);
   }
 
-  // What Store wrote, when it is surely the cell's new content: a value
-  // (not a counter delta) with the server's write time (an explicit older
-  // @timestamp may lose to what is stored).
-  struct Stored {
-    std::string value;
-    int64_t write_time = 0;
-  };
+  // A refused value is dropped whole: the accepted writes before it were
+  // only part of it, so nothing of this open file is stored, and its close
+  // reports the refusal. Returns `error`.
+  int Refuse(int error) {
+    refused_ = error;
+    dirty_ = false;
+    buffer_.clear();
+    return error;
+  }
 
   Status Store() {
     stored_.reset();
@@ -234,16 +237,15 @@ class CellFile final : public OpenFile {
     Status s = mutation.Update(node_.table, node_.id.partition_key, node_.id.clustering,
                                std::span<const ColumnValue>(&cell, 1), attributes);
     if (!s.ok()) return s;
-    int64_t write_time = mutation.write_time();
     if (s = impl_->Apply(std::move(mutation)); !s.ok()) return s;
-    if (!attributes.timestamp) stored_ = Stored{std::move(value), write_time};
+    // With the server's write time the value is surely the cell's new
+    // content; an explicit older @timestamp may lose to what is stored.
+    if (!attributes.timestamp) stored_ = std::move(value);
     return Status::Ok();
   }
 
   Filesystem::Impl* impl_;
   Node node_;
-  uint64_t inode_;
-  int64_t version_;  // the write time of content_ (0: none), as Impl counts open versions
   bool created_;
   bool ever_stored_ = false;
   size_t column_ = 0;
@@ -252,8 +254,59 @@ class CellFile final : public OpenFile {
   std::string content_;  // what reads show: the value when opened
   std::string buffer_;   // what writes built: the new value, delta or appended text
   bool dirty_;
-  bool written_ = false;  // a write() was accepted
-  std::optional<Stored> stored_;
+  bool written_ = false;  // a write() was accepted, or an ftruncate cut the value
+  int refused_ = 0;       // the errno of a refused write (0: none)
+  std::optional<std::string> stored_;  // the value Store wrote, when surely current
+};
+
+// Follows one JSON object arriving in pieces, looking at each byte once, to
+// tell when it is whole: blanks, then '{', then anything up to the brace
+// that closes it (braces and brackets counted outside strings), then blanks.
+// The content is judged by ParseRowJson once the object is whole.
+class JsonObjectScanner {
+ public:
+  // Takes the next bytes; false when they cannot belong to such a text.
+  bool Scan(std::string_view bytes) {
+    for (char c : bytes) {
+      if (!Step(c)) return false;
+    }
+    return true;
+  }
+  bool closed() const { return started_ && depth_ == 0; }
+
+ private:
+  static bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+  bool Step(char c) {
+    if (!started_ || closed()) {
+      if (IsBlank(c)) return true;
+      if (started_ || c != '{') return false;
+      started_ = true;
+      depth_ = 1;
+      return true;
+    }
+    if (in_string_) {
+      if (escaped_) {
+        escaped_ = false;
+      } else if (c == '\\') {
+        escaped_ = true;
+      } else if (c == '"') {
+        in_string_ = false;
+      }
+    } else if (c == '"') {
+      in_string_ = true;
+    } else if (c == '{' || c == '[') {
+      ++depth_;
+    } else if (c == '}' || c == ']') {
+      --depth_;
+    }
+    return true;
+  }
+
+  bool started_ = false;  // the opening '{' was seen
+  size_t depth_ = 0;      // braces and brackets open
+  bool in_string_ = false;
+  bool escaped_ = false;  // the previous byte was a backslash in a string
 };
 
 class RowJsonFile final : public OpenFile {
@@ -268,76 +321,69 @@ class RowJsonFile final : public OpenFile {
   }
 
   ssize_t Write(uint64_t offset, std::string_view data) override {
+    if (refused_ != 0) return -refused_;
     if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
-    if (offset != buffer_.size()) return -EINVAL;  // an object is written front to back
+    if (offset != buffer_.size()) return -Refuse(EINVAL);  // an object is written front to back
+    if (data.size() > kMaxCellBytes - buffer_.size()) return -Refuse(EFBIG);
+    bool was_closed = object_.closed();
+    if (!object_.Scan(data)) return -Refuse(EINVAL);
     buffer_.append(data);
-    std::vector<ColumnValue> cells;
-    Status s = ParseRowJson(*row_.table, row_.id.partition_key, row_.id.clustering, buffer_, &cells);
-    if (!s.ok() && !IncompleteJson(buffer_)) {
-      buffer_.resize(buffer_.size() - data.size());
-      return -EINVAL;
+    if (object_.closed() && !was_closed) {
+      // The object is whole: judged once, here, so the write that ends a
+      // bad object fails.
+      Status s = ParseRowJson(*row_.table, row_.id.partition_key, row_.id.clustering, buffer_,
+                              &cells_);
+      if (!s.ok()) return -Refuse(ErrnoFromStatus(s));
     }
     return static_cast<ssize_t>(data.size());
   }
 
   int Flush() override {
+    if (refused_ != 0) return refused_;
     if (buffer_.empty()) return 0;
-    std::vector<ColumnValue> cells;
-    Status s = ParseRowJson(*row_.table, row_.id.partition_key, row_.id.clustering, buffer_, &cells);
+    if (!object_.closed()) return Refuse(EINVAL);  // the object never ended
     buffer_.clear();
-    if (s.ok() && !cells.empty()) {
-      Mutation mutation = impl_->engine->NewMutation();
-      s = mutation.Update(row_.table, row_.id.partition_key, row_.id.clustering, cells);
-      if (s.ok()) s = impl_->Apply(std::move(mutation));
-    }
+    object_ = JsonObjectScanner();
+    std::vector<ColumnValue> cells = std::move(cells_);
+    cells_.clear();
+    if (cells.empty()) return 0;
+    Mutation mutation = impl_->engine->NewMutation();
+    Status s = mutation.Update(row_.table, row_.id.partition_key, row_.id.clustering, cells);
+    if (s.ok()) s = impl_->Apply(std::move(mutation));
     if (!s.ok()) return ErrnoFromStatus(s);
     NodeId dir = row_.id;
     dir.kind = row_.clustered() ? NodeKind::kRow : NodeKind::kPartition;
     dir.file = VirtualName::Kind::kCql;
     dir.directory = NodeKind::kRoot;
-    for (const ColumnValue& cell : cells) impl_->InvalidateName(dir, ColumnName(*row_.table, cell.column));
+    NodeId partition = dir;
+    partition.kind = NodeKind::kPartition;
+    partition.clustering.clear();
+    for (const ColumnValue& cell : cells) {
+      // A static column's file lives in the partition directory.
+      const bool is_static = row_.table->column(cell.column).kind == ColumnKind::kStatic;
+      impl_->InvalidateName(is_static ? partition : dir, ColumnName(*row_.table, cell.column));
+    }
     impl_->InvalidateNode(dir);
     return 0;
   }
 
  private:
-  // Whether `text` could still become one JSON object with more bytes: a
-  // write may end mid-object, and only the whole is checked at flush.
-  static bool IncompleteJson(std::string_view text);
+  // As CellFile::Refuse: nothing of this open file is stored.
+  int Refuse(int error) {
+    refused_ = error;
+    buffer_.clear();
+    cells_.clear();
+    return error;
+  }
 
   Filesystem::Impl* impl_;
   Node row_;
   std::string content_;
-  std::string buffer_;
+  std::string buffer_;             // the object written so far
+  JsonObjectScanner object_;       // where buffer_ stands in the object
+  std::vector<ColumnValue> cells_; // the parsed object, once it closed
+  int refused_ = 0;                // the errno of a refused write (0: none)
 };
-
-bool RowJsonFile::IncompleteJson(std::string_view text) {
-  // Outside strings, count open braces/brackets; an object still open (or
-  // a string still open) may be completed by later writes.
-  int depth = 0;
-  bool in_string = false, escaped = false, started = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') in_string = true;
-    if (c == '{' || c == '[') {
-      ++depth;
-      started = true;
-    }
-    if (c == '}' || c == ']') --depth;
-    if (depth < 0) return false;
-    if (started && depth == 0) return false;  // closed: the whole is judged now
-  }
-  return !started || depth > 0 || in_string;
-}
 
 }  // namespace
 
@@ -354,8 +400,8 @@ std::unique_ptr<OpenFile> NewTextFile(std::string content, bool direct_io) {
   return std::make_unique<TextFile>(std::move(content), direct_io);
 }
 
-int OpenCellFile(Filesystem::Impl* impl, const Node& node, uint64_t inode, int flags,
-                 bool created, std::unique_ptr<OpenFile>* out, bool* keep_cache) {
+int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool created,
+                 std::unique_ptr<OpenFile>* out) {
   const CqlType& type = *node.table->column(*node.column()).type;
   if ((flags & O_APPEND) != 0 && type.kind() != TypeKind::kCounter && !CanAppend(type)) return EINVAL;
   if (type.kind() == TypeKind::kCounter && node.id.write.ttl) return EINVAL;  // as CQL refuses it
@@ -369,16 +415,13 @@ int OpenCellFile(Filesystem::Impl* impl, const Node& node, uint64_t inode, int f
   bool writing = (flags & O_ACCMODE) != O_RDONLY;
   if (cell == nullptr && !created && !writing && !impl->IsKept(node.id)) return ENOENT;
   bool fresh = created || cell == nullptr;  // no value yet: truncated in effect
-  int64_t version = cell ? cell->cell.write_time : 0;
-  *keep_cache = impl->OpenedVersion(inode, version);
   std::string content = cell ? FormatCellContent(type, cell->cell.value) : "";
   // Truncating text or a blob stores the empty value even with no write;
   // other types have no empty spelling, so only a write stores them.
   bool empty_is_value = IsText(type) || type.kind() == TypeKind::kBlob;
   bool dirty = empty_is_value && (flags & O_ACCMODE) != O_RDONLY &&
                ((flags & O_TRUNC) != 0 || (fresh && (flags & O_APPEND) == 0));
-  *out = std::make_unique<CellFile>(impl, node, inode, version, flags, created,
-                                    std::move(content), dirty);
+  *out = std::make_unique<CellFile>(impl, node, flags, created, std::move(content), dirty);
   return 0;
 }
 

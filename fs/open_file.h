@@ -29,12 +29,13 @@ class OpenFile {
   // The last close of the file (release): stores what Flush left. Default:
   // Flush.
   virtual int Release();
-  // ftruncate(fd, 0): the value written so far is dropped. Default:
-  // nothing to drop (0).
+  // ftruncate(fd, 0): the value written so far is dropped; EINVAL where
+  // the empty value has no spelling. Default: nothing to drop (0).
   virtual int Truncate();
   // The open never reached the kernel: forget what a release would store.
   virtual void Discard() {}
-  // Whether the content was generated for this open and has no fixed size.
+  // Whether reads bypass the kernel's page cache: the content was
+  // generated for this open, or (cells) each open must read its own value.
   virtual bool direct_io() const { return false; }
 
   std::mutex mutex;
@@ -48,17 +49,22 @@ class OpenFile {
 // when stat cannot know its size beforehand.
 std::unique_ptr<OpenFile> NewTextFile(std::string content, bool direct_io = false);
 
-// Opens cell `node` (inode `inode`) with open(2) flags `flags` ("created":
-// by create(2)). EINVAL for O_APPEND on a type where appending means
-// nothing (int, frozen collections...); ENOENT when absent, not created and
-// not opened for writing. *keep_cache: whether the kernel's cached pages
-// of the inode hold this open's content (Impl::OpenedVersion).
-int OpenCellFile(Filesystem::Impl* impl, const Node& node, uint64_t inode, int flags,
-                 bool created, std::unique_ptr<OpenFile>* out, bool* keep_cache);
+// Opens cell `node` with open(2) flags `flags` ("created": by create(2)).
+// EINVAL for O_APPEND on a type where appending means nothing (int, frozen
+// collections...); ENOENT when absent, not created and not opened for
+// writing. The file is direct_io: each open reads the one whole value it
+// found (docs/FILESYSTEM.md, "Attributes and caching"). Once a write is
+// refused (EINVAL, EFBIG), the file stores nothing and its flush, fsync
+// and further writes fail with that errno.
+int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool created,
+                 std::unique_ptr<OpenFile>* out);
 
 // A row's @json (also the partition's, for a table without clustering
 // columns): reads the row as one JSON object; a write of an object changes
-// the columns it names (null deletes), stored at flush.
+// the columns it names (null deletes), stored at flush. Writes must start
+// with '{' (after blanks) and stay within 64 MiB; the object is parsed
+// once, when its closing brace arrives. As for cells, a refused write
+// leaves the file storing nothing and failing its flush with that errno.
 int OpenRowJsonFile(Filesystem::Impl* impl, const Node& row, std::unique_ptr<OpenFile>* out);
 
 // @json / @csv of a table, partition or slice, streamed from one snapshot:
