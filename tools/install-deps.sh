@@ -9,6 +9,7 @@ packages=(
   libxxhash-dev               # partition tokens
   libleveldb-dev libsnappy-dev  # storage (LevelDB links snappy)
   nlohmann-json3-dev          # the stored catalog's records
+  clang-14 libclang-rt-14-dev # libFuzzer runs (tools/fuzz.sh)
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

@@ -1,18 +1,38 @@
 #!/usr/bin/env bash
-# Builds cellfs and runs every test twice: a warnings-as-errors build, then an
-# ASan+UBSan build. Exits non-zero on the first failure.
+# Builds cellfs and runs every test: a warnings-as-errors build, then an
+# ASan+UBSan build, then the concurrency stress tests under TSan, then every
+# fuzz target (corpus replay plus a bounded libFuzzer run, tools/fuzz.sh).
+# Exits non-zero on the first failure. CELLFS_FUZZ_SECONDS sets the fuzzing
+# time per target (default 20; 0 skips the libFuzzer stage).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
-run_suite() {  # run_suite BUILD_DIR CMAKE_ARGS...
+configure() {  # configure BUILD_DIR CMAKE_ARGS...
   local dir=$1
   shift
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCELLFS_WERROR=ON "$@" >/dev/null
-  cmake --build "$dir" -j "$jobs"
-  ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+}
+
+run_suite() {  # run_suite BUILD_DIR CMAKE_ARGS...
+  configure "$@"
+  cmake --build "$1" -j "$jobs"
+  ctest --test-dir "$1" --output-on-failure -j "$jobs"
 }
 
 run_suite build/release
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   run_suite build/asan -DCELLFS_SANITIZE=address,undefined
+
+# TSan: only the tests whose point is concurrency (tests/tsan.supp explains
+# each suppression).
+stress_targets=(filesystem_stress_test insert_batcher_test engine_durability_test sweeper_test
+                crash_rounds_test)
+configure build/tsan -DCELLFS_SANITIZE=thread
+cmake --build build/tsan -j "$jobs" --target "${stress_targets[@]}"
+stress_regex="^($(IFS='|'; echo "${stress_targets[*]}")): "
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tests/tsan.supp" \
+  ctest --test-dir build/tsan --output-on-failure -j "$jobs" -R "$stress_regex"
+
+fuzz_seconds=${CELLFS_FUZZ_SECONDS:-20}
+if [[ $fuzz_seconds -gt 0 ]]; then bash tools/fuzz.sh "$fuzz_seconds"; fi

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Scenario: the kernel's caches never show a stale value. cellfs keeps cell
-# pages across opens and pushes each stored value into the page cache, so
-# every way a cell changes (a rewrite by another process, a shorter or
-# non-canonical value, an append, a row @json write, a TTL rewrite, expiry,
-# a dropped table) must be visible to the very next reader.
+# Scenario: the kernel's caches never show a stale value. Entries and
+# attributes are cached (cells themselves are read direct_io), so every way
+# a cell changes (a rewrite by another process, a shorter or non-canonical
+# value, an append, a row @json write, a TTL rewrite, expiry, a dropped
+# table) must be visible to the very next reader, its size and mtime too.
 source "$(dirname "$0")/lib.sh" "$1"
 export LC_ALL=C
 

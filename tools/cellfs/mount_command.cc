@@ -156,7 +156,11 @@ int Serve(Daemon& daemon, const MountArgs& args, const MountPaths& paths,
           const MountOptions& options) {
   TerminationSignalsBlocked signals;
   umask(kStoreUmask);
-  Result<std::unique_ptr<Engine>> engine = Engine::Open(paths.data_dir, EngineOptionsFor(options));
+  EngineOptions engine_options = EngineOptionsFor(options);
+  engine_options.on_write_failure = [&daemon](const Status& failure) {
+    daemon.Log(LOG_ERR, failure.ToString());  // the one line an operator needs
+  };
+  Result<std::unique_ptr<Engine>> engine = Engine::Open(paths.data_dir, engine_options);
   if (!engine.ok()) {
     daemon.ReportError(args.data_dir + ": " + engine.status().message());
     return 1;
