@@ -404,7 +404,8 @@ int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool creat
                  std::unique_ptr<OpenFile>* out) {
   const CqlType& type = *node.table->column(*node.column()).type;
   if ((flags & O_APPEND) != 0 && type.kind() != TypeKind::kCounter && !CanAppend(type)) return EINVAL;
-  if (type.kind() == TypeKind::kCounter && node.id.write.ttl) return EINVAL;  // as CQL refuses it
+  // CQL refuses USING TTL and USING TIMESTAMP on counter updates.
+  if (type.kind() == TypeKind::kCounter && !node.id.write.empty()) return EINVAL;
   Status s;
   std::optional<RowFragment> row;
   const RowCell* cell = CurrentCell(impl, node, &row, &s);

@@ -226,10 +226,20 @@ try:
     os.write(fd, lines)
 except OSError:
     pass  # the refused line fails the write; the report says which
-os.fsync(fd)  # applies the last batch, so that the report counts it
+try:
+    os.fsync(fd)  # applies the last batch, so that the report counts it
+    sys.exit("fsync succeeded after a refused line")
+except OSError as error:
+    if error.errno != 22:
+        raise  # a refused line makes fsync and close fail with EINVAL
 os.lseek(fd, 0, os.SEEK_SET)
 sys.stdout.write(os.read(fd, 65536).decode())
-os.close(fd)
+try:
+    os.close(fd)
+    sys.exit("close succeeded after a refused line")
+except OSError as error:
+    if error.errno != 22:
+        raise
 PY
 ) || fail "the @insert session failed"
 expect_contains "@insert refuses an unknown @ member" "line 2" "$report"
