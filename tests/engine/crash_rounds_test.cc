@@ -21,10 +21,15 @@
 #include "engine/cql_parser.h"
 #include "engine/engine.h"
 #include "engine/table_scan.h"
+#include "tests/engine/engine_test_util.h"
 #include "tests/engine/fault_env.h"
 
 namespace cellfs {
 namespace {
+
+using testing::IntValue;
+using testing::IntOf;
+using testing::RunCql;
 
 using testing::FaultEnv;
 using testing::TailLoss;
@@ -40,33 +45,6 @@ constexpr int kDefaultRounds = 40;
 #else
 constexpr int kDefaultRounds = 200;
 #endif
-
-std::string IntValue(int32_t v) {
-  std::string out;
-  for (int shift = 24; shift >= 0; shift -= 8) {
-    out.push_back(static_cast<char>((static_cast<uint32_t>(v) >> shift) & 0xff));
-  }
-  return out;
-}
-
-int32_t IntOf(const std::string& bytes) {
-  uint32_t v = 0;
-  for (char c : bytes) v = (v << 8) | static_cast<uint8_t>(c);
-  return static_cast<int32_t>(v);
-}
-
-// Runs every statement of `cql`; the first failure.
-Status RunCql(Engine* engine, const std::string& cql) {
-  CqlParser parser(cql);
-  std::string keyspace;
-  for (;;) {
-    Statement statement;
-    bool done = false;
-    CELLFS_RETURN_IF_ERROR(parser.Next(&statement, &done));
-    if (done) return Status::Ok();
-    CELLFS_RETURN_IF_ERROR(engine->Execute(statement, &keyspace));
-  }
-}
 
 const char* ModeName(CommitMode mode) {
   switch (mode) {

@@ -24,10 +24,15 @@
 #include "engine/cql_parser.h"
 #include "engine/engine.h"
 #include "engine/table_scan.h"
+#include "tests/engine/engine_test_util.h"
 #include "tests/engine/fault_env.h"
 
 namespace cellfs {
 namespace {
+
+using testing::IntValue;
+using testing::IntOf;
+using testing::RunCql;
 
 using testing::DiskFault;
 using testing::FaultEnv;
@@ -41,32 +46,6 @@ constexpr size_t kV = 1;  // column indexes in ks.kv
 constexpr size_t kW = 2;
 constexpr int kLogBlock = 32768;  // LevelDB's log block (db/log_format.h)
 constexpr int kLogHeader = 7;
-
-std::string IntValue(int32_t v) {
-  std::string out;
-  for (int shift = 24; shift >= 0; shift -= 8) {
-    out.push_back(static_cast<char>((static_cast<uint32_t>(v) >> shift) & 0xff));
-  }
-  return out;
-}
-
-int32_t IntOf(const std::string& bytes) {
-  uint32_t v = 0;
-  for (char c : bytes) v = (v << 8) | static_cast<uint8_t>(c);
-  return static_cast<int32_t>(v);
-}
-
-Status RunCql(Engine* engine, const std::string& cql) {
-  CqlParser parser(cql);
-  std::string keyspace;
-  for (;;) {
-    Statement statement;
-    bool done = false;
-    CELLFS_RETURN_IF_ERROR(parser.Next(&statement, &done));
-    if (done) return Status::Ok();
-    CELLFS_RETURN_IF_ERROR(engine->Execute(statement, &keyspace));
-  }
-}
 
 StatusCode CodeOf(DiskFault fault) {
   return fault == DiskFault::kNoSpace ? StatusCode::kNoSpace : StatusCode::kReadOnly;

@@ -20,19 +20,13 @@
 namespace cellfs {
 namespace {
 
+using testing::IntValue;
+
 using testing::CrashEnv;
 
 constexpr const char* kSchema =
     "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};"
     "CREATE TABLE ks.kv (k int PRIMARY KEY, v text);";
-
-std::string IntValue(int32_t v) {
-  std::string out;
-  for (int shift = 24; shift >= 0; shift -= 8) {
-    out.push_back(static_cast<char>((static_cast<uint32_t>(v) >> shift) & 0xff));
-  }
-  return out;
-}
 
 // Writes row k = `key`, v = "value<key>" in a mutation of its own.
 Status WriteRow(Engine* engine, const TableHandle& table, int32_t key) {

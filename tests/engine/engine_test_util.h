@@ -6,6 +6,7 @@
 #include <leveldb/env.h>
 #include <leveldb/helpers/memenv.h>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +24,34 @@
 #include "engine/table_schema.h"
 
 namespace cellfs::testing {
+
+// An int column's serialized value (4 bytes, big-endian), and back.
+inline std::string IntValue(int32_t v) {
+  std::string out;
+  for (int shift = 24; shift >= 0; shift -= 8) {
+    out.push_back(static_cast<char>((static_cast<uint32_t>(v) >> shift) & 0xff));
+  }
+  return out;
+}
+inline int32_t IntOf(const std::string& bytes) {
+  uint32_t v = 0;
+  for (char c : bytes) v = (v << 8) | static_cast<uint8_t>(c);
+  return static_cast<int32_t>(v);
+}
+
+// Runs every statement of `cql` on `engine`; the first failure (for tests
+// where DDL may fail, as on a failing device).
+inline Status RunCql(Engine* engine, const std::string& cql) {
+  CqlParser parser(cql);
+  std::string keyspace;
+  for (;;) {
+    Statement statement;
+    bool done = false;
+    CELLFS_RETURN_IF_ERROR(parser.Next(&statement, &done));
+    if (done) return Status::Ok();
+    CELLFS_RETURN_IF_ERROR(engine->Execute(statement, &keyspace));
+  }
+}
 
 // Runs every statement of `cql` on `engine`, starting in keyspace
 // `*keyspace` (USE changes it); REQUIREs success.
