@@ -26,9 +26,17 @@ enum class CommitMode : uint8_t {
 };
 
 struct EngineOptions {
-  // File system access; nullptr = leveldb::Env::Default(). Tests pass
-  // leveldb::NewMemEnv or a fault-injecting Env. Not owned.
+  // File system access; nullptr = the store's directory reached only
+  // through a descriptor (storage::DirectoryEnv: every file opened relative
+  // to it, never following a symbolic link). Tests pass leveldb::NewMemEnv
+  // or a fault-injecting Env. Not owned.
   leveldb::Env* env = nullptr;
+  // With env == nullptr: a directory descriptor the store is reached
+  // through, so that the directory checked is the one written, whatever
+  // later happens to its path. The engine dups it; the caller keeps its
+  // own. -1 = open `path` (O_DIRECTORY | O_NOFOLLOW) at Engine::Open,
+  // creating it when create_if_missing.
+  int data_dir_fd = -1;
   // The time; nullptr = SystemClock(). Not owned.
   const Clock* clock = nullptr;
 

@@ -31,6 +31,7 @@ class BatchPool;
 struct EngineCore {
   EngineOptions options;
   const Clock* clock = nullptr;
+  std::unique_ptr<leveldb::Env> directory_env;  // the default env (DirectoryEnv); may be null
   std::unique_ptr<storage::GuardedEnv> guarded_env;  // what `db` writes through
   std::unique_ptr<leveldb::Cache> block_cache;
   std::unique_ptr<const leveldb::FilterPolicy> filter_policy;

@@ -482,3 +482,111 @@ else
   grep -q "is owned by uid 65534" "$WORK/offline.err" ||
     fail "cellfs stats --offline does not say why: $(cat "$WORK/offline.err")"
 fi
+
+step "a data directory under a parent other users can write is refused, naming the parent"
+# Whoever can write a parent can rename the data directory away and put
+# another in its place, full of links named like the next LevelDB files.
+OPEN_PARENT=$WORK/open-parent
+mkdir "$OPEN_PARENT"
+chmod 0777 "$OPEN_PARENT"
+rc=0
+_remember_mount "$MNT2"
+timeout 30 "$CELLFS" mount "$OPEN_PARENT/data" "$MNT2" 2>"$WORK/parent.err" || rc=$?
+[[ $rc -ne 0 ]] || { unmount_daemonised "$MNT2" "$OPEN_PARENT/data"; fail "a data directory under a 0777 parent was mounted"; }
+grep -qF "its ancestor $OPEN_PARENT is writable by others (mode 0777), who could replace the data directory (chmod o-w $OPEN_PARENT" \
+  "$WORK/parent.err" || fail "the refusal does not name the parent: $(cat "$WORK/parent.err")"
+[[ ! -e $OPEN_PARENT/data ]] || fail "the refused mount created $OPEN_PARENT/data"
+chmod 0755 "$OPEN_PARENT"
+mount_daemonised "$OPEN_PARENT/data" "$MNT2"
+mkdir "$MNT2/ks"
+unmount_daemonised "$MNT2" "$OPEN_PARENT/data"
+chmod 0777 "$OPEN_PARENT"
+rc=0
+"$CELLFS" stats --offline "$OPEN_PARENT/data" ks.t >/dev/null 2>"$WORK/offline-parent.err" || rc=$?
+[[ $rc -ne 0 ]] || fail "cellfs stats --offline opened a data directory under a 0777 parent"
+grep -qF "its ancestor $OPEN_PARENT is writable by others" "$WORK/offline-parent.err" ||
+  fail "cellfs stats --offline does not say why: $(cat "$WORK/offline-parent.err")"
+chmod 0755 "$OPEN_PARENT"
+
+step "the data directory swapped for planted links after the mount: the daemon writes where it mounted"
+# The parent is safe at mount time and made writable afterwards (a check at
+# mount alone cannot see that); the attacker (root here) renames the data
+# directory away and puts one full of links to a host file in its place.
+PARENT=$WORK/parent
+SWAP=$PARENT/data
+mkdir -m 0755 "$PARENT"
+mount_daemonised "$SWAP" "$MNT2"
+swap_pid=$DAEMON_PID
+mkdir "$MNT2/ks"
+"$CELLFS" cql "$MNT2" -e "CREATE TABLE ks.big (k int PRIMARY KEY, v text)" >/dev/null ||
+  fail "CREATE TABLE ks.big"
+mkdir "$MNT2/ks/big/0" && echo before > "$MNT2/ks/big/0/v" || fail "writing the first row"
+chmod 0777 "$PARENT"
+echo precious > "$WORK/canary2"
+chmod 0644 "$WORK/canary2"
+canary_sum=$(sha256sum < "$WORK/canary2")
+mv "$SWAP" "$SWAP.moved"
+mkdir "$SWAP"
+planted=0
+for n in $(seq 1 300); do
+  f=$(printf '%06d' "$n")
+  for name in "$f.log" "$f.ldb" "MANIFEST-$f"; do ln -s "$WORK/canary2" "$SWAP/$name"; planted=$((planted + 1)); done
+done
+for name in LOG LOG.old CURRENT LOCK; do ln -s "$WORK/canary2" "$SWAP/$name"; planted=$((planted + 1)); done
+# 48 MiB of rows, over the 32 MiB memtable: LevelDB switches to a new log,
+# writes a table and a new MANIFEST, each created by name.
+python3 - "$WORK/big.jsonl" <<'PY'
+import sys
+with open(sys.argv[1], "w") as out:
+    value = "x" * 4000
+    for k in range(1, 12289):
+        out.write('{"k": %d, "v": "%s%d"}\n' % (k, value, k))
+PY
+load_out=$("$CELLFS" load "$MNT2" ks.big "$WORK/big.jsonl" 2>&1) || fail "loading 48 MiB after the swap: $load_out"
+for i in $(seq 100); do   # the flush to a table runs in the background
+  [[ -n $(find "$SWAP.moved" -name '*.ldb' -newer "$WORK/big.jsonl") ]] && break
+  sleep 0.1
+done
+tables=$(find "$SWAP.moved" -name '*.ldb' -newer "$WORK/big.jsonl" | wc -l)
+logs=$(find "$SWAP.moved" -name '*.log' -newer "$WORK/big.jsonl" | wc -l)
+echo "--- [security] after the swap: $planted links planted; $tables new tables and $logs new logs written in the moved directory"
+[[ $tables -gt 0 ]] || fail "no table was written after the swap: the scenario did not reach a new file"
+expect_eq "the host file the planted links point to" "$canary_sum" "$(sha256sum < "$WORK/canary2")"
+expect_eq "the planted directory holds only the links" "" "$(find "$SWAP" -mindepth 1 ! -type l)"
+expect_eq "a row written after the swap reads back" "x" "$(head -c 1 "$MNT2/ks/big/12288/v")"
+unmount_fs "$MNT2" "$swap_pid"
+expect_eq "the host file after the unmount" "$canary_sum" "$(sha256sum < "$WORK/canary2")"
+chmod 0755 "$PARENT"
+mount_daemonised "$SWAP.moved" "$MNT2"
+expect_eq "the first row, in the moved directory" "before" "$(cat "$MNT2/ks/big/0/v")"
+expect_eq "rows written after the swap, in the moved directory" "12289" \
+  "$(ls -U "$MNT2/ks/big" | grep -c '^[0-9]')"
+unmount_daemonised "$MNT2" "$SWAP.moved"
+expect_only_store_files "$SWAP.moved" "the moved data directory"
+
+step "cellfs demo refuses a directory another user made or can write; a fresh one is 0700"
+DEMO_OPEN=$WORK/demo-open
+mkdir "$DEMO_OPEN"
+chmod 0777 "$DEMO_OPEN"
+rc=0
+out=$("$CELLFS" demo "$DEMO_OPEN" 2>&1) || rc=$?
+[[ $rc -ne 0 ]] || { "$CELLFS" umount "$DEMO_OPEN/mnt"; fail "cellfs demo used a 0777 directory"; }
+expect_contains "the demo's refusal of a 0777 directory" "is writable by others (mode 0777)" "$out"
+[[ ! -e $DEMO_OPEN/data && ! -e $DEMO_OPEN/mnt ]] || fail "the refused demo made $DEMO_OPEN/data or mnt"
+if [[ $EUID -eq 0 ]]; then
+  DEMO_FOREIGN=$WORK/demo-foreign
+  mkdir -m 0755 "$DEMO_FOREIGN"
+  chown "$NOBODY_UID" "$DEMO_FOREIGN"
+  rc=0
+  out=$("$CELLFS" demo "$DEMO_FOREIGN" 2>&1) || rc=$?
+  [[ $rc -ne 0 ]] || { "$CELLFS" umount "$DEMO_FOREIGN/mnt"; fail "cellfs demo used a directory owned by uid $NOBODY_UID"; }
+  expect_contains "the demo's refusal of another user's directory" "is owned by uid $NOBODY_UID" "$out"
+  [[ ! -e $DEMO_FOREIGN/data ]] || fail "the refused demo made $DEMO_FOREIGN/data"
+fi
+DEMO_FRESH=$WORK/demo-fresh
+_remember_mount "$DEMO_FRESH/mnt"
+"$CELLFS" demo "$DEMO_FRESH" >/dev/null 2>"$WORK/demo.err" || fail "cellfs demo in a fresh directory: $(cat "$WORK/demo.err")"
+expect_eq "a fresh demo directory" "700 $(id -u)" "$(stat -c '%a %u' "$DEMO_FRESH")"
+demo_pid=$(daemon_pid_of "$DEMO_FRESH/data")
+"$CELLFS" umount "$DEMO_FRESH/mnt" || fail "cellfs umount of the demo"
+[[ -z $demo_pid ]] || wait_pid_gone "$demo_pid" 20

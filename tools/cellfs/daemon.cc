@@ -7,6 +7,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -68,6 +69,17 @@ void SyslogFuseMessage(fuse_log_level level, const char* format, va_list args) {
   vsyslog(static_cast<int>(level), format, args);
 }
 
+// Closes every descriptor above stderr but `keep_a` and `keep_b` (-1: none).
+void CloseInheritedExcept(int keep_a, int keep_b) {
+  unsigned from = 3;
+  for (int keep : {std::min(keep_a, keep_b), std::max(keep_a, keep_b)}) {
+    if (keep < static_cast<int>(from)) continue;
+    if (static_cast<unsigned>(keep) > from) close_range(from, static_cast<unsigned>(keep) - 1, 0);
+    from = static_cast<unsigned>(keep) + 1;
+  }
+  close_range(from, ~0u, 0);
+}
+
 void DetachStdio() {
   int null_fd = open("/dev/null", O_RDWR);
   if (null_fd < 0) return;
@@ -79,7 +91,7 @@ void DetachStdio() {
 
 Daemon Daemon::Foreground() { return Daemon(false, -1); }
 
-Result<Daemon> Daemon::Background() {
+Result<Daemon> Daemon::Background(int keep_fd) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     return Status::IOError(std::string("cannot create a pipe: ") + std::strerror(errno));
@@ -99,8 +111,7 @@ Result<Daemon> Daemon::Background() {
   close(fds[0]);
   // Descriptors inherited from the caller (a test harness's pipes) would
   // stay open as long as the daemon runs.
-  if (fds[1] > 3) close_range(3, static_cast<unsigned>(fds[1]) - 1, 0);
-  close_range(static_cast<unsigned>(fds[1]) + 1, ~0u, 0);
+  CloseInheritedExcept(fds[1], keep_fd);
   Daemon daemon(true, fds[1]);
   setsid();
   if (chdir("/") != 0) {

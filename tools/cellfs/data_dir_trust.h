@@ -1,6 +1,7 @@
-// Whether a data directory is safe to open: the store's files are created,
-// renamed and removed by name, and LevelDB follows symbolic links, so anyone
-// else who can write the directory could point the daemon at other files.
+// Whether a data directory is safe to open, and its descriptor when it is.
+// The store's files are then reached only through that descriptor
+// (EngineOptions::data_dir_fd), so the directory judged is the one written,
+// whatever later happens to its path.
 #pragma once
 
 #include <sys/types.h>
@@ -8,14 +9,31 @@
 #include <string>
 
 #include "engine/status.h"
+#include "tools/cellfs/unique_fd.h"
 
 namespace cellfs::tools {
 
-// Ok when `dir` is a directory owned by `user` that neither its group nor
-// others can write. Otherwise FailedPrecondition naming the directory, what
-// is wrong and the fix (chown / chmod go-w); IOError when it cannot be
-// stat'ed. Thread-safe.
-Status CheckDataDirTrust(const std::string& dir, uid_t user);
+// Judges `dir` and every directory above it as sshd and sudo judge their
+// files, then returns a descriptor of `dir` (O_RDONLY | O_DIRECTORY,
+// close-on-exec).
+//
+// `dir` is first made absolute and free of symbolic links (realpath; for a
+// missing `dir`, of its parent), then walked from "/" one component at a
+// time without following links, each judged on the descriptor opened:
+// - every ancestor is owned by root or `user`, and neither its group nor
+//   others can write it unless it is sticky (like /tmp: there only an
+//   entry's owner can remove or rename it, and the entry below is owned
+//   by root or `user`, as every ancestor is);
+// - `dir` itself is a directory owned by `user` that neither its group nor
+//   others can write.
+// A missing `dir` is created 0700 (mkdirat in the judged parent, whatever
+// the umask) when `create`.
+//
+// Errors: FailedPrecondition naming the directory at fault, why (owner or
+// mode) and the fix (chown / chmod); IOError when a component cannot be
+// opened (missing, or a symbolic link that appeared during the walk).
+// Thread-safe.
+Result<UniqueFd> OpenTrustedDataDir(const std::string& dir, uid_t user, bool create);
 
 // The umask under which the store's files are created: owner only, so a
 // store is never readable by others, whatever the caller's umask.

@@ -15,7 +15,9 @@
 #include <ctime>
 #include <string_view>
 
+#include "tools/cellfs/data_dir_trust.h"
 #include "tools/cellfs/demo_data.h"
+#include "tools/cellfs/unique_fd.h"
 
 namespace cellfs::tools {
 namespace {
@@ -139,11 +141,20 @@ void PrintTryList(const std::string& data, const std::string& mnt) {
 int RunDemo(const DemoArgs& args) {
   std::string data = args.dir + "/data";
   std::string mnt = args.dir + "/mnt";
-  if (mkdir(args.dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    std::fprintf(stderr, "cellfs demo: %s: %s\n", args.dir.c_str(), std::strerror(errno));
+  // DIR holds the store (and /tmp/cellfs-demo can be made by anyone before
+  // root runs the demo): it is judged as a data directory is, and a fresh
+  // one is made 0700.
+  Result<UniqueFd> dir = OpenTrustedDataDir(args.dir, geteuid(), /*create=*/true);
+  if (dir.ok()) {
+    Result<UniqueFd> data_dir = OpenTrustedDataDir(data, geteuid(), /*create=*/true);
+    if (!data_dir.ok()) dir = data_dir.status();
+  }
+  if (!dir.ok()) {
+    std::fprintf(stderr, "cellfs demo: %s cannot hold the demo: %s\n", args.dir.c_str(),
+                 dir.status().message().c_str());
     return 1;
   }
-  if (mkdir(mnt.c_str(), 0755) != 0 && errno != EEXIST) {
+  if (mkdirat(dir->get(), "mnt", 0755) != 0 && errno != EEXIST) {
     std::fprintf(stderr, "cellfs demo: %s: %s\n", mnt.c_str(), std::strerror(errno));
     return 1;
   }

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include "engine/engine.h"
 #include "fs/filesystem.h"
@@ -20,6 +21,7 @@
 #include "tools/cellfs/daemon.h"
 #include "tools/cellfs/data_dir_trust.h"
 #include "tools/cellfs/mount_options.h"
+#include "tools/cellfs/unique_fd.h"
 
 namespace cellfs::tools {
 namespace {
@@ -64,6 +66,7 @@ bool IsWithin(const std::string& path, const std::string& dir) {
 struct MountPaths {
   std::string data_dir;     // absolute
   std::string mount_point;  // absolute
+  UniqueFd data_dir_fd;     // the judged data directory, which the engine is reached through
 };
 
 Result<MountPaths> PreparePaths(const MountArgs& args, bool read_only) {
@@ -79,12 +82,10 @@ Result<MountPaths> PreparePaths(const MountArgs& args, bool read_only) {
                                    " is inside the mount point " + args.mount_point +
                                    "; choose a data directory outside it");
   }
-  // A read-only mount creates nothing (LevelDB would make the directory).
-  int made = read_only ? access(paths.data_dir.c_str(), F_OK) : mkdir(paths.data_dir.c_str(), 0700);
-  if (made != 0 && (read_only || errno != EEXIST)) {
-    return Status::IOError(args.data_dir + ": " + ErrnoText(errno));
-  }
-  CELLFS_RETURN_IF_ERROR(CheckDataDirTrust(paths.data_dir, geteuid()));
+  // A read-only mount creates nothing.
+  Result<UniqueFd> data_dir_fd = OpenTrustedDataDir(paths.data_dir, geteuid(), !read_only);
+  if (!data_dir_fd.ok()) return data_dir_fd.status();
+  paths.data_dir_fd = std::move(*data_dir_fd);
   return paths;
 }
 
@@ -157,6 +158,7 @@ int Serve(Daemon& daemon, const MountArgs& args, const MountPaths& paths,
   TerminationSignalsBlocked signals;
   umask(kStoreUmask);
   EngineOptions engine_options = EngineOptionsFor(options);
+  engine_options.data_dir_fd = paths.data_dir_fd.get();  // no second walk of the path
   engine_options.on_write_failure = [&daemon](const Status& failure) {
     daemon.Log(LOG_ERR, failure.ToString());  // the one line an operator needs
   };
@@ -190,7 +192,8 @@ int RunMount(const MountArgs& args) {
     return 1;
   }
   bool foreground = args.foreground || options->debug;
-  Result<Daemon> daemon = foreground ? Daemon::Foreground() : Daemon::Background();
+  Result<Daemon> daemon =
+      foreground ? Daemon::Foreground() : Daemon::Background(paths->data_dir_fd.get());
   if (!daemon.ok()) {
     std::fprintf(stderr, "cellfs: %s\n", daemon.status().message().c_str());
     return 1;

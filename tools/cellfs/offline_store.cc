@@ -5,9 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 #include "tools/cellfs/data_dir_trust.h"
 
@@ -15,22 +13,19 @@ namespace cellfs::tools {
 
 std::unique_ptr<Engine> OpenOfflineStore(const std::string& dir, bool read_only,
                                          const char* what) {
-  // LevelDB would create a missing directory before noticing it holds no
-  // store.
-  struct stat st {};
-  if (stat(dir.c_str(), &st) != 0) {
-    std::fprintf(stderr, "cellfs: %s: %s\n", dir.c_str(), std::strerror(errno));
-    return nullptr;
-  }
-  if (Status trusted = CheckDataDirTrust(dir, geteuid()); !trusted.ok()) {
-    std::fprintf(stderr, "cellfs: %s\n", trusted.message().c_str());
+  // Never creates the directory: LevelDB would make one before noticing it
+  // holds no store.
+  Result<UniqueFd> data_dir_fd = OpenTrustedDataDir(dir, geteuid(), /*create=*/false);
+  if (!data_dir_fd.ok()) {
+    std::fprintf(stderr, "cellfs: %s\n", data_dir_fd.status().message().c_str());
     return nullptr;
   }
   umask(kStoreUmask);
   EngineOptions options;
   options.read_only = read_only;
   options.create_if_missing = false;
-  options.background_sweeper = false;  // a short job; the daemon sweeps
+  options.background_sweeper = false;        // a short job; the daemon sweeps
+  options.data_dir_fd = data_dir_fd->get();  // the engine dups it
   Result<std::unique_ptr<Engine>> engine = Engine::Open(dir, options);
   if (engine.ok()) return std::move(*engine);
   const std::string& message = engine.status().message();
