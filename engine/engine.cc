@@ -8,16 +8,19 @@
 #include <leveldb/filter_policy.h>
 #include <leveldb/write_batch.h>
 
+#include <cassert>
+#include <cstdint>
 #include <utility>
 
 #include "engine/internal/leveldb_status.h"
-#include "engine/internal/big_endian.h"
+#include "engine/internal/directory_env.h"
 #include "engine/internal/engine_core.h"
 #include "engine/internal/mutation_batch.h"
 #include "engine/internal/read_state.h"
 #include "engine/internal/storage_keys.h"
 #include "engine/internal/sweeper.h"
 #include "engine/internal/sweeper_thread.h"
+#include "engine/internal/write_time_lease.h"
 
 namespace cellfs {
 namespace {
@@ -61,8 +64,16 @@ Result<std::unique_ptr<Engine>> Engine::Open(const std::string& path,
   core->batch_pool = std::make_unique<BatchPool>();
   core->block_cache.reset(leveldb::NewLRUCache(options.block_cache_bytes));
   core->filter_policy.reset(leveldb::NewBloomFilterPolicy(options.bloom_bits_per_key));
-  core->guarded_env = std::make_unique<storage::GuardedEnv>(
-      options.env != nullptr ? options.env : leveldb::Env::Default());
+  leveldb::Env* env = options.env;
+  if (env == nullptr) {
+    std::unique_ptr<storage::DirectoryEnv> directory;
+    leveldb::Status opened = storage::DirectoryEnv::Open(
+        path, options.data_dir_fd, options.create_if_missing && !options.read_only, &directory);
+    CELLFS_RETURN_IF_ERROR(FromLevelDb(opened, "opening " + path));
+    env = directory.get();
+    core->directory_env = std::move(directory);
+  }
+  core->guarded_env = std::make_unique<storage::GuardedEnv>(env);
 
   leveldb::DB* db = nullptr;
   leveldb::Status s = leveldb::DB::Open(LevelDbOptions(options, core.get()), path, &db);
@@ -96,16 +107,20 @@ Status Engine::Initialize() {
     }
   }
 
-  std::string high_water;
-  s = db->Get(leveldb::ReadOptions(), storage::MetaKey(storage::kWriteTimeName), &high_water);
-  if (s.ok() && high_water.size() == 8) {
-    core_->write_times->AdvancePast(static_cast<int64_t>(ReadBigEndian(high_water)));
-  }
+  // Every write time handed out before (a crash included) is below the
+  // stored bound; new ones start above it.
+  int64_t write_time_bound = INT64_MIN;
+  CELLFS_RETURN_IF_ERROR(storage::LoadWriteTimeBound(db, &write_time_bound));
+  core_->write_times->AdvancePast(write_time_bound);
 
   CELLFS_RETURN_IF_ERROR(storage::LoadSchema(db, &core_->schema));
   core_->write_fence.SetListener(core_->options.on_write_failure);
   if (!core_->options.read_only) {
     CELLFS_RETURN_IF_ERROR(core_->sequences.Open(db, &core_->write_fence));
+    core_->write_times->SetLease(storage::kWriteTimeLeaseMicros,
+                                 [db, fence = &core_->write_fence](int64_t bound) {
+                                   return storage::StoreWriteTimeBound(db, fence, bound);
+                                 });
   }
   core_->commit = std::make_unique<storage::CommitPolicy>(db, &core_->write_fence, core_->options);
   if (core_->options.background_sweeper && !core_->options.read_only) {
@@ -119,12 +134,11 @@ Engine::~Engine() {
   sweeper_.reset();
   if (core_->db && !core_->options.read_only && core_->commit &&
       core_->write_fence.Check().ok()) {
-    // Write times then stay increasing across a restart on a clock that
-    // stepped back.
-    std::string high_water;
-    AppendBigEndian(static_cast<uint64_t>(core_->write_times->Next()), 8, &high_water);
-    (void)core_->db->Put(leveldb::WriteOptions(), storage::MetaKey(storage::kWriteTimeName),
-                         high_water);
+    // The least bound instead of the lease's end, so the next open starts at
+    // the clock. Lowering the bound is safe only here, with no Next() to come;
+    // if the write is lost, the larger bound stays.
+    (void)storage::StoreWriteTimeBound(core_->db.get(), &core_->write_fence,
+                                       core_->write_times->Bound());
   }
   core_->commit.reset();  // stops the syncer and syncs
   core_->db.reset();
@@ -174,8 +188,14 @@ Result<TableHandle> Engine::FindTable(const std::string& keyspace,
 }
 
 Mutation Engine::NewMutation() {
-  return Mutation(core_.get(), core_->write_times->Next(), core_->clock->NowMicros(),
-                  core_->batch_pool->Take());
+  const int64_t now = core_->clock->NowMicros();
+  int64_t write_time = now;
+  // A failed lease write closed the write fence (StoreWriteTimeBound records
+  // it there), so Apply refuses this mutation: its time is never stored.
+  Status leased = core_->write_times->Next(&write_time);
+  assert(leased.ok() || !core_->write_fence.Check().ok());
+  (void)leased;
+  return Mutation(core_.get(), write_time, now, core_->batch_pool->Take());
 }
 
 Status Engine::Apply(Mutation&& mutation) {

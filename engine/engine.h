@@ -68,7 +68,12 @@ class Engine {
   // ---- Writes.
 
   // A new, empty batch carrying a fresh server write time (strictly greater
-  // than any before it) and the current clock for TTLs.
+  // than any before it, also across a crash and a clock step back:
+  // docs/RELIABILITY.md "Write times across crashes") and the current clock
+  // for TTLs. Never fails itself: about once per second of writing it first
+  // stores a new write-time lease (one synced write); if that write fails,
+  // the write fence closes, and Apply of this mutation, like every later
+  // write, returns that storage failure.
   Mutation NewMutation();
 
   // Stores every operation of `mutation` atomically, then waits as the

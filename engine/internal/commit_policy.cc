@@ -55,7 +55,8 @@ Status CommitPolicy::AwaitDurable(uint64_t ticket) {
   changed_.wait(lock, [&] { return syncs_done_ >= ticket || stopping_; });
   --waiters_;
   if (syncs_done_ < ticket) return Status::IOError("engine closing before the write was synced");
-  return last_sync_error_;
+  if (first_failed_sync_ != 0 && ticket >= first_failed_sync_) return first_sync_error_;
+  return Status::Ok();
 }
 
 Status CommitPolicy::Sync() { return SyncLog(); }
@@ -86,8 +87,11 @@ void CommitPolicy::SyncerLoop() {
     lock.unlock();
     Status synced = SyncLog();
     lock.lock();
-    last_sync_error_ = synced;
     ++syncs_done_;
+    if (!synced.ok() && first_failed_sync_ == 0) {
+      first_failed_sync_ = syncs_done_;
+      first_sync_error_ = synced;
+    }
     changed_.notify_all();
   }
   // Release writers still waiting; the destructor syncs once more for them.

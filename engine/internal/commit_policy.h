@@ -60,7 +60,11 @@ class CommitPolicy {
   uint64_t syncs_started_ = 0;
   uint64_t syncs_done_ = 0;
   uint64_t waiters_ = 0;          // kGroup writers waiting for a sync
-  Status last_sync_error_;
+  // The first group sync that failed (0: none) and its error. Syncs after
+  // it are refused by the fence, so a ticket below it was made durable by
+  // an earlier sync and succeeds; one at or above it fails with the error.
+  uint64_t first_failed_sync_ = 0;
+  Status first_sync_error_;
   std::thread syncer_;
 };
 

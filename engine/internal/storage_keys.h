@@ -43,7 +43,7 @@ inline constexpr uint64_t kMaxSequence = (uint64_t{1} << 63) - 1;
 inline constexpr std::string_view kFormatVersionName = "format";   // "1"
 inline constexpr std::string_view kSequenceLeaseName = "sequence";  // u64: first unleased sequence
 inline constexpr std::string_view kNextTableIdName = "table_id";   // u32: next table id
-inline constexpr std::string_view kWriteTimeName = "write_time";   // i64: high-water write time
+inline constexpr std::string_view kWriteTimeName = "write_time";   // i64: write-time lease
 
 std::string MetaKey(std::string_view name);
 std::string CatalogKey(std::string_view keyspace);

@@ -274,8 +274,9 @@ uint64_t LogBytesFor(uint64_t offset, uint64_t payload) {
   return bytes;
 }
 
-// The size of the store's newest log file.
-uint64_t CurrentLogSize(leveldb::Env* env) {
+// The name of the store's newest log file (LevelDB numbers files in
+// zero-padded decimal, so the newest sorts last).
+std::string NewestLog(leveldb::Env* env) {
   std::vector<std::string> children;
   REQUIRE(env->GetChildren("/db", &children).ok());
   std::string newest;
@@ -283,8 +284,13 @@ uint64_t CurrentLogSize(leveldb::Env* env) {
     if (name.ends_with(".log") && name > newest) newest = name;
   }
   REQUIRE_FALSE(newest.empty());
+  return newest;
+}
+
+// The size of the store's newest log file.
+uint64_t CurrentLogSize(leveldb::Env* env) {
   uint64_t size = 0;
-  REQUIRE(env->GetFileSize("/db/" + newest, &size).ok());
+  REQUIRE(env->GetFileSize("/db/" + NewestLog(env), &size).ok());
   return size;
 }
 
@@ -299,17 +305,10 @@ std::vector<std::string> FilesOf(leveldb::Env* env, const std::string& part) {
   return matching;
 }
 
-uint64_t ManifestSize(leveldb::Env* env) {
-  const std::vector<std::string> manifests = FilesOf(env, "MANIFEST-");
-  REQUIRE(manifests.size() == 1);
-  uint64_t size = 0;
-  REQUIRE(env->GetFileSize("/db/" + manifests[0], &size).ok());
-  return size;
-}
-
-// The number of level-0 tables the MANIFEST records, read from its dump
-// ("AddFile: <level> <number> ...", "RemoveFile: <level> <number>").
-size_t Level0Files(leveldb::Env* env) {
+// The MANIFEST's version edits as text ("AddFile: <level> <number> ...",
+// "RemoveFile: <level> <number>"). Only whole records: a record still being
+// appended (its header lands before its payload) is left out.
+std::string ManifestText(leveldb::Env* env) {
   class Text : public leveldb::WritableFile {
    public:
     leveldb::Status Append(const leveldb::Slice& data) override {
@@ -324,8 +323,24 @@ size_t Level0Files(leveldb::Env* env) {
   const std::vector<std::string> manifests = FilesOf(env, "MANIFEST-");
   REQUIRE(manifests.size() == 1);
   REQUIRE(leveldb::DumpFile(env, "/db/" + manifests[0], &dump).ok());
+  return dump.text;
+}
+
+// The number of tables the MANIFEST records as added, at any level.
+size_t TablesAdded(leveldb::Env* env) {
+  const std::string text = ManifestText(env);
+  size_t added = 0;
+  for (size_t at = text.find("AddFile:"); at != std::string::npos;
+       at = text.find("AddFile:", at + 1)) {
+    ++added;
+  }
+  return added;
+}
+
+// The number of level-0 tables the MANIFEST records.
+size_t Level0Files(leveldb::Env* env) {
   std::set<std::string> level0;
-  std::istringstream lines(dump.text);
+  std::istringstream lines(ManifestText(env));
   for (std::string line; std::getline(lines, line);) {
     std::istringstream words(line);
     std::string verb, level, number;
@@ -542,12 +557,25 @@ void RunFaultRound(uint64_t seed, bool manifest, FaultTotals* totals) {
   CHECK_THAT(failed.message(), Catch::Contains(CauseOf(fault)));
   store.env.ClearFault();
   CHECK(store.Write({0}, "refused").code() == CodeOf(fault));
-  CheckRows(store.acked, store.ReadAll());
+  Rows with_failed = store.acked;
+  for (const auto& [key, cells] : pending) with_failed[key] = cells;
+  // Reads return exactly the acknowledged rows, except in group mode: when
+  // the failed batch reached the memtable and only the shared sync after it
+  // failed, it is visible whole until the reopen (engine.h, Apply). Which of
+  // the two happens is timing, not the seed: a background flush races the
+  // writer for the device's last bytes, and once it fails LevelDB refuses
+  // the sync's write too.
+  const Rows before_reopen = store.ReadAll();
+  if (mode == CommitMode::kGroup) {
+    INFO("without the failed write: " << Diff(store.acked, before_reopen)
+                                      << " with it: " << Diff(with_failed, before_reopen));
+    CHECK((Diff(store.acked, before_reopen).empty() || Diff(with_failed, before_reopen).empty()));
+  } else {
+    CheckRows(store.acked, before_reopen);
+  }
 
   store.Reopen();
   const Rows recovered = store.ReadAll();
-  Rows with_failed = store.acked;
-  for (const auto& [key, cells] : pending) with_failed[key] = cells;
   const bool without = Diff(store.acked, recovered).empty();
   const bool with = Diff(with_failed, recovered).empty();
   INFO("without the failed write: " << Diff(store.acked, recovered));
@@ -602,13 +630,15 @@ TEST_CASE("a MANIFEST record torn by a full disk during a compaction leaves the 
           "[disk_fault]") {
   FaultStore store(CommitMode::kPeriodic, /*write_buffer_bytes=*/64u << 10);
   int32_t key = 0;
-  // Writes rows until the memtable is full and LevelDB switches to a new log.
+  // Writes rows until the memtable is full and LevelDB switches to a new
+  // log. The switch shows as a newer log, not as one log more: the flush
+  // before may still be removing the log it made obsolete, at any moment.
   auto fill_memtable = [&] {
-    const size_t logs = FilesOf(store.memory.get(), ".log").size();
-    for (int i = 0; i < 100 && FilesOf(store.memory.get(), ".log").size() == logs; ++i, ++key) {
+    const std::string log = NewestLog(store.memory.get());
+    for (int i = 0; i < 100 && NewestLog(store.memory.get()) == log; ++i, ++key) {
       REQUIRE(store.Write({key}, "row", /*pad=*/4000).ok());
     }
-    REQUIRE(FilesOf(store.memory.get(), ".log").size() > logs);
+    REQUIRE(NewestLog(store.memory.get()) > log);
   };
   store.env.Hold(testing::FileOp::kCreate, ".ldb");  // every table file waits for the test
   testing::HoldRelease release(&store.env);
@@ -619,13 +649,14 @@ TEST_CASE("a MANIFEST record torn by a full disk during a compaction leaves the 
   // then starts a compaction, whose output table waits inside its loop.
   for (int memtables = 0; Level0Files(store.memory.get()) < 4; ++memtables) {
     REQUIRE(memtables < 30);
-    const uint64_t manifest = ManifestSize(store.memory.get());
+    const size_t tables = TablesAdded(store.memory.get());
     fill_memtable();
     next_table();  // the flush's
     store.env.LetOneThrough();
-    for (int i = 0; i < 1000 && ManifestSize(store.memory.get()) == manifest; ++i) {
+    for (int i = 0; i < 1000 && TablesAdded(store.memory.get()) == tables; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));  // until the flush is recorded
     }
+    REQUIRE(TablesAdded(store.memory.get()) > tables);
   }
   next_table();  // the compaction's output
   // A memtable fills while the compaction waits; the loop flushes it first
