@@ -178,7 +178,7 @@ int Filesystem::Fsync(uint64_t handle) {
   OpenFile* file = FileOf(handle);
   {
     std::lock_guard lock(file->mutex);
-    if (int e = file->Release()) return e;  // everything pending, a bare truncation included
+    if (int e = file->Release()) return e;  // everything pending, as a flush
   }
   return ErrnoFromStatus(impl_->engine->Sync());
 }
@@ -219,8 +219,8 @@ void Filesystem::Release(uint64_t handle) {
   impl_->UntrackOpenFile(file);
   {
     std::lock_guard lock(file->mutex);
-    // Stores what no flush did: a bare truncation, or the writes of a
-    // descriptor that was never flushed.
+    // Stores what no flush did (a descriptor the kernel never flushed);
+    // every flush stored what was dirty, a bare truncation included.
     (void)file->Release();
   }
   delete file;

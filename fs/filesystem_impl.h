@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -105,6 +106,10 @@ struct Filesystem::Impl {
   // The kernel should look the cell's plain name up again (its entry
   // timeout was bounded by a TTL that changed).
   void InvalidateCellName(const Node& cell);
+  // Returns once the invalidations asked so far reached the kernel (at most
+  // a second): for writes whose writer must see their effect through the
+  // kernel's caches when its syscall returns (@insert's close, DDL).
+  void AwaitInvalidations();
 
   // ---- Appends (`>>`) read the cell, merge and write it back; this lock,
   // one of a fixed set chosen by the cell's identity, serialises those
@@ -126,6 +131,11 @@ struct Filesystem::Impl {
   // ---- Writes.
   Status CheckWritable() const;  // ReadOnly when mounted read-only
   Status Apply(Mutation&& mutation);
+
+  // Bytes of memory held by the write buffers of all open files (a cell's
+  // value, a row's @json object) until they are stored, dropped or freed;
+  // fs/open_file.cc charges it and refuses growth past its budget.
+  std::atomic<uint64_t> write_buffer_bytes{0};
 
   // Guards `kept`, `open_files` and `open_dirs`. Held for set operations
   // and, in Forgotten, one inode-table probe (the inode table's lock comes

@@ -3,7 +3,10 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <span>
+#include <vector>
 
 #include "fs/cell_text.h"
 #include "fs/errno_map.h"
@@ -15,6 +18,119 @@ namespace {
 // The largest value one open file of a cell, or a row's @json, may build (a
 // CQL value may hold up to 2 GB; a file this size is surely a mistake).
 constexpr size_t kMaxCellBytes = 64u << 20;
+
+// The memory all open files together may hold in write buffers: four
+// values of the largest size. Past it a growing write fails with ENOSPC
+// (docs/FILESYSTEM.md, "Limits").
+constexpr uint64_t kWriteBufferBudget = 256u << 20;
+
+// Bytes an open file builds before it stores them (a cell's value, a row's
+// @json object). The heap memory they hold is charged to the filesystem's
+// write-buffer budget (Filesystem::Impl::write_buffer_bytes) until they are
+// freed. Not thread-safe: used under its open file's mutex.
+class WriteBuffer {
+ public:
+  explicit WriteBuffer(Filesystem::Impl* impl) : impl_(impl) {}
+  ~WriteBuffer() { Free(); }
+  WriteBuffer(const WriteBuffer&) = delete;
+  WriteBuffer& operator=(const WriteBuffer&) = delete;
+
+  const std::string& str() const { return bytes_; }
+  size_t size() const { return bytes_.size(); }
+  bool empty() const { return bytes_.empty(); }
+
+  // Writes `data` at `at`, zero-filling any gap before it. EFBIG when the
+  // result would pass kMaxCellBytes, ENOSPC when the budget cannot take the
+  // memory it needs; then nothing changes.
+  int Write(uint64_t at, std::string_view data) {
+    if (at > kMaxCellBytes || data.size() > kMaxCellBytes - at) return EFBIG;
+    size_t end = static_cast<size_t>(at) + data.size();
+    if (int e = Reserve(std::max(end, bytes_.size()))) return e;
+    if (bytes_.size() < end) bytes_.resize(end);
+    bytes_.replace(static_cast<size_t>(at), data.size(), data);
+    return 0;
+  }
+  int Append(std::string_view data) { return Write(bytes_.size(), data); }
+  // The bytes become `data` (errors as Write).
+  int Assign(std::string_view data) {
+    Free();
+    return Write(0, data);
+  }
+  // Drops the bytes and gives their memory back to the budget.
+  void Free() {
+    std::string().swap(bytes_);
+    Settle();
+  }
+
+ private:
+  // Heap capacity for `size` bytes, charged before it is allocated.
+  int Reserve(size_t size) {
+    if (size <= bytes_.capacity()) return 0;
+    // Doubling keeps a value written in pieces linear, capped at the
+    // largest value so one file never holds more than that.
+    size_t target = std::max(size, std::min(2 * bytes_.capacity(), kMaxCellBytes));
+    if (!Charge(target)) {
+      target = size;  // no room to double: exactly what is needed
+      if (!Charge(target)) return ENOSPC;
+    }
+    std::string grown;
+    grown.reserve(target);
+    grown.append(bytes_);
+    bytes_.swap(grown);
+    Settle();
+    return 0;
+  }
+
+  // Raises the charge to `bytes`; false (nothing charged) past the budget.
+  bool Charge(size_t bytes) {
+    uint64_t more = bytes - charged_;
+    uint64_t before = impl_->write_buffer_bytes.fetch_add(more);
+    if (before + more > kWriteBufferBudget) {
+      impl_->write_buffer_bytes.fetch_sub(more);
+      return false;
+    }
+    charged_ = bytes;
+    return true;
+  }
+
+  // Sets the charge to the heap memory the bytes hold now.
+  void Settle() {
+    size_t held = bytes_.capacity() > kInlineCapacity ? bytes_.capacity() : 0;
+    if (held >= charged_) {
+      impl_->write_buffer_bytes.fetch_add(held - charged_);
+    } else {
+      impl_->write_buffer_bytes.fetch_sub(charged_ - held);
+    }
+    charged_ = held;
+  }
+
+  static inline const size_t kInlineCapacity = std::string().capacity();  // no heap
+
+  Filesystem::Impl* impl_;
+  std::string bytes_;
+  size_t charged_ = 0;  // bytes of the budget this buffer holds
+};
+
+// Whether `node` (a cell, or a row with `columns` of it about to be written)
+// still names what it named when it was opened: ESTALE when its table was
+// dropped (or dropped and made again) or one of those columns was dropped
+// since (ALTER TABLE ... DROP). A write through the old schema would be
+// stored under a column id that no read resolves any more: it would vanish
+// after a close that returned 0. On success *current is the table's schema
+// now. Another errno when the catalog cannot be read.
+int CheckSchema(Filesystem::Impl* impl, const Node& node, std::span<const size_t> columns,
+                TableHandle* current) {
+  Result<TableHandle> table = impl->TableOf(node.id);
+  if (!table.ok()) {
+    return table.status().code() == StatusCode::kNotFound ? ESTALE
+                                                          : ErrnoFromStatus(table.status());
+  }
+  for (size_t column : columns) {
+    if (!table.value()->ColumnIndexById(node.table->column_ids[column])) return ESTALE;
+  }
+  *current = std::move(table).value();
+  return 0;
+}
 
 int ReadFromImpl(std::string_view content, uint64_t offset, size_t size, std::string* out) {
   if (offset < content.size()) out->assign(content.substr(offset, size));
@@ -64,13 +180,17 @@ class CellFile final : public OpenFile {
  public:
   CellFile(Filesystem::Impl* impl, Node node, int flags, bool created, std::string content,
            bool dirty)
-      : impl_(impl), node_(std::move(node)), created_(created), content_(std::move(content)),
+      : impl_(impl),
+        node_(std::move(node)),
+        created_(created),
+        content_(std::move(content)),
+        buffer_(impl),
         dirty_(dirty) {
     column_ = *node_.column();
     const CqlType& type = *node_.table->column(column_).type;
     counter_ = type.kind() == TypeKind::kCounter;
     append_ = (flags & O_APPEND) != 0;
-    if (!counter_ && !append_ && (flags & O_TRUNC) == 0) buffer_ = content_;
+    edits_content_ = !counter_ && !append_ && (flags & O_TRUNC) == 0;
   }
 
   // Page-cache readers would share one i_size that a writer's O_TRUNC,
@@ -86,19 +206,24 @@ class CellFile final : public OpenFile {
   }
 
   int Read(uint64_t offset, size_t size, std::string* out) override {
-    return ReadFrom(dirty_ && !counter_ && !append_ ? buffer_ : content_, offset, size, out);
+    bool written = dirty_ && !counter_ && !append_ && !edits_content_;
+    return ReadFrom(written ? buffer_.str() : content_, offset, size, out);
   }
 
   ssize_t Write(uint64_t offset, std::string_view data) override {
     if (refused_ != 0) return -refused_;
     if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
+    if (int e = CheckColumn()) return -Refuse(e);
+    if (edits_content_) {
+      // The first write of an open without O_TRUNC edits the current value.
+      if (int e = buffer_.Assign(content_)) return -Refuse(e);
+      edits_content_ = false;
+    }
     uint64_t at = counter_ || append_ ? buffer_.size() : offset;
-    if (at > kMaxCellBytes || at + data.size() > kMaxCellBytes) return -Refuse(EFBIG);
+    if (at > kMaxCellBytes || data.size() > kMaxCellBytes - at) return -Refuse(EFBIG);
     if (!Accepts(at, data)) return -Refuse(EINVAL);
-    if (buffer_.size() < at + data.size()) buffer_.resize(at + data.size());
-    buffer_.replace(at, data.size(), data);
+    if (int e = buffer_.Write(at, data)) return -Refuse(e);
     dirty_ = true;
-    written_ = true;
     return static_cast<ssize_t>(data.size());
   }
 
@@ -108,28 +233,38 @@ class CellFile final : public OpenFile {
     // No empty spelling (int, uuid...): as truncate(2) by path, nothing to
     // cut to, and the kernel must not be told the size is 0.
     if (!IsText(type()) && type().kind() != TypeKind::kBlob) return EINVAL;
-    buffer_.clear();
-    dirty_ = written_ = true;
+    buffer_.Free();
+    edits_content_ = false;
+    dirty_ = true;
     return 0;
   }
 
   void Discard() override { dirty_ = false; }
 
-  // A truncation with no write yet waits for the release: shells close a
-  // duplicate of the descriptor (a flush) before they write through it.
+  // Stores whatever is dirty, a truncation alone included: close(2) waits
+  // for the flush, not for the release, so only what the flush stored is
+  // acknowledged. Shells truncate, close a duplicate of the descriptor (a
+  // flush: the empty value is stored) and then write through the other
+  // (the next flush stores the value), the same end state as on a disk
+  // filesystem, where O_TRUNC empties the file at open. What a flush
+  // stored is not stored again: later flushes store later writes only.
   int Flush() override {
     if (refused_ != 0) return refused_;
-    return written_ ? Release() : 0;
-  }
-
-  int Release() override {
-    if (refused_ != 0) return refused_;
     if (!dirty_) return 0;
-    Status s = Store();
-    if (!s.ok()) return ErrnoFromStatus(s);
+    if (int e = CheckColumn()) return Refuse(e);
+    // A failed store fails this close and stores nothing later: a release
+    // that retried could land a value after its close reported failure.
+    if (Status s = Store(); !s.ok()) return Refuse(ErrnoFromStatus(s));
     dirty_ = false;
     ever_stored_ = true;
-    if (counter_ || append_) buffer_.clear();  // a second close must not add again
+    if (counter_ || append_) {
+      buffer_.Free();  // a second flush must not add again
+    } else if (stored_) {
+      // The buffer's memory goes back to the budget; a later write edits
+      // the stored value, as an open without O_TRUNC would.
+      buffer_.Free();
+      edits_content_ = true;
+    }
     // Later reads through this handle show what it stored.
     if (stored_) content_ = FormatCellContent(type(), *stored_);
     NodeId plain = node_.id;
@@ -151,23 +286,36 @@ class CellFile final : public OpenFile {
  private:
   const CqlType& type() const { return *node_.table->column(column_).type; }
 
+  // CheckSchema for the cell's column; on success the file writes through
+  // the table's current schema.
+  int CheckColumn() {
+    TableHandle current;
+    if (int e = CheckSchema(impl_, node_, std::span<const size_t>(&column_, 1), &current)) {
+      return e;
+    }
+    node_.table = std::move(current);
+    column_ = *node_.column();
+    return 0;
+  }
+
   // Whether writing `data` at `at` leaves a value that is, or may still
   // become, valid. Blobs take anything; text appended to is checked from
   // its last character on (the rest was checked already), so a large text
   // written in pieces costs linear time.
   bool Accepts(uint64_t at, std::string_view data) const {
     if (type().kind() == TypeKind::kBlob && !counter_) return true;
-    if (IsText(type()) && at == buffer_.size()) {
-      size_t start = buffer_.size();
+    const std::string& buffer = buffer_.str();
+    if (IsText(type()) && at == buffer.size()) {
+      size_t start = buffer.size();
       for (int i = 0; i < 3 && start > 0 &&
-                      (static_cast<unsigned char>(buffer_[start - 1]) & 0xC0) == 0x80;
+                      (static_cast<unsigned char>(buffer[start - 1]) & 0xC0) == 0x80;
            ++i) {
         --start;
       }
       if (start > 0) --start;
-      return IsValidTextPrefix(type(), buffer_.substr(start) + std::string(data));
+      return IsValidTextPrefix(type(), buffer.substr(start) + std::string(data));
     }
-    std::string candidate = buffer_;
+    std::string candidate = buffer;
     if (candidate.size() < at + data.size()) candidate.resize(at + data.size());
     candidate.replace(at, data.size(), data);
     return Valid(candidate);
@@ -181,28 +329,29 @@ class CellFile final : public OpenFile {
   }
 
   // A refused value is dropped whole: the accepted writes before it were
-  // only part of it, so nothing of this open file is stored, and its close
-  // reports the refusal. Returns `error`.
+  // only part of it, so nothing more of this open file is stored, and its
+  // close reports the refusal. Returns `error`.
   int Refuse(int error) {
     refused_ = error;
     dirty_ = false;
-    buffer_.clear();
+    buffer_.Free();
     return error;
   }
 
   Status Store() {
     stored_.reset();
+    const std::string& buffer = edits_content_ ? content_ : buffer_.str();
     Mutation mutation = impl_->engine->NewMutation();
     WriteAttributes attributes = AttributesOf(node_.id.write);
     const auto& pk = node_.id.partition_key;
     const auto& ck = node_.id.clustering;
     Status s;
     if (counter_) {
-      Result<int64_t> delta = ParseCounterDelta(buffer_);
+      Result<int64_t> delta = ParseCounterDelta(buffer);
       if (!delta.ok()) return delta.status();
       s = mutation.AddToCounter(node_.table, pk, ck, column_, delta.value(), attributes);
     } else {
-      Result<std::string> value = ParseCellContent(type(), buffer_);
+      Result<std::string> value = ParseCellContent(type(), buffer);
       if (!value.ok()) return value.status();
       std::string stored = std::move(value).value();
       if (append_) {
@@ -214,7 +363,7 @@ class CellFile final : public OpenFile {
             IsText(type())
                 // A Unix append of file contents: "hello\n" + "world\n".
                 ? ParseCellContent(type(), (current ? FormatCellContent(type(), current->cell.value)
-                                                    : std::string()) + buffer_)
+                                                    : std::string()) + buffer)
                 : AppendCellValue(type(), current != nullptr, current ? current->cell.value : "",
                                   stored);
         if (!merged.ok()) return merged.status();
@@ -245,17 +394,19 @@ class CellFile final : public OpenFile {
   }
 
   Filesystem::Impl* impl_;
-  Node node_;
+  Node node_;  // its table: the schema the file last checked (CheckColumn)
   bool created_;
   bool ever_stored_ = false;
   size_t column_ = 0;
   bool counter_ = false;
   bool append_ = false;
-  std::string content_;  // what reads show: the value when opened
-  std::string buffer_;   // what writes built: the new value, delta or appended text
-  bool dirty_;
-  bool written_ = false;  // a write() was accepted, or an ftruncate cut the value
-  int refused_ = 0;       // the errno of a refused write (0: none)
+  std::string content_;  // what reads show: the value when opened, or last stored
+  WriteBuffer buffer_;   // what writes built: the new value, delta or appended text
+  // The value being written is content_ until the next write copies it
+  // into buffer_ (opened without O_TRUNC, or after a store).
+  bool edits_content_ = false;
+  bool dirty_;                         // a flush has something to store
+  int refused_ = 0;                    // the errno of a refused write or store (0: none)
   std::optional<std::string> stored_;  // the value Store wrote, when surely current
 };
 
@@ -312,7 +463,7 @@ class JsonObjectScanner {
 class RowJsonFile final : public OpenFile {
  public:
   RowJsonFile(Filesystem::Impl* impl, Node row, std::string content)
-      : impl_(impl), row_(std::move(row)), content_(std::move(content)) {}
+      : impl_(impl), row_(std::move(row)), content_(std::move(content)), buffer_(impl) {}
 
   bool direct_io() const override { return true; }
 
@@ -327,22 +478,26 @@ class RowJsonFile final : public OpenFile {
     if (data.size() > kMaxCellBytes - buffer_.size()) return -Refuse(EFBIG);
     bool was_closed = object_.closed();
     if (!object_.Scan(data)) return -Refuse(EINVAL);
-    buffer_.append(data);
+    if (int e = buffer_.Append(data)) return -Refuse(e);
     if (object_.closed() && !was_closed) {
       // The object is whole: judged once, here, so the write that ends a
       // bad object fails.
-      Status s = ParseRowJson(*row_.table, row_.id.partition_key, row_.id.clustering, buffer_,
+      Status s = ParseRowJson(*row_.table, row_.id.partition_key, row_.id.clustering, buffer_.str(),
                               &cells_);
       if (!s.ok()) return -Refuse(ErrnoFromStatus(s));
+      if (int e = CheckColumns()) return -Refuse(e);
     }
     return static_cast<ssize_t>(data.size());
   }
 
+  // Stores the object written since the last flush; Release (the default)
+  // is a flush too, so nothing waits for it.
   int Flush() override {
     if (refused_ != 0) return refused_;
     if (buffer_.empty()) return 0;
     if (!object_.closed()) return Refuse(EINVAL);  // the object never ended
-    buffer_.clear();
+    if (int e = CheckColumns()) return Refuse(e);
+    buffer_.Free();
     object_ = JsonObjectScanner();
     std::vector<ColumnValue> cells = std::move(cells_);
     cells_.clear();
@@ -350,7 +505,7 @@ class RowJsonFile final : public OpenFile {
     Mutation mutation = impl_->engine->NewMutation();
     Status s = mutation.Update(row_.table, row_.id.partition_key, row_.id.clustering, cells);
     if (s.ok()) s = impl_->Apply(std::move(mutation));
-    if (!s.ok()) return ErrnoFromStatus(s);
+    if (!s.ok()) return Refuse(ErrnoFromStatus(s));  // as CellFile: nothing stored later
     NodeId dir = row_.id;
     dir.kind = row_.clustered() ? NodeKind::kRow : NodeKind::kPartition;
     dir.file = VirtualName::Kind::kCql;
@@ -368,10 +523,22 @@ class RowJsonFile final : public OpenFile {
   }
 
  private:
-  // As CellFile::Refuse: nothing of this open file is stored.
+  // CheckSchema for the columns the object names. The object was parsed
+  // against the schema of the open (row_.table), whose column indexes the
+  // cells carry, so the store goes through that schema: it still maps
+  // them to the right column ids, which this check found live.
+  int CheckColumns() {
+    std::vector<size_t> columns;
+    columns.reserve(cells_.size());
+    for (const ColumnValue& cell : cells_) columns.push_back(cell.column);
+    TableHandle current;
+    return CheckSchema(impl_, row_, columns, &current);
+  }
+
+  // As CellFile::Refuse: nothing more of this open file is stored.
   int Refuse(int error) {
     refused_ = error;
-    buffer_.clear();
+    buffer_.Free();
     cells_.clear();
     return error;
   }
@@ -379,10 +546,10 @@ class RowJsonFile final : public OpenFile {
   Filesystem::Impl* impl_;
   Node row_;
   std::string content_;
-  std::string buffer_;             // the object written so far
-  JsonObjectScanner object_;       // where buffer_ stands in the object
-  std::vector<ColumnValue> cells_; // the parsed object, once it closed
-  int refused_ = 0;                // the errno of a refused write (0: none)
+  WriteBuffer buffer_;              // the object written so far
+  JsonObjectScanner object_;        // where buffer_ stands in the object
+  std::vector<ColumnValue> cells_;  // the parsed object, once it closed
+  int refused_ = 0;                 // the errno of a refused write or store (0: none)
 };
 
 }  // namespace

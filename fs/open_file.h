@@ -24,10 +24,14 @@ class OpenFile {
   virtual int Read(uint64_t offset, size_t size, std::string* out) = 0;
   // Returns data.size() or a negative errno. Default: not writable.
   virtual ssize_t Write(uint64_t offset, std::string_view data);
-  // Stores what was written since the last flush. Default: nothing to do.
+  // close(2) of a descriptor: stores everything not yet stored (writes,
+  // and for cells a truncation alone), so that what close acknowledged is
+  // in the engine when it returns; the store's errno otherwise. Default:
+  // nothing to do.
   virtual int Flush();
-  // The last close of the file (release): stores what Flush left. Default:
-  // Flush.
+  // The last close of the file (release, which close(2) does not wait
+  // for), and fsync: stores what no flush did (a descriptor the kernel
+  // never flushed). Default: Flush.
   virtual int Release();
   // ftruncate(fd, 0): the value written so far is dropped; EINVAL where
   // the empty value has no spelling. Default: nothing to drop (0).
@@ -53,18 +57,24 @@ std::unique_ptr<OpenFile> NewTextFile(std::string content, bool direct_io = fals
 // EINVAL for O_APPEND on a type where appending means nothing (int, frozen
 // collections...); ENOENT when absent, not created and not opened for
 // writing. The file is direct_io: each open reads the one whole value it
-// found (docs/FILESYSTEM.md, "Attributes and caching"). Once a write is
-// refused (EINVAL, EFBIG), the file stores nothing and its flush, fsync
-// and further writes fail with that errno.
+// found (docs/FILESYSTEM.md, "Attributes and caching"). Each flush stores
+// what is dirty: the writes since the last store, or the empty value of a
+// truncation alone (text, blobs). Once a write or a store is refused
+// (EINVAL, EFBIG; ENOSPC when the write buffers of all open files would
+// pass their 256 MiB budget; ESTALE when the cell's column or table was
+// dropped since the open; a storage errno), the file stores nothing more
+// and its flush, fsync and further writes fail with that errno.
 int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool created,
                  std::unique_ptr<OpenFile>* out);
 
 // A row's @json (also the partition's, for a table without clustering
 // columns): reads the row as one JSON object; a write of an object changes
 // the columns it names (null deletes), stored at flush. Writes must start
-// with '{' (after blanks) and stay within 64 MiB; the object is parsed
-// once, when its closing brace arrives. As for cells, a refused write
-// leaves the file storing nothing and failing its flush with that errno.
+// with '{' (after blanks) and stay within 64 MiB (and the budget of all
+// write buffers); the object is parsed once, when its closing brace
+// arrives. As for cells, a refused write or store (ESTALE: a column it
+// names was dropped since the open) leaves the file storing nothing more
+// and failing its flush with that errno.
 int OpenRowJsonFile(Filesystem::Impl* impl, const Node& row, std::unique_ptr<OpenFile>* out);
 
 // @json / @csv of a table, partition or slice, streamed from one snapshot:
