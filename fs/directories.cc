@@ -229,6 +229,12 @@ int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEn
   }
 }
 
+int Filesystem::FsyncDir(uint64_t) {
+  // The engine syncs its log as a whole, so the directory does not matter:
+  // the same sync as a file's fsync (Filesystem::Fsync), without a flush.
+  return ErrnoFromStatus(impl_->engine->Sync());
+}
+
 void Filesystem::ReleaseDir(uint64_t handle) {
   impl_->UntrackOpenDir(handle);
   delete HandleOf(handle);

@@ -189,6 +189,8 @@ void Filesystem::Impl::InvalidateCellName(const Node& cell) {
   InvalidateName(dir, ColumnName(*cell.table, *column));
 }
 
+void Filesystem::Impl::AwaitInvalidations() { notifier->AwaitSent(1000); }
+
 void Filesystem::Impl::InvalidateName(const NodeId& parent, const std::string& name) {
   if (auto inode = fs->inodes().Find(EncodeNodeId(parent))) {
     notifier->InvalidateEntry(*inode, name);

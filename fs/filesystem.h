@@ -125,6 +125,11 @@ class Filesystem {
   // taken at offset 0, so entries appearing or going meanwhile neither
   // repeat nor skip others.
   int ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEntrySink& sink);
+  // fsync(2) of an open directory: makes every write acknowledged so far
+  // durable (mkdir, rmdir, rm, rm -r under it included, and everything
+  // else: the engine has one log). The errno of the engine's sync: EIO,
+  // ENOSPC or EROFS once the store's write fence is up.
+  int FsyncDir(uint64_t handle);
   void ReleaseDir(uint64_t handle);
 
   // ---- Files.

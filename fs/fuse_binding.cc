@@ -1,6 +1,8 @@
 // Binds fs::Filesystem to libfuse's low-level API (3.14): one handler per
 // request, each replying exactly once, plus the session's start-up and
-// shut-down order. The kernel notifier lives in fs/kernel_notifier.cc.
+// shut-down order. Every handler runs under RequestGuard (fs/request_guard.h),
+// so an exception becomes an error reply, not a dead mount. The kernel
+// notifier lives in fs/kernel_notifier.cc.
 #define FUSE_USE_VERSION 314
 
 #include "fs/fuse_binding.h"
@@ -14,17 +16,28 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "fs/kernel_notifier.h"
+#include "fs/request_guard.h"
 
 namespace cellfs::fs {
 namespace {
 
 constexpr unsigned kMaxWrite = 1u << 20;
 constexpr long kFuseSuperMagic = 0x65735546;
+
+// Every reply goes through here: the guard must know that the request got
+// its reply (libfuse frees it in fuse_reply_*, even when sending fails).
+template <typename Send, typename... Args>
+auto Reply(Send send, fuse_req_t req, Args&&... args) {
+  RequestGuard::MarkReplied();
+  return send(req, std::forward<Args>(args)...);
+}
 
 // What every handler reaches through fuse_req_userdata.
 struct Binding {
@@ -81,7 +94,7 @@ void SetFileInfo(const OpenReply& reply, fuse_file_info* fi) {
 
 // Replies `err` when it is one; true if it did.
 bool ReplyIfError(fuse_req_t req, int err) {
-  if (err != 0) fuse_reply_err(req, err);
+  if (err != 0) Reply(fuse_reply_err, req, err);
   return err != 0;
 }
 
@@ -90,24 +103,24 @@ bool ReplyIfError(fuse_req_t req, int err) {
 void ReplyEntry(fuse_req_t req, int err, const Entry& entry) {
   if (ReplyIfError(req, err)) return;
   fuse_entry_param param = ToEntryParam(entry);
-  if (fuse_reply_entry(req, &param) != 0) Fs(req).Forget(entry.attr.inode, 1);
+  if (Reply(fuse_reply_entry, req, &param) != 0) Fs(req).Forget(entry.attr.inode, 1);
 }
 
 void ReplyAttr(fuse_req_t req, int err, const NodeAttr& attr, double timeout) {
   if (ReplyIfError(req, err)) return;
   struct stat st = ToStat(attr);
-  fuse_reply_attr(req, &st, timeout);
+  Reply(fuse_reply_attr, req, &st, timeout);
 }
 
 // getxattr / listxattr: size 0 asks for the length only.
 void ReplyXattr(fuse_req_t req, int err, const std::string& value, size_t size) {
   if (ReplyIfError(req, err)) return;
   if (size == 0) {
-    fuse_reply_xattr(req, value.size());
+    Reply(fuse_reply_xattr, req, value.size());
   } else if (value.size() > size) {
-    fuse_reply_err(req, ERANGE);
+    Reply(fuse_reply_err, req, ERANGE);
   } else {
-    fuse_reply_buf(req, value.data(), value.size());
+    Reply(fuse_reply_buf, req, value.data(), value.size());
   }
 }
 
@@ -137,12 +150,12 @@ void Lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
 
 void Forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup) {
   Fs(req).Forget(ino, nlookup);
-  fuse_reply_none(req);
+  Reply(fuse_reply_none, req);
 }
 
 void ForgetMulti(fuse_req_t req, size_t count, fuse_forget_data* forgets) {
   for (size_t i = 0; i < count; ++i) Fs(req).Forget(forgets[i].ino, forgets[i].nlookup);
-  fuse_reply_none(req);
+  Reply(fuse_reply_none, req);
 }
 
 void GetAttr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
@@ -155,7 +168,7 @@ void GetAttr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
 // Only truncation means something; times are ignored so `touch` works.
 void SetAttr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, fuse_file_info* fi) {
   if ((to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID)) != 0) {
-    fuse_reply_err(req, EPERM);
+    Reply(fuse_reply_err, req, EPERM);
     return;
   }
   NodeAttr out;
@@ -174,11 +187,11 @@ void MkDir(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t) {
 }
 
 void Unlink(fuse_req_t req, fuse_ino_t parent, const char* name) {
-  fuse_reply_err(req, Fs(req).Unlink(parent, name));
+  Reply(fuse_reply_err, req, Fs(req).Unlink(parent, name));
 }
 
 void RmDir(fuse_req_t req, fuse_ino_t parent, const char* name) {
-  fuse_reply_err(req, Fs(req).RmDir(parent, name));
+  Reply(fuse_reply_err, req, Fs(req).RmDir(parent, name));
 }
 
 void Open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
@@ -186,36 +199,40 @@ void Open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   if (ReplyIfError(req, Fs(req).Open(ino, fi->flags, &reply))) return;
   SetFileInfo(reply, fi);
   // An open the kernel never saw (interrupted) gets no release: do it here.
-  if (fuse_reply_open(req, fi) != 0) Fs(req).Discard(reply.handle);
+  if (Reply(fuse_reply_open, req, fi) != 0) Fs(req).Discard(reply.handle);
 }
 
 void Read(fuse_req_t req, fuse_ino_t, size_t size, off_t off, fuse_file_info* fi) {
   std::string data;
   if (ReplyIfError(req, Fs(req).Read(fi->fh, static_cast<uint64_t>(off), size, &data))) return;
-  fuse_reply_buf(req, data.data(), std::min(data.size(), size));
+  Reply(fuse_reply_buf, req, data.data(), std::min(data.size(), size));
 }
 
 void Write(fuse_req_t req, fuse_ino_t, const char* buf, size_t size, off_t off,
            fuse_file_info* fi) {
   ssize_t n = Fs(req).Write(fi->fh, static_cast<uint64_t>(off), std::string_view(buf, size));
   if (n < 0) {
-    fuse_reply_err(req, static_cast<int>(-n));
+    Reply(fuse_reply_err, req, static_cast<int>(-n));
     return;
   }
-  fuse_reply_write(req, static_cast<size_t>(n));
+  Reply(fuse_reply_write, req, static_cast<size_t>(n));
 }
 
 void Flush(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
-  fuse_reply_err(req, Fs(req).Flush(fi->fh));
+  Reply(fuse_reply_err, req, Fs(req).Flush(fi->fh));
 }
 
 void Release(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
   Fs(req).Release(fi->fh);
-  fuse_reply_err(req, 0);
+  Reply(fuse_reply_err, req, 0);
 }
 
 void Fsync(fuse_req_t req, fuse_ino_t, int, fuse_file_info* fi) {
-  fuse_reply_err(req, Fs(req).Fsync(fi->fh));
+  Reply(fuse_reply_err, req, Fs(req).Fsync(fi->fh));
+}
+
+void FsyncDir(fuse_req_t req, fuse_ino_t, int, fuse_file_info* fi) {
+  Reply(fuse_reply_err, req, Fs(req).FsyncDir(fi->fh));
 }
 
 void OpenDir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
@@ -226,7 +243,7 @@ void OpenDir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     fi->cache_readdir = 1;
     fi->keep_cache = 1;
   }
-  if (fuse_reply_open(req, fi) != 0) Fs(req).ReleaseDir(handle);
+  if (Reply(fuse_reply_open, req, fi) != 0) Fs(req).ReleaseDir(handle);
 }
 
 // Fills one reply buffer of `size` bytes. In plus mode every entry taken
@@ -262,10 +279,10 @@ void FillDir(fuse_req_t req, size_t size, off_t off, fuse_file_info* fi, bool pl
   // Entries already taken are sent; the error, if it persists, comes back
   // on the next call from their offset.
   if (err != 0 && used == 0) {
-    fuse_reply_err(req, err);
+    Reply(fuse_reply_err, req, err);
     return;
   }
-  if (fuse_reply_buf(req, buf.data(), used) != 0) {
+  if (Reply(fuse_reply_buf, req, buf.data(), used) != 0) {
     for (uint64_t inode : lookups) fs.Forget(inode, 1);
   }
 }
@@ -280,7 +297,7 @@ void ReadDirPlus(fuse_req_t req, fuse_ino_t, size_t size, off_t off, fuse_file_i
 
 void ReleaseDir(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
   Fs(req).ReleaseDir(fi->fh);
-  fuse_reply_err(req, 0);
+  Reply(fuse_reply_err, req, 0);
 }
 
 // The numbers of the disk under the data directory, so df shows real space.
@@ -293,7 +310,7 @@ void StatFs(fuse_req_t req, fuse_ino_t) {
     st.f_frsize = 4096;
   }
   st.f_namemax = 255;
-  fuse_reply_statfs(req, &st);
+  Reply(fuse_reply_statfs, req, &st);
 }
 
 void SetXattr(fuse_req_t req, fuse_ino_t ino, const char* name, const char* value, size_t size,
@@ -303,15 +320,15 @@ void SetXattr(fuse_req_t req, fuse_ino_t ino, const char* name, const char* valu
     std::string existing;
     int found = fs.GetXattr(ino, name, &existing);
     if ((flags & XATTR_CREATE) != 0 && found == 0) {
-      fuse_reply_err(req, EEXIST);
+      Reply(fuse_reply_err, req, EEXIST);
       return;
     }
     if ((flags & XATTR_REPLACE) != 0 && found != 0) {
-      fuse_reply_err(req, found);
+      Reply(fuse_reply_err, req, found);
       return;
     }
   }
-  fuse_reply_err(req, fs.SetXattr(ino, name, std::string_view(value, size)));
+  Reply(fuse_reply_err, req, fs.SetXattr(ino, name, std::string_view(value, size)));
 }
 
 void GetXattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
@@ -327,7 +344,7 @@ void ListXattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
 }
 
 void RemoveXattr(fuse_req_t req, fuse_ino_t ino, const char* name) {
-  fuse_reply_err(req, Fs(req).RemoveXattr(ino, name));
+  Reply(fuse_reply_err, req, Fs(req).RemoveXattr(ino, name));
 }
 
 void Create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t, fuse_file_info* fi) {
@@ -337,7 +354,7 @@ void Create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t, fuse_fi
   if (ReplyIfError(req, fs.Create(parent, name, fi->flags, &entry, &reply))) return;
   SetFileInfo(reply, fi);
   fuse_entry_param param = ToEntryParam(entry);
-  if (fuse_reply_create(req, &param, fi) != 0) {
+  if (Reply(fuse_reply_create, req, &param, fi) != 0) {
     fs.Discard(reply.handle);
     fs.Forget(entry.attr.inode, 1);
   }
@@ -347,44 +364,112 @@ void Create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t, fuse_fi
 // a key is an identity (Cassandra has no UPDATE of a primary key), so these
 // are refused outright rather than left to ENOSYS ("Function not
 // implemented", which reads like a missing feature).
-void Symlink(fuse_req_t req, const char*, fuse_ino_t, const char*) { fuse_reply_err(req, EPERM); }
-void Link(fuse_req_t req, fuse_ino_t, fuse_ino_t, const char*) { fuse_reply_err(req, EPERM); }
-void MkNod(fuse_req_t req, fuse_ino_t, const char*, mode_t, dev_t) { fuse_reply_err(req, EPERM); }
-void Rename(fuse_req_t req, fuse_ino_t, const char*, fuse_ino_t, const char*, unsigned int) {
-  fuse_reply_err(req, EPERM);
+void Symlink(fuse_req_t req, const char*, fuse_ino_t, const char*) {
+  Reply(fuse_reply_err, req, EPERM);
 }
+void Link(fuse_req_t req, fuse_ino_t, fuse_ino_t, const char*) {
+  Reply(fuse_reply_err, req, EPERM);
+}
+void MkNod(fuse_req_t req, fuse_ino_t, const char*, mode_t, dev_t) {
+  Reply(fuse_reply_err, req, EPERM);
+}
+void Rename(fuse_req_t req, fuse_ino_t, const char*, fuse_ino_t, const char*, unsigned int) {
+  Reply(fuse_reply_err, req, EPERM);
+}
+
+// ---- The guard every handler runs under (fs/request_guard.h).
+
+// An operation's name as a template argument, for the guard's log.
+template <size_t N>
+struct OpName {
+  constexpr OpName(const char (&name)[N]) {  // NOLINT: implicit, for Guarded<"lookup", ...>
+    std::copy_n(name, N, text);
+  }
+  char text[N];
+};
+
+// The operation CELLFS_TEST_THROW_IN names (unset: none) throws before its
+// body runs: a fault hook for the integration tests of the guard.
+const char* g_throw_in = nullptr;
+
+void MaybeThrowForTest(const char* operation) {
+  if (g_throw_in != nullptr && std::strcmp(g_throw_in, operation) == 0) {
+    throw std::runtime_error("CELLFS_TEST_THROW_IN fault");
+  }
+}
+
+template <OpName kName, auto kHandler>
+struct Guarded;
+
+// Requests answered by fuse_reply_err when the body throws before replying.
+template <OpName kName, typename... Args, void (*kHandler)(fuse_req_t, Args...)>
+struct Guarded<kName, kHandler> {
+  static void Call(fuse_req_t req, Args... args) {
+    RequestGuard::Run(
+        kName.text,
+        [&] {
+          MaybeThrowForTest(kName.text);
+          kHandler(req, args...);
+        },
+        [req](int err) { fuse_reply_err(req, err); });
+  }
+};
+
+// forget and forget_multi: their only reply is fuse_reply_none.
+template <OpName kName, auto kHandler>
+struct GuardedNoReply;
+template <OpName kName, typename... Args, void (*kHandler)(fuse_req_t, Args...)>
+struct GuardedNoReply<kName, kHandler> {
+  static void Call(fuse_req_t req, Args... args) {
+    RequestGuard::Run(
+        kName.text,
+        [&] {
+          MaybeThrowForTest(kName.text);
+          kHandler(req, args...);
+        },
+        [req](int) { fuse_reply_none(req); });
+  }
+};
+
+void GuardedInit(void* userdata, fuse_conn_info* conn) {
+  RequestGuard::Run(
+      "init", [&] { Init(userdata, conn); }, [](int) {});
+}
+
+void LogEscape(const std::string& message) { fuse_log(FUSE_LOG_ERR, "%s\n", message.c_str()); }
 
 fuse_lowlevel_ops MakeOps() {
   fuse_lowlevel_ops ops{};
-  ops.init = Init;
-  ops.lookup = Lookup;
-  ops.forget = Forget;
-  ops.getattr = GetAttr;
-  ops.setattr = SetAttr;
-  ops.mkdir = MkDir;
-  ops.unlink = Unlink;
-  ops.rmdir = RmDir;
-  ops.open = Open;
-  ops.read = Read;
-  ops.write = Write;
-  ops.flush = Flush;
-  ops.release = Release;
-  ops.fsync = Fsync;
-  ops.opendir = OpenDir;
-  ops.readdir = ReadDir;
-  ops.releasedir = ReleaseDir;
-  ops.statfs = StatFs;
-  ops.setxattr = SetXattr;
-  ops.getxattr = GetXattr;
-  ops.listxattr = ListXattr;
-  ops.removexattr = RemoveXattr;
-  ops.create = Create;
-  ops.forget_multi = ForgetMulti;
-  ops.readdirplus = ReadDirPlus;
-  ops.symlink = Symlink;
-  ops.link = Link;
-  ops.mknod = MkNod;
-  ops.rename = Rename;
+  ops.init = GuardedInit;
+  ops.lookup = Guarded<"lookup", Lookup>::Call;
+  ops.forget = GuardedNoReply<"forget", Forget>::Call;
+  ops.getattr = Guarded<"getattr", GetAttr>::Call;
+  ops.setattr = Guarded<"setattr", SetAttr>::Call;
+  ops.mkdir = Guarded<"mkdir", MkDir>::Call;
+  ops.unlink = Guarded<"unlink", Unlink>::Call;
+  ops.rmdir = Guarded<"rmdir", RmDir>::Call;
+  ops.open = Guarded<"open", Open>::Call;
+  ops.read = Guarded<"read", Read>::Call;
+  ops.write = Guarded<"write", Write>::Call;
+  ops.flush = Guarded<"flush", Flush>::Call;
+  ops.release = Guarded<"release", Release>::Call;
+  ops.fsync = Guarded<"fsync", Fsync>::Call;
+  ops.opendir = Guarded<"opendir", OpenDir>::Call;
+  ops.readdir = Guarded<"readdir", ReadDir>::Call;
+  ops.releasedir = Guarded<"releasedir", ReleaseDir>::Call;
+  ops.fsyncdir = Guarded<"fsyncdir", FsyncDir>::Call;
+  ops.statfs = Guarded<"statfs", StatFs>::Call;
+  ops.setxattr = Guarded<"setxattr", SetXattr>::Call;
+  ops.getxattr = Guarded<"getxattr", GetXattr>::Call;
+  ops.listxattr = Guarded<"listxattr", ListXattr>::Call;
+  ops.removexattr = Guarded<"removexattr", RemoveXattr>::Call;
+  ops.create = Guarded<"create", Create>::Call;
+  ops.forget_multi = GuardedNoReply<"forget_multi", ForgetMulti>::Call;
+  ops.readdirplus = Guarded<"readdirplus", ReadDirPlus>::Call;
+  ops.symlink = Guarded<"symlink", Symlink>::Call;
+  ops.link = Guarded<"link", Link>::Call;
+  ops.mknod = Guarded<"mknod", MkNod>::Call;
+  ops.rename = Guarded<"rename", Rename>::Call;
   return ops;
 }
 
@@ -467,6 +552,8 @@ Status ServeFilesystem(Filesystem* filesystem, const SessionOptions& options,
   const std::string& mount_point = options.mount_point;
   CELLFS_RETURN_IF_ERROR(CheckMountPoint(mount_point));
   Binding binding{filesystem, options.fs_name};
+  RequestGuard::SetLog(LogEscape);
+  g_throw_in = std::getenv("CELLFS_TEST_THROW_IN");
   fuse_lowlevel_ops ops = MakeOps();
   SessionArgs args(options);
   fuse_session* session = fuse_session_new(args.get(), &ops, sizeof(ops), &binding);

@@ -1,6 +1,9 @@
 // The generated open files of fs/open_file.h: streamed @json / @csv exports
 // of tables, partitions and slices, and the MOUNT/@cql session.
 #include <cerrno>
+#include <map>
+#include <string>
+#include <utility>
 
 #include "fs/cql_session.h"
 #include "fs/errno_map.h"
@@ -79,23 +82,49 @@ class CqlFile final : public OpenFile {
 
  private:
   // Runs `run`, then tells the kernel about keyspaces and tables that went
-  // away or changed shape.
+  // away, were made again, or changed shape.
   template <typename Run>
   Status Invalidating(Run run) {
     std::shared_ptr<const Catalog> before = impl_->engine->catalog();
+    TableIds ids_before = TableIdsOf(*before);
     Status s = run();
     std::shared_ptr<const Catalog> after = impl_->engine->catalog();
-    if (before != after) InvalidateChanges(*before, *after);
+    if (before != after) {
+      InvalidateChanges(*before, ids_before, *after);
+      impl_->AwaitInvalidations();  // the next statement's lookups see the change
+    }
     return s;
   }
-  void InvalidateChanges(const Catalog& before, const Catalog& after);
+
+  // Each table's id, by "keyspace.table": a table dropped and created again
+  // in one write may look the same as before, but its id is new, and the
+  // kernel's entry still leads to the old one (whose id never resolves).
+  using TableIds = std::map<std::pair<std::string, std::string>, uint32_t>;
+  TableIds TableIdsOf(const Catalog& catalog) const;
+  void InvalidateChanges(const Catalog& before, const TableIds& ids_before, const Catalog& after);
 
   Filesystem::Impl* impl_;
   CqlSession session_;
   std::optional<std::string> description_;
 };
 
-void CqlFile::InvalidateChanges(const Catalog& before, const Catalog& after) {
+CqlFile::TableIds CqlFile::TableIdsOf(const Catalog& catalog) const {
+  TableIds ids;
+  for (const auto& [name, keyspace] : catalog.keyspaces()) {
+    for (const auto& [table_name, table] : keyspace.tables) {
+      Result<TableHandle> handle = impl_->engine->FindTable(name, table_name);
+      if (handle.ok()) ids[{name, table_name}] = handle.value()->id;
+    }
+  }
+  return ids;
+}
+
+// Entries of dropped keyspaces and of dropped, remade or altered tables; a
+// table's entry invalidation drops the kernel's dentries below it too, and
+// its @schema (whose size the kernel may hold) is invalidated itself.
+// Listings of the root and of keyspaces (cached across opens) always.
+void CqlFile::InvalidateChanges(const Catalog& before, const TableIds& ids_before,
+                                const Catalog& after) {
   NodeId root;
   for (const auto& [name, keyspace] : before.keyspaces()) {
     const KeyspaceDef* now = after.FindKeyspace(name);
@@ -108,9 +137,20 @@ void CqlFile::InvalidateChanges(const Catalog& before, const Catalog& after) {
     keyspace_id.keyspace = name;
     for (const auto& [table_name, table] : keyspace.tables) {
       const TableDef* current = after.FindTable(name, table_name);
-      if (current == nullptr || !SameTable(*current, table)) {
-        impl_->InvalidateName(keyspace_id, table_name);
-      }
+      Result<TableHandle> handle = impl_->engine->FindTable(name, table_name);
+      auto old_id = ids_before.find({name, table_name});
+      const bool remade =
+          old_id != ids_before.end() && (!handle.ok() || handle.value()->id != old_id->second);
+      if (current != nullptr && !remade && SameTable(*current, table)) continue;
+      impl_->InvalidateName(keyspace_id, table_name);
+      if (old_id == ids_before.end()) continue;
+      NodeId schema = keyspace_id;
+      schema.kind = NodeKind::kVirtualFile;
+      schema.table = table_name;
+      schema.table_id = old_id->second;
+      schema.file = VirtualName::Kind::kSchema;
+      schema.directory = NodeKind::kTable;
+      impl_->InvalidateNode(schema);
     }
     impl_->InvalidateNode(keyspace_id);
   }

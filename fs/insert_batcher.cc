@@ -32,11 +32,14 @@ struct InsertBatcher::BatchKeys {
 struct InsertBatcher::InFlight {
   std::future<Status> applied;
   std::vector<uint64_t> lines;
-  std::vector<std::vector<std::string>> touched;
+  std::vector<TouchedRow> touched;
 };
 
-InsertBatcher::InsertBatcher(Engine* engine, TableHandle table)
-    : engine_(engine), table_(std::move(table)), keys_(std::make_unique<BatchKeys>()) {}
+InsertBatcher::InsertBatcher(Engine* engine, TableHandle table, bool track_touched)
+    : engine_(engine),
+      table_(std::move(table)),
+      track_touched_(track_touched),
+      keys_(std::make_unique<BatchKeys>()) {}
 
 InsertBatcher::~InsertBatcher() { Collect(); }
 
@@ -60,8 +63,12 @@ void InsertBatcher::Add(uint64_t line, Result<InsertRow>&& row) {
   }
   keys_->rows.insert(key_hash);
   batch_lines_.push_back(line);
-  if (touched_.empty() || touched_.back() != insert.partition_key) {
-    touched_.push_back(insert.partition_key);
+  if (track_touched_) {
+    TouchedRow& touched = touched_.emplace_back();
+    touched.partition_key = insert.partition_key;
+    touched.clustering = insert.clustering;
+    touched.columns.reserve(insert.cells.size());
+    for (const ColumnValue& cell : insert.cells) touched.columns.push_back(cell.column);
   }
   if (batch_->byte_size() >= kBatchBytes) Launch();
 }
@@ -89,7 +96,7 @@ void InsertBatcher::Collect() {
   Status s = in_flight_->applied.get();
   if (s.ok()) {
     rows_stored_ += in_flight_->lines.size();
-    for (auto& key : in_flight_->touched) applied_touched_.push_back(std::move(key));
+    for (TouchedRow& row : in_flight_->touched) applied_touched_.push_back(std::move(row));
   } else {
     for (uint64_t line : in_flight_->lines) Report(line, "not stored: " + s.message());
     if (first_error_.ok()) first_error_ = s;
@@ -103,7 +110,7 @@ Status InsertBatcher::Flush() {
   return std::exchange(first_error_, Status::Ok());
 }
 
-std::vector<std::vector<std::string>> InsertBatcher::TakeTouchedPartitions() {
+std::vector<TouchedRow> InsertBatcher::TakeTouchedRows() {
   return std::exchange(applied_touched_, {});
 }
 

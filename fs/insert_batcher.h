@@ -17,14 +17,23 @@
 
 namespace cellfs::fs {
 
+// What one stored record wrote, for the caller's kernel invalidations.
+struct TouchedRow {
+  std::vector<std::string> partition_key;  // serialized, key order
+  std::vector<std::string> clustering;     // empty in a table without clustering columns
+  std::vector<size_t> columns;             // indexes in def.columns of the cells written
+};
+
 // Not thread-safe (one per load).
 class InsertBatcher {
  public:
   // A batch is applied once it holds this many encoded bytes.
   static constexpr size_t kBatchBytes = 1u << 20;
 
-  // `engine` must outlive the batcher.
-  InsertBatcher(Engine* engine, TableHandle table);
+  // `engine` must outlive the batcher. `track_touched`: keep the rows of
+  // applied batches for TakeTouchedRows (a caller that never takes them,
+  // an offline load, passes false so they do not pile up).
+  InsertBatcher(Engine* engine, TableHandle table, bool track_touched = true);
   ~InsertBatcher();
 
   // Adds one record's outcome. A refused record (`row` not ok) or one whose
@@ -46,9 +55,11 @@ class InsertBatcher {
   // "line 3: column 'age': invalid int value 'x'\n".
   const std::string& errors() const { return errors_; }
   uint64_t error_count() const { return error_count_; }
-  // Partition keys of the batches applied since the last call (each once
-  // per batch), for the caller's invalidations; cleared by the call.
-  std::vector<std::vector<std::string>> TakeTouchedPartitions();
+  // The rows of the batches applied since the last call, in input order
+  // (a row written twice appears twice), for the caller's invalidations;
+  // cleared by the call. Memory: about the keys of the batches applied
+  // between two calls.
+  std::vector<TouchedRow> TakeTouchedRows();
 
  private:
   void Report(uint64_t line, const std::string& message);
@@ -64,8 +75,9 @@ class InsertBatcher {
   TableHandle table_;
   std::optional<Mutation> batch_;
   std::vector<uint64_t> batch_lines_;
-  std::vector<std::vector<std::string>> touched_;          // of the current batch
-  std::vector<std::vector<std::string>> applied_touched_;  // of applied batches
+  bool track_touched_;
+  std::vector<TouchedRow> touched_;          // of the current batch
+  std::vector<TouchedRow> applied_touched_;  // of applied batches
   std::unique_ptr<BatchKeys> keys_;
   std::string key_scratch_;
   std::unique_ptr<InFlight> in_flight_;

@@ -51,6 +51,7 @@ class InsertFile final : public OpenFile {
         [this](uint64_t line, Result<InsertRow>&& row) { batcher_.Add(line, std::move(row)); });
     Status s = batcher_.Flush();
     Invalidate();
+    impl_->AwaitInvalidations();  // `stat` after the close sees the new values
     if (!s.ok()) return ErrnoFromStatus(s);
     return batcher_.error_count() == 0 ? 0 : EINVAL;
   }
@@ -88,16 +89,53 @@ class InsertFile final : public OpenFile {
     failed_offset_ += resent;
   }
 
-  // Partitions the kernel holds may show other attributes now.
+  // What the kernel holds of the rows just stored shows stale attributes
+  // (a cell's size and mtime, a row's mtime) or names (a cell deleted by a
+  // null) until its timeouts run out, so it is invalidated. Only nodes the
+  // kernel holds are: a child's dentry keeps its parent's inode, so a
+  // partition the kernel does not hold ends the search below it, and a
+  // load of a million rows nobody looked at sends nothing. Rows and cells
+  // reached through slice directories are not invalidated (docs/FILESYSTEM.md).
   void Invalidate() {
-    for (std::vector<std::string>& key : batcher_.TakeTouchedPartitions()) {
-      NodeId partition = table_.id;
-      partition.kind = NodeKind::kPartition;
-      partition.file = VirtualName::Kind::kCql;
-      partition.directory = NodeKind::kRoot;
-      partition.write = {};
-      partition.partition_key = std::move(key);
-      impl_->InvalidateNode(partition);
+    std::vector<TouchedRow> rows = batcher_.TakeTouchedRows();
+    const std::vector<std::string>* last_partition = nullptr;
+    bool partition_held = false;
+    NodeId partition = table_.id;
+    partition.kind = NodeKind::kPartition;
+    partition.file = VirtualName::Kind::kCql;
+    partition.directory = NodeKind::kRoot;
+    partition.write = {};
+    for (TouchedRow& row : rows) {
+      if (last_partition == nullptr || *last_partition != row.partition_key) {
+        partition.partition_key = row.partition_key;
+        partition_held = impl_->fs->inodes().Find(EncodeNodeId(partition)).has_value();
+        if (partition_held) impl_->InvalidateNode(partition);
+        last_partition = &row.partition_key;
+      }
+      if (partition_held) InvalidateRow(partition, row);
+    }
+  }
+
+  void InvalidateRow(const NodeId& partition, const TouchedRow& row) {
+    const TableSchema& table = *table_.table;
+    NodeId dir = partition;
+    bool row_held = true;
+    if (!row.clustering.empty()) {
+      dir.kind = NodeKind::kRow;
+      dir.clustering = row.clustering;
+      row_held = impl_->fs->inodes().Find(EncodeNodeId(dir)).has_value();
+      if (row_held) impl_->InvalidateNode(dir);  // its mtime is its newest write
+    }
+    for (size_t column : row.columns) {
+      const bool is_static = table.column(column).kind == ColumnKind::kStatic;
+      if (!is_static && !row_held) continue;
+      NodeId cell = is_static ? partition : dir;
+      cell.kind = NodeKind::kCell;
+      cell.column_id = table.column_ids[column];
+      if (!impl_->fs->inodes().Find(EncodeNodeId(cell))) continue;
+      impl_->InvalidateNode(cell);
+      // A null deleted it: the kernel must look the name up again.
+      impl_->InvalidateName(is_static ? partition : dir, ColumnName(table, column));
     }
   }
 

@@ -125,21 +125,38 @@ void RowBuilder::Emit(uint64_t line, const Sink& sink) {
 }  // namespace insert_internal
 
 struct InsertParser::State {
-  State(TableHandle table, const WriteSuffixes& defaults) : builder(std::move(table), defaults) {}
+  State(TableHandle table, const WriteSuffixes& defaults, size_t max_line)
+      : builder(std::move(table), defaults), max_line_bytes(max_line) {}
 
   insert_internal::RowBuilder builder;
   std::unique_ptr<insert_internal::RecordReader> reader;  // null until the format is known
-  uint64_t line = 1;
+  bool csv = false;
+  uint64_t line = 1;   // of the next byte
   std::string blanks;  // the current line's blank bytes while the format is unknown
+  const size_t max_line_bytes;
+  size_t line_bytes = 0;  // of the current line, fed so far
+  bool skipping = false;  // inside a refused long line, until its '\n'
+  // A CSV input's header line as fed, replayed to a fresh reader after a
+  // long line; complete once it ends with '\n'.
+  std::string csv_header;
+  uint64_t header_line = 0;  // CSV: the header's line
 };
 
-InsertParser::InsertParser(TableHandle table, const WriteSuffixes& defaults)
-    : state_(std::make_unique<State>(std::move(table), defaults)) {}
+InsertParser::InsertParser(TableHandle table, const WriteSuffixes& defaults, size_t max_line_bytes)
+    : state_(std::make_unique<State>(std::move(table), defaults, max_line_bytes)) {}
 
 InsertParser::~InsertParser() = default;
 
 void InsertParser::Feed(std::string_view bytes, const Sink& sink) {
   State& s = *state_;
+  if (s.skipping) {
+    const size_t newline = bytes.find('\n');
+    if (newline == std::string_view::npos) return;
+    bytes.remove_prefix(newline + 1);
+    s.skipping = false;
+    ++s.line;
+    s.line_bytes = 0;
+  }
   if (!s.reader) {
     size_t i = 0;
     for (; i < bytes.size(); ++i) {
@@ -149,22 +166,87 @@ void InsertParser::Feed(std::string_view bytes, const Sink& sink) {
         s.blanks.clear();
       } else if (c == ' ' || c == '\t' || c == '\r') {
         s.blanks += c;
+        if (s.blanks.size() > s.max_line_bytes) {
+          s.blanks.clear();
+          RefuseLongLine(sink);
+          return Feed(bytes.substr(i + 1), sink);
+        }
       } else {
         break;
       }
     }
     if (i == bytes.size()) return;
-    s.reader = bytes[i] == '{' ? insert_internal::NewJsonLinesReader(&s.builder, s.line)
-                               : insert_internal::NewCsvReader(&s.builder, s.line);
+    s.csv = bytes[i] != '{';
+    s.header_line = s.line;
+    s.reader = s.csv ? insert_internal::NewCsvReader(&s.builder, s.line)
+                     : insert_internal::NewJsonLinesReader(&s.builder, s.line);
     bytes.remove_prefix(i);
     // The line's leading blanks belong to its first record (a CSV field keeps them).
-    if (!s.blanks.empty()) s.reader->Feed(std::exchange(s.blanks, std::string()), sink);
+    s.line_bytes = s.blanks.size();
+    if (!s.blanks.empty()) {
+      if (s.csv) s.csv_header = s.blanks;
+      s.reader->Feed(std::exchange(s.blanks, std::string()), sink);
+    }
+  }
+  FeedLines(bytes, sink);
+}
+
+void InsertParser::FeedLines(std::string_view bytes, const Sink& sink) {
+  State& s = *state_;
+  size_t pos = 0;
+  while (pos < bytes.size()) {
+    const size_t newline = bytes.find('\n', pos);
+    const size_t end = newline == std::string_view::npos ? bytes.size() : newline;
+    if (s.line_bytes + (end - pos) > s.max_line_bytes) {
+      s.reader->Feed(bytes.substr(0, pos), sink);  // the lines before it
+      RefuseLongLine(sink);
+      return Feed(bytes.substr(end), sink);  // skips to after its '\n'
+    }
+    const size_t next = newline == std::string_view::npos ? bytes.size() : newline + 1;
+    if (s.csv && s.line == s.header_line) s.csv_header.append(bytes.substr(pos, next - pos));
+    if (newline == std::string_view::npos) {
+      s.line_bytes += end - pos;
+      break;
+    }
+    ++s.line;
+    s.line_bytes = 0;
+    pos = next;
   }
   s.reader->Feed(bytes, sink);
 }
 
 void InsertParser::Finish(const Sink& sink) {
-  if (state_->reader) state_->reader->Finish(sink);
+  State& s = *state_;
+  if (!s.reader) return;
+  s.reader->Finish(sink);
+  // The JSON reader counted the unfinished line it just ended as a line.
+  if (!s.csv && s.line_bytes != 0) {
+    ++s.line;
+    s.line_bytes = 0;
+  }
+}
+
+void InsertParser::RefuseLongLine(const Sink& sink) {
+  State& s = *state_;
+  sink(s.line,
+       Status::InvalidArgument("longer than " + std::to_string(s.max_line_bytes) + " bytes"));
+  s.skipping = true;
+  s.line_bytes = 0;
+  if (!s.reader) return;
+  // A fresh reader drops the partial record and its bytes; for CSV it is
+  // given the header again (quietly: its verdict was reported already).
+  const uint64_t next_line = s.line + 1;
+  if (!s.csv) {
+    s.reader = insert_internal::NewJsonLinesReader(&s.builder, next_line);
+    return;
+  }
+  if (s.line == s.header_line) {  // the header itself: the next line is one
+    s.header_line = next_line;
+    s.csv_header.clear();
+  }
+  const bool replay = !s.csv_header.empty();
+  s.reader = insert_internal::NewCsvReader(&s.builder, replay ? next_line - 1 : next_line);
+  if (replay) s.reader->Feed(s.csv_header, [](uint64_t, Result<InsertRow>&&) {});
 }
 
 }  // namespace cellfs::fs

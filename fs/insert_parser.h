@@ -52,13 +52,25 @@ struct InsertRow {
 // JSON object", "3 fields, the header has 4". A counter table refuses every
 // record (counters change only by adding).
 //
+// A line (bytes between two '\n') longer than `max_line_bytes` is refused
+// as "longer than N bytes" with its line number, without keeping its bytes;
+// the input goes on after its '\n'. In CSV the header is kept, and a quoted
+// field that spanned the long line ends there (what follows the newline is
+// read as new records).
+//
 // Not thread-safe; one parser per open @insert file. Memory: the record
-// being completed, not the input.
+// being completed (at most max_line_bytes per line), not the input.
 class InsertParser {
  public:
+  // The default bound on a line: a cell holds at most 64 MiB (EFBIG), so a
+  // longer line could not be stored through a cell either, and a writer
+  // that never sends a newline cannot grow the daemon without bound.
+  static constexpr size_t kMaxLineBytes = size_t{64} << 20;
+
   // `defaults`: the write suffixes of the @insert name ("@insert@ttl=60")
   // that records without their own "@ttl"/"@timestamp" get.
-  InsertParser(TableHandle table, const WriteSuffixes& defaults);
+  InsertParser(TableHandle table, const WriteSuffixes& defaults,
+               size_t max_line_bytes = kMaxLineBytes);
   ~InsertParser();
   InsertParser(const InsertParser&) = delete;
   InsertParser& operator=(const InsertParser&) = delete;
@@ -77,6 +89,12 @@ class InsertParser {
   void Finish(const Sink& sink);
 
  private:
+  // Feeds the reader `bytes`, cutting out lines over the bound.
+  void FeedLines(std::string_view bytes, const Sink& sink);
+  // The current line is over the bound: it is refused, the reader's
+  // partial record dropped, and bytes are skipped up to its '\n'.
+  void RefuseLongLine(const Sink& sink);
+
   struct State;
   std::unique_ptr<State> state_;
 };

@@ -9,6 +9,7 @@
 #include <signal.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <utility>
 
@@ -28,8 +29,16 @@ void KernelNotifierThread::Push(Item item) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (session_ == nullptr) return;
     queue_.push_back(std::move(item));
+    ++pushed_;
   }
   wake_.notify_one();
+}
+
+void KernelNotifierThread::AwaitSent(int limit_ms) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  const uint64_t target = pushed_;
+  sent_cv_.wait_for(lock, std::chrono::milliseconds(limit_ms),
+                    [this, target] { return done_ >= target; });
 }
 
 void KernelNotifierThread::Start(fuse_session* session) {
@@ -54,9 +63,11 @@ void KernelNotifierThread::Stop() {
     std::lock_guard<std::mutex> lock(mutex_);
     session_ = nullptr;
     stopping_ = true;
+    done_ += queue_.size();
     queue_.clear();
   }
   wake_.notify_one();
+  sent_cv_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -71,6 +82,8 @@ void KernelNotifierThread::Run() {
     lock.unlock();
     Send(session, item);
     lock.lock();
+    ++done_;
+    sent_cv_.notify_all();
   }
 }
 

@@ -32,6 +32,7 @@ class KernelNotifierThread final : public Notifier {
 
   void InvalidateEntry(uint64_t parent, std::string name) override;
   void InvalidateInode(uint64_t inode) override;
+  void AwaitSent(int limit_ms) override;
 
   // Starts sending to `session`. REQUIRES: stopped; the session is mounted
   // and outlives the matching Stop().
@@ -51,7 +52,10 @@ class KernelNotifierThread final : public Notifier {
 
   std::mutex mutex_;
   std::condition_variable wake_;
+  std::condition_variable sent_cv_;  // signalled when `done_` grows
   std::deque<Item> queue_;           // guarded by mutex_
+  uint64_t pushed_ = 0;              // guarded by mutex_: items ever queued
+  uint64_t done_ = 0;                // guarded by mutex_: items sent or dropped
   fuse_session* session_ = nullptr;  // guarded by mutex_; null when stopped
   bool stopping_ = false;            // guarded by mutex_
   std::thread thread_;               // touched only by Start and Stop

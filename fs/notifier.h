@@ -19,6 +19,12 @@ class Notifier {
   virtual void InvalidateEntry(uint64_t parent, std::string name) = 0;
   // The kernel should drop its cached attributes and data of `inode`.
   virtual void InvalidateInode(uint64_t inode) = 0;
+  // Waits until what was asked before this call has reached the kernel, at
+  // most `limit_ms`, so that the syscall whose request calls it returns
+  // only once the kernel has dropped what it cached (a close of @insert, a
+  // DDL write to @cql). REQUIRES: the calling request holds nothing the
+  // invalidations need (no directory of theirs is locked by its syscall).
+  virtual void AwaitSent(int limit_ms) { (void)limit_ms; }
 };
 
 // A Notifier that does nothing (no kernel: unit tests that do not look).

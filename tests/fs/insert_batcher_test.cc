@@ -45,9 +45,12 @@ TEST_CASE("valid records land, refused ones are reported with their line", "[ins
   CHECK(batcher.errors() == "line 2: column 'c': bad\n");
   CHECK(Cell(t, table, 1, 1) == "a");
   CHECK(Cell(t, table, 1, 2) == "b");
-  auto touched = batcher.TakeTouchedPartitions();
-  CHECK(touched.size() == 1);
-  CHECK(batcher.TakeTouchedPartitions().empty());
+  std::vector<TouchedRow> touched = batcher.TakeTouchedRows();
+  REQUIRE(touched.size() == 2);  // rows 1/1 and 1/2, the refused line not
+  CHECK(touched[0].partition_key == touched[1].partition_key);
+  CHECK(touched[0].clustering != touched[1].clustering);
+  CHECK(touched[0].columns == std::vector<size_t>{2});  // v
+  CHECK(batcher.TakeTouchedRows().empty());
 }
 
 TEST_CASE("a row written twice in one load keeps its later line", "[insert_batcher]") {

@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 #include "engine/engine.h"
 #include "fs/insert_batcher.h"
@@ -32,6 +34,9 @@ namespace {
 // refused part would be sent again.)
 constexpr size_t kChunk = 1u << 20;
 constexpr size_t kAlignment = 64 * 1024;  // a multiple of any page size
+// How much a load sends between two checkpoints (an fsync of @insert at a
+// record boundary): what an interrupted load may have to send again.
+constexpr uint64_t kCheckpointBytes = 8u << 20;
 
 std::string ErrnoText(int err) { return std::strerror(err); }
 
@@ -89,6 +94,96 @@ uint64_t CountLines(const char* data, size_t size) {
   return static_cast<uint64_t>(std::count(data, data + size, '\n'));
 }
 
+// Splits the input into records as the @insert parser does (JSON Lines:
+// every '\n'; CSV: a '\n' outside quotes, the first record the header),
+// drops the first `skip` records after the header (--skip-rows), and
+// counts lines and records, so a checkpoint can be cut at a record boundary
+// and named by the file's own line number. Blank lines before the first
+// record are kept and are not records.
+class RecordFilter {
+ public:
+  explicit RecordFilter(uint64_t skip) : skip_(skip) {}
+
+  // Where a block may be cut: after `offset` bytes of the filtered block,
+  // the input's first `lines` lines and first `records` records (header
+  // excluded) have been passed or skipped.
+  struct Boundary {
+    size_t offset = 0;
+    uint64_t lines = 0;
+    uint64_t records = 0;
+  };
+
+  // Removes the skipped bytes of `data` in place and returns how many
+  // remain; `*last` is set to the last boundary in them, if any.
+  size_t Filter(char* data, size_t size, std::optional<Boundary>* last) {
+    size_t kept = 0;
+    last->reset();
+    for (size_t i = 0; i < size; ++i) {
+      const char c = data[i];
+      if (format_ == Format::kUnknown && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+        format_ = c == '{' ? Format::kJson : Format::kCsv;
+        in_header_ = format_ == Format::kCsv;
+      }
+      const bool skipping = format_ != Format::kUnknown && !in_header_ && skipped_ < skip_;
+      if (!skipping) data[kept++] = c;
+      if (format_ == Format::kCsv && c == '"') in_quotes_ = !in_quotes_;
+      if (c != '\n') continue;
+      ++lines_;
+      skipped_lines_ += skipping ? 1 : 0;
+      if (format_ == Format::kUnknown || in_quotes_) continue;
+      if (in_header_) {
+        in_header_ = false;
+        header_lines_ = lines_;
+      } else {
+        ++records_;
+        if (skipping) ++skipped_;
+      }
+      if (!skipping) *last = Boundary{kept, lines_, records_};
+    }
+    return kept;
+  }
+
+  // The file's line number of line `line` of what was sent.
+  uint64_t FileLine(uint64_t line) const {
+    return line <= header_lines_ ? line : line + skipped_lines_;
+  }
+
+ private:
+  enum class Format { kUnknown, kJson, kCsv };
+  const uint64_t skip_;
+  Format format_ = Format::kUnknown;
+  bool in_header_ = false;
+  bool in_quotes_ = false;
+  uint64_t lines_ = 0;
+  uint64_t records_ = 0;
+  uint64_t skipped_ = 0;
+  uint64_t skipped_lines_ = 0;
+  uint64_t header_lines_ = 0;
+};
+
+// `report` ("line N: message\n"...) with each N turned into the file's.
+std::string FileLineNumbers(const std::string& report, const RecordFilter& filter) {
+  std::string out;
+  size_t start = 0;
+  while (start < report.size()) {
+    size_t end = report.find('\n', start);
+    if (end == std::string::npos) end = report.size();
+    std::string_view line(report.data() + start, end - start);
+    unsigned long long number = 0;
+    int consumed = 0;
+    if (std::sscanf(std::string(line).c_str(), "line %llu:%n", &number, &consumed) == 1 &&
+        consumed > 0) {
+      out += "line " + std::to_string(filter.FileLine(number)) + ":";
+      out.append(line.substr(static_cast<size_t>(consumed)));
+    } else {
+      out.append(line);
+    }
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
 // Prints what became of one file; true when all of it was stored.
 bool Conclude(const std::string& file, ProgressMeter& meter, const FileResult& result) {
   meter.Clear();
@@ -130,35 +225,102 @@ bool WriteChunk(int fd, const char* data, size_t size, bool* refused, int* err) 
   return true;
 }
 
-// Streams the input into @insert and flushes its last record. False after a
-// message when the input or @insert fails.
+// Splits a report, "line N: message" lines then "N rows stored, M lines
+// refused", into `result`. False when its last line is not that summary.
+bool ParseReport(const std::string& report, FileResult* result);
+
+// fsync of @insert; EINVAL (a record refused, the rest applied) is success.
+int SyncInsert(int out, bool* refused) {
+  while (fsync(out) != 0) {
+    if (errno == EINTR) continue;
+    if (errno == EINVAL) {
+      *refused = true;
+      return 0;
+    }
+    return errno;
+  }
+  return 0;
+}
+
+// What the last checkpoint knows stored.
+struct Checkpoint {
+  uint64_t lines = 0;    // the file's lines up to here were sent and stored
+  uint64_t records = 0;  // records among them, a CSV header not counted
+  uint64_t rows = 0;     // rows the mount reported stored
+};
+
+void SayInterrupted(const std::string& file, int err, const std::optional<Checkpoint>& done) {
+  std::string label = Label(file);
+  if (!done) {
+    std::fprintf(stderr,
+                 "cellfs load: %s: interrupted (%s): no rows are known to be stored; load it "
+                 "again\n",
+                 label.c_str(), ErrnoText(err).c_str());
+    return;
+  }
+  std::fprintf(stderr,
+               "cellfs load: %s: interrupted (%s): rows up to line %llu (%llu rows) are stored; "
+               "resume with --skip-rows %llu\n",
+               label.c_str(), ErrnoText(err).c_str(), static_cast<unsigned long long>(done->lines),
+               static_cast<unsigned long long>(done->rows),
+               static_cast<unsigned long long>(done->records));
+}
+
+// Streams the input into @insert and flushes its last record. Every
+// kCheckpointBytes it cuts a write at a record boundary and fsyncs, which
+// applies what came before: the checkpoint a failed mount is reported
+// from. False after a message when the input or @insert fails.
 bool SendInput(int in, int out, const std::string& file, const std::string& insert_path,
-               ProgressMeter& meter, FileResult* result) {
+               RecordFilter& filter, ProgressMeter& meter, FileResult* result) {
   Buffer buffer = NewBuffer();
+  std::optional<Checkpoint> done;
+  uint64_t since_checkpoint = 0;
+  size_t carried = 0;  // bytes after the last cut, moved to the buffer's start
+  auto fail = [&](const std::string& what, int err) {
+    meter.Clear();
+    std::fprintf(stderr, "cellfs: %s %s: %s\n", what.c_str(), insert_path.c_str(),
+                 ErrnoText(err).c_str());
+    SayInterrupted(file, err, done);
+    return false;
+  };
   while (true) {
-    ssize_t n = ReadFull(in, buffer.get(), kChunk);
+    ssize_t n = ReadFull(in, buffer.get() + carried, kChunk - carried);
     if (n < 0) {
       std::fprintf(stderr, "cellfs: %s: %s\n", file.c_str(), ErrnoText(errno).c_str());
       return false;
     }
-    if (n == 0) break;
-    auto size = static_cast<size_t>(n);
+    if (n == 0 && carried == 0) break;
+    char* fresh = buffer.get() + carried;
+    meter.Advance(static_cast<size_t>(n), CountLines(fresh, static_cast<size_t>(n)));
+    std::optional<RecordFilter::Boundary> boundary;
+    size_t kept = filter.Filter(fresh, static_cast<size_t>(n), &boundary);
+    const size_t base = carried;
+    size_t size = base + kept;
+    carried = 0;
+    if (size == 0) {
+      if (n == 0) break;
+      continue;
+    }
+    since_checkpoint += kept;
+    size_t cut = size;
+    const bool checkpoint = since_checkpoint >= kCheckpointBytes && boundary.has_value();
+    if (checkpoint) cut = base + boundary->offset;
     int err = 0;
-    if (!WriteChunk(out, buffer.get(), size, &result->refused, &err)) {
-      std::fprintf(stderr, "cellfs: writing %s: %s\n", insert_path.c_str(), ErrnoText(err).c_str());
-      return false;
+    if (!WriteChunk(out, buffer.get(), cut, &result->refused, &err)) return fail("writing", err);
+    if (checkpoint) {
+      if (int e = SyncInsert(out, &result->refused)) return fail("syncing", e);
+      std::string report;
+      FileResult so_far;
+      if (ReadWholeFile(out, insert_path, &report) && ParseReport(report, &so_far)) {
+        done = Checkpoint{boundary->lines, boundary->records, so_far.stored};
+      }
+      since_checkpoint = size - cut;
+      carried = size - cut;
+      std::memmove(buffer.get(), buffer.get() + cut, carried);
     }
-    meter.Advance(size, CountLines(buffer.get(), size));
+    if (n == 0) break;
   }
-  while (fsync(out) != 0) {
-    if (errno == EINTR) continue;
-    if (errno == EINVAL) {
-      result->refused = true;
-      break;
-    }
-    std::fprintf(stderr, "cellfs: syncing %s: %s\n", insert_path.c_str(), ErrnoText(errno).c_str());
-    return false;
-  }
+  if (int e = SyncInsert(out, &result->refused)) return fail("syncing", e);
   return true;
 }
 
@@ -183,7 +345,8 @@ bool ParseReport(const std::string& report, FileResult* result) {
 }
 
 FileResult LoadFileThroughMount(const std::string& file, const std::string& insert_path,
-                                ProgressMeter& meter, int in) {
+                                uint64_t skip_rows, ProgressMeter& meter, int in) {
+  RecordFilter filter(skip_rows);
   FileResult result;
   int out = open(insert_path.c_str(), O_RDWR | O_CLOEXEC);
   if (out < 0) {
@@ -194,7 +357,7 @@ FileResult LoadFileThroughMount(const std::string& file, const std::string& inse
     return result;
   }
   std::string report;
-  result.usable = SendInput(in, out, file, insert_path, meter, &result) &&
+  result.usable = SendInput(in, out, file, insert_path, filter, meter, &result) &&
                   ReadWholeFile(out, insert_path, &report);
   if (close(out) != 0 && result.usable) {
     if (errno == EINVAL) {
@@ -210,6 +373,7 @@ FileResult LoadFileThroughMount(const std::string& file, const std::string& inse
                  insert_path.c_str(), report.c_str());
     result.usable = false;
   }
+  result.refusals = FileLineNumbers(result.refusals, filter);
   return result;
 }
 
@@ -224,7 +388,7 @@ int LoadThroughMount(const LoadArgs& args, const fs::WriteSuffixes& suffixes) {
       continue;
     }
     ProgressMeter meter(Label(file), InputSize(in), StderrIsTerminal());
-    FileResult result = LoadFileThroughMount(file, insert_path, meter, in);
+    FileResult result = LoadFileThroughMount(file, insert_path, args.skip_rows, meter, in);
     CloseInput(in);
     all_stored = Conclude(file, meter, result) && all_stored;
   }
@@ -235,10 +399,12 @@ int LoadThroughMount(const LoadArgs& args, const fs::WriteSuffixes& suffixes) {
 
 FileResult LoadFileOffline(Engine* engine, const TableHandle& table,
                            const fs::WriteSuffixes& suffixes, const std::string& file,
-                           ProgressMeter& meter, int in) {
+                           uint64_t skip_rows, ProgressMeter& meter, int in) {
   FileResult result;
+  RecordFilter filter(skip_rows);
+  std::optional<RecordFilter::Boundary> unused;
   fs::InsertParser parser(table, suffixes);
-  fs::InsertBatcher batcher(engine, table);
+  fs::InsertBatcher batcher(engine, table, /*track_touched=*/false);
   auto sink = [&batcher](uint64_t line, Result<fs::InsertRow>&& row) {
     batcher.Add(line, std::move(row));
   };
@@ -253,8 +419,9 @@ FileResult LoadFileOffline(Engine* engine, const TableHandle& table,
     }
     if (n == 0) break;
     auto size = static_cast<size_t>(n);
-    parser.Feed(std::string_view(buffer.get(), size), sink);
     meter.Advance(size, CountLines(buffer.get(), size));
+    size_t kept = filter.Filter(buffer.get(), size, &unused);
+    parser.Feed(std::string_view(buffer.get(), kept), sink);
   }
   if (result.usable) parser.Finish(sink);
   Status flushed = batcher.Flush();
@@ -265,7 +432,7 @@ FileResult LoadFileOffline(Engine* engine, const TableHandle& table,
   }
   result.stored = batcher.rows_stored();
   result.refused_count = batcher.error_count();
-  result.refusals = batcher.errors();
+  result.refusals = FileLineNumbers(batcher.errors(), filter);
   return result;
 }
 
@@ -287,7 +454,8 @@ int LoadOffline(const LoadArgs& args, const fs::WriteSuffixes& suffixes) {
       continue;
     }
     ProgressMeter meter(Label(file), InputSize(in), StderrIsTerminal());
-    FileResult result = LoadFileOffline(engine.get(), *table, suffixes, file, meter, in);
+    FileResult result =
+        LoadFileOffline(engine.get(), *table, suffixes, file, args.skip_rows, meter, in);
     CloseInput(in);
     all_stored = Conclude(file, meter, result) && all_stored;
   }

@@ -14,18 +14,23 @@ struct LoadArgs {
   std::vector<std::string> files;  // "-" is stdin
   std::string ttl;                 // --ttl; empty: none (the table's default)
   std::string timestamp;           // --timestamp; empty: the server's write time
+  uint64_t skip_rows = 0;          // --skip-rows: records skipped after a CSV header
 };
 
 // Loads each file in turn, each on an @insert of its own (line numbers count
-// from 1 per file). Refused records are printed to stderr as
-// "FILE: line N: message"; each file ends with "loaded FILE: N rows stored,
-// M refused, R lines/s" on stdout. On a terminal stderr shows a progress
-// bar meanwhile. Valid records are stored whatever else the file holds.
-// Offline: the store must not be mounted (its lock is held then); it is
-// synced before the command returns.
-// Returns the exit code: 0 when every record of every file was stored, 1
-// when a record was refused or a file, the mount or the store could not be
-// used, 2 for a bad --ttl or --timestamp.
+// from 1 per file). `skip_rows` records of each file are not sent (JSON
+// Lines: its first lines; CSV: the records after the header, which is
+// sent), as cqlsh COPY's SKIPROWS; reported line numbers stay the file's.
+// Through a mount, every 8 MiB or so the load fsyncs @insert at a record
+// boundary, so it knows which rows are stored: when the mount fails
+// meanwhile (the daemon killed) it says on stderr "FILE: interrupted:
+// rows up to line N (M rows) are stored; resume with --skip-rows K". Refused records are printed to
+// stderr as "FILE: line N: message"; each file ends with "loaded FILE: N rows stored, M refused, R
+// lines/s" on stdout. On a terminal stderr shows a progress bar meanwhile. Valid records are stored
+// whatever else the file holds. Offline: the store must not be mounted (its lock is held then); it
+// is synced before the command returns. Returns the exit code: 0 when every record of every file
+// was stored, 1 when a record was refused or a file, the mount or the store could not be used, 2
+// for a bad --ttl or --timestamp.
 int RunLoad(const LoadArgs& args);
 
 }  // namespace cellfs::tools

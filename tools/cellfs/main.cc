@@ -1,6 +1,6 @@
 // The cellfs command line: parses the subcommands with CLI11 and hands each
-// to its runner (mount_command, umount_command, cql_command, load_command,
-// dump_command, stats_command).
+// to its runner (mount_command, umount_command, sync_command, cql_command,
+// load_command, dump_command, stats_command).
 #include <CLI/CLI.hpp>
 #include <string>
 
@@ -11,6 +11,7 @@
 #include "tools/cellfs/mount_command.h"
 #include "tools/cellfs/mount_options.h"
 #include "tools/cellfs/stats_command.h"
+#include "tools/cellfs/sync_command.h"
 #include "tools/cellfs/umount_command.h"
 
 namespace {
@@ -21,6 +22,7 @@ using cellfs::tools::DumpArgs;
 using cellfs::tools::LoadArgs;
 using cellfs::tools::MountArgs;
 using cellfs::tools::StatsArgs;
+using cellfs::tools::SyncArgs;
 using cellfs::tools::UmountArgs;
 
 CLI::App* AddMount(CLI::App& app, MountArgs* args) {
@@ -52,6 +54,18 @@ CLI::App* AddUmount(CLI::App& app, UmountArgs* args) {
                    "the mount (fusermount3 -u -z)");
   umount->add_option("MOUNTPOINT", args->mount_point, "Where it is mounted")->required();
   return umount;
+}
+
+CLI::App* AddSync(CLI::App& app, SyncArgs* args) {
+  CLI::App* command =
+      app.add_subcommand("sync", "Make every write acknowledged by a mount durable");
+  command->add_option("MOUNTPOINT", args->mount_point, "A cellfs mount")->required();
+  command->footer(
+      "fsyncs MOUNTPOINT's root directory, so the daemon syncs its store: every write\n"
+      "acknowledged so far survives an OS crash once this returns. sync(1) does not\n"
+      "reach a FUSE daemon. Exits 1 with a message when MOUNTPOINT is not a cellfs\n"
+      "mount, its daemon is gone, or the sync failed (e.g. ENOSPC after a full disk).");
+  return command;
 }
 
 CLI::App* AddCql(CLI::App& app, CqlArgs* args) {
@@ -107,13 +121,18 @@ CLI::App* AddLoad(CLI::App& app, LoadArgs* args) {
   load->add_option("--timestamp", args->timestamp,
                    "A write time in microseconds for every record without its own \"@timestamp\"")
       ->type_name("MICROS");
+  load->add_option("--skip-rows", args->skip_rows,
+                   "Skip the first N records of each FILE (after a CSV header), as cqlsh "
+                   "COPY's SKIPROWS: resumes an interrupted load")
+      ->type_name("N");
   load->footer(
       "Each FILE holds JSON Lines (one object per line, every key column present) or\n"
       "CSV with a header line, and is written to MOUNTPOINT/KS/TABLE/@insert. Valid\n"
       "records are stored; each refused one is printed to stderr as \"FILE: line N:\n"
       "message\". Prints \"loaded FILE: N rows stored, M refused, R lines/s\" per file\n"
       "(with a progress bar on a terminal). Exits 1 when any record was refused or\n"
-      "anything failed.\n"
+      "anything failed. If the mount fails meanwhile, it prints which rows are stored\n"
+      "and the --skip-rows that resumes after them.\n"
       "With --offline the records go straight into DATADIR (synced at the end).");
   return load;
 }
@@ -176,6 +195,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1, 1);
   MountArgs mount_args;
   UmountArgs umount_args;
+  SyncArgs sync_args;
   CqlArgs cql_args;
   LoadArgs load_args;
   DumpArgs dump_args;
@@ -183,6 +203,7 @@ int main(int argc, char** argv) {
   DemoArgs demo_args;
   CLI::App* mount = AddMount(app, &mount_args);
   CLI::App* umount = AddUmount(app, &umount_args);
+  CLI::App* sync_command = AddSync(app, &sync_args);
   CLI::App* cql = AddCql(app, &cql_args);
   CLI::App* load = AddLoad(app, &load_args);
   CLI::App* dump = AddDump(app, &dump_args);
@@ -195,6 +216,7 @@ int main(int argc, char** argv) {
   }
   if (mount->parsed()) return cellfs::tools::RunMount(mount_args);
   if (umount->parsed()) return cellfs::tools::RunUmount(umount_args);
+  if (sync_command->parsed()) return cellfs::tools::RunSync(sync_args);
   if (cql->parsed()) return cellfs::tools::RunCql(cql_args);
   if (load->parsed()) return cellfs::tools::RunLoad(load_args);
   if (dump->parsed()) return cellfs::tools::RunDump(dump_args);

@@ -1,0 +1,99 @@
+// What the fs tells the kernel after changes behind its back (fs/notifier.h):
+// @insert invalidates the rows and cells the kernel holds, and only those;
+// DROP and CREATE of a table in one @cql write, and ALTER, invalidate its
+// name and its @schema.
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/fs/filesystem_test_util.h"
+
+namespace cellfs::testing {
+namespace {
+
+void MakeTables(FsDriver& d) {
+  REQUIRE(d.Mkdir("ks") == 0);
+  d.Ddl(
+      "CREATE TABLE ks.t (k text, c int, v text, s text STATIC, PRIMARY KEY (k, c));"
+      "CREATE TABLE ks.kv (k text PRIMARY KEY, v text);");
+}
+
+uint64_t InodeOf(FsDriver& d, const std::string& path) {
+  uint64_t inode = 0;
+  REQUIRE(d.Resolve(path, &inode) == 0);
+  return inode;
+}
+
+TEST_CASE("@insert invalidates the rows and cells the kernel holds", "[kernel_invalidation]") {
+  FsDriver d;
+  MakeTables(d);
+  REQUIRE(d.Mkdir("ks/t/p") == 0);
+  REQUIRE(d.Mkdir("ks/t/p/1") == 0);
+  REQUIRE(d.Write("ks/t/p/1/v", "old\n") == 0);
+  REQUIRE(d.Write("ks/t/p/s", "static\n") == 0);
+  REQUIRE(d.Mkdir("ks/kv/a") == 0);
+  REQUIRE(d.Write("ks/kv/a/v", "old\n") == 0);
+  const uint64_t row = InodeOf(d, "ks/t/p/1");
+  const uint64_t cell = InodeOf(d, "ks/t/p/1/v");
+  const uint64_t static_cell = InodeOf(d, "ks/t/p/s");
+  const uint64_t kv_cell = InodeOf(d, "ks/kv/a/v");
+  const uint64_t kv_partition = InodeOf(d, "ks/kv/a");
+  d.notifier().Clear();
+
+  SECTION("a changed cell, its row and a static cell") {
+    REQUIRE(d.Write("ks/t/@insert", "{\"k\": \"p\", \"c\": 1, \"v\": \"newer\", \"s\": \"x\"}\n") ==
+            0);
+    CHECK(d.notifier().SawInode(row));
+    CHECK(d.notifier().SawInode(cell));
+    CHECK(d.notifier().SawEntry(row, "v"));
+    CHECK(d.notifier().SawInode(static_cell));
+    fs::NodeAttr attr;
+    REQUIRE(d.Stat("ks/t/p/1/v", &attr) == 0);
+    CHECK(attr.size == 6);
+  }
+  SECTION("a cell deleted by a null: its name is invalidated") {
+    REQUIRE(d.Write("ks/kv/@insert", "k,v\na,\n") == 0);
+    CHECK(d.notifier().SawInode(kv_cell));
+    CHECK(d.notifier().SawEntry(kv_partition, "v"));
+  }
+  SECTION("rows of partitions the kernel does not hold send nothing") {
+    std::string lines;
+    for (int i = 0; i < 1000; ++i) lines += "{\"k\": \"q" + std::to_string(i) + "\", \"c\": 1}\n";
+    REQUIRE(d.Write("ks/t/@insert", lines) == 0);
+    CHECK(d.notifier().events().empty());
+  }
+}
+
+TEST_CASE("DROP and CREATE of a table in one @cql write invalidate its name and @schema",
+          "[kernel_invalidation]") {
+  FsDriver d;
+  MakeTables(d);
+  const uint64_t keyspace = InodeOf(d, "ks");
+  InodeOf(d, "ks/t");
+  const uint64_t schema = InodeOf(d, "ks/t/@schema");
+  std::string transcript;
+  SECTION("the same definition made again: a new table the old entry cannot reach") {
+    d.notifier().Clear();
+    REQUIRE(d.Cql("DROP TABLE ks.t; CREATE TABLE ks.t (k text, c int, v text, s text STATIC, "
+                  "PRIMARY KEY (k, c));",
+                  &transcript) == 0);
+    CHECK(d.notifier().SawEntry(keyspace, "t"));
+    CHECK(d.notifier().SawInode(schema));
+  }
+  SECTION("ALTER: the table's name and its @schema") {
+    d.notifier().Clear();
+    REQUIRE(d.Cql("ALTER TABLE ks.t ADD w int;", &transcript) == 0);
+    CHECK(d.notifier().SawEntry(keyspace, "t"));
+    CHECK(d.notifier().SawInode(schema));
+  }
+  SECTION("an unrelated table is left alone") {
+    d.notifier().Clear();
+    REQUIRE(d.Cql("CREATE TABLE ks.other (k int PRIMARY KEY);", &transcript) == 0);
+    CHECK_FALSE(d.notifier().SawEntry(keyspace, "t"));
+    CHECK_FALSE(d.notifier().SawInode(schema));
+  }
+}
+
+}  // namespace
+}  // namespace cellfs::testing
