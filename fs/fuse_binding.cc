@@ -398,12 +398,15 @@ void MaybeThrowForTest(const char* operation) {
   }
 }
 
-template <OpName kName, auto kHandler>
+// How a guarded request is answered when its body throws before replying.
+enum class Fallback { kError, kNone };  // fuse_reply_err; fuse_reply_none (forgets)
+
+template <OpName kName, auto kHandler, Fallback kFallback = Fallback::kError>
 struct Guarded;
 
-// Requests answered by fuse_reply_err when the body throws before replying.
-template <OpName kName, typename... Args, void (*kHandler)(fuse_req_t, Args...)>
-struct Guarded<kName, kHandler> {
+template <OpName kName, typename... Args, void (*kHandler)(fuse_req_t, Args...),
+          Fallback kFallback>
+struct Guarded<kName, kHandler, kFallback> {
   static void Call(fuse_req_t req, Args... args) {
     RequestGuard::Run(
         kName.text,
@@ -411,23 +414,13 @@ struct Guarded<kName, kHandler> {
           MaybeThrowForTest(kName.text);
           kHandler(req, args...);
         },
-        [req](int err) { fuse_reply_err(req, err); });
-  }
-};
-
-// forget and forget_multi: their only reply is fuse_reply_none.
-template <OpName kName, auto kHandler>
-struct GuardedNoReply;
-template <OpName kName, typename... Args, void (*kHandler)(fuse_req_t, Args...)>
-struct GuardedNoReply<kName, kHandler> {
-  static void Call(fuse_req_t req, Args... args) {
-    RequestGuard::Run(
-        kName.text,
-        [&] {
-          MaybeThrowForTest(kName.text);
-          kHandler(req, args...);
-        },
-        [req](int) { fuse_reply_none(req); });
+        [req](int err) {
+          if constexpr (kFallback == Fallback::kNone) {
+            fuse_reply_none(req);
+          } else {
+            fuse_reply_err(req, err);
+          }
+        });
   }
 };
 
@@ -442,7 +435,7 @@ fuse_lowlevel_ops MakeOps() {
   fuse_lowlevel_ops ops{};
   ops.init = GuardedInit;
   ops.lookup = Guarded<"lookup", Lookup>::Call;
-  ops.forget = GuardedNoReply<"forget", Forget>::Call;
+  ops.forget = Guarded<"forget", Forget, Fallback::kNone>::Call;
   ops.getattr = Guarded<"getattr", GetAttr>::Call;
   ops.setattr = Guarded<"setattr", SetAttr>::Call;
   ops.mkdir = Guarded<"mkdir", MkDir>::Call;
@@ -464,7 +457,7 @@ fuse_lowlevel_ops MakeOps() {
   ops.listxattr = Guarded<"listxattr", ListXattr>::Call;
   ops.removexattr = Guarded<"removexattr", RemoveXattr>::Call;
   ops.create = Guarded<"create", Create>::Call;
-  ops.forget_multi = GuardedNoReply<"forget_multi", ForgetMulti>::Call;
+  ops.forget_multi = Guarded<"forget_multi", ForgetMulti, Fallback::kNone>::Call;
   ops.readdirplus = Guarded<"readdirplus", ReadDirPlus>::Call;
   ops.symlink = Guarded<"symlink", Symlink>::Call;
   ops.link = Guarded<"link", Link>::Call;

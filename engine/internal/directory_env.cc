@@ -314,26 +314,25 @@ leveldb::Status DirectoryEnv::OpenForWriting(const std::string& fname, bool appe
   return s;
 }
 
-leveldb::Status DirectoryEnv::NewWritableFile(const std::string& fname,
-                                              leveldb::WritableFile** result) {
+leveldb::Status DirectoryEnv::NewWriter(const std::string& fname, bool append,
+                                        leveldb::WritableFile** result) {
   *result = nullptr;
   int fd = -1;
-  leveldb::Status s = OpenForWriting(fname, /*append=*/false, &fd);
+  leveldb::Status s = OpenForWriting(fname, append, &fd);
   if (!s.ok()) return s;
   std::string_view name = std::string_view(fname).substr(dbname_.size() + 1);
   *result = new WritableFile(fname, fd, dir_fd_, IsManifest(name));
   return s;
 }
 
+leveldb::Status DirectoryEnv::NewWritableFile(const std::string& fname,
+                                              leveldb::WritableFile** result) {
+  return NewWriter(fname, /*append=*/false, result);
+}
+
 leveldb::Status DirectoryEnv::NewAppendableFile(const std::string& fname,
                                                 leveldb::WritableFile** result) {
-  *result = nullptr;
-  int fd = -1;
-  leveldb::Status s = OpenForWriting(fname, /*append=*/true, &fd);
-  if (!s.ok()) return s;
-  std::string_view name = std::string_view(fname).substr(dbname_.size() + 1);
-  *result = new WritableFile(fname, fd, dir_fd_, IsManifest(name));
-  return s;
+  return NewWriter(fname, /*append=*/true, result);
 }
 
 bool DirectoryEnv::FileExists(const std::string& fname) {

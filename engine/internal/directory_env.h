@@ -74,6 +74,8 @@ class DirectoryEnv final : public leveldb::EnvWrapper {
   // Opens `fname` for writing (created 0644 less the umask); truncated
   // unless `append`.
   leveldb::Status OpenForWriting(const std::string& fname, bool append, int* fd) const;
+  // A WritableFile over OpenForWriting's descriptor.
+  leveldb::Status NewWriter(const std::string& fname, bool append, leveldb::WritableFile** result);
 
   const std::string dbname_;
   const int dir_fd_;  // owned
