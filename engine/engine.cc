@@ -7,7 +7,9 @@
 #include <leveldb/env.h>
 #include <leveldb/filter_policy.h>
 #include <leveldb/write_batch.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <utility>
@@ -36,6 +38,16 @@ bool IsLockHeld(const leveldb::Status& s) {
   return s.IsIOError() && s.ToString().find("IO error: lock ") != std::string::npos;
 }
 
+// How many table files LevelDB may keep open. Each holds a descriptor
+// (DirectoryEnv reads by pread, no mmap), so half the process's descriptor
+// limit at most, within LevelDB's own bounds (74 to its default 1000):
+// past the limit compactions would fail with EMFILE and fence all writes.
+int OpenTableBudget() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 1000;
+  return static_cast<int>(std::clamp<rlim_t>(limit.rlim_cur / 2, 74, 1000));
+}
+
 leveldb::Options LevelDbOptions(const EngineOptions& options, EngineCore* core) {
   leveldb::Options db_options;
   db_options.create_if_missing = options.create_if_missing && !options.read_only;
@@ -44,6 +56,7 @@ leveldb::Options LevelDbOptions(const EngineOptions& options, EngineCore* core) 
   db_options.filter_policy = core->filter_policy.get();
   db_options.write_buffer_size = options.write_buffer_bytes;
   db_options.max_file_size = 8u << 20;
+  db_options.max_open_files = OpenTableBudget();
   return db_options;
 }
 
@@ -194,7 +207,7 @@ Mutation Engine::NewMutation() {
   // it there), so Apply refuses this mutation: its time is never stored.
   Status leased = core_->write_times->Next(&write_time);
   assert(leased.ok() || !core_->write_fence.Check().ok());
-  (void)leased;
+  (void)leased;  // every failure closes the fence (WriteFence::Record)
   return Mutation(core_.get(), write_time, now, core_->batch_pool->Take());
 }
 

@@ -176,11 +176,16 @@ int Filesystem::Flush(uint64_t handle) {
 
 int Filesystem::Fsync(uint64_t handle) {
   OpenFile* file = FileOf(handle);
+  int pending = 0;
   {
     std::lock_guard lock(file->mutex);
-    if (int e = file->Release()) return e;  // everything pending, as a flush
+    pending = file->Release();  // everything pending, as a flush
   }
-  return ErrnoFromStatus(impl_->engine->Sync());
+  // The sync runs even when this file refused something: fsync makes every
+  // write acknowledged so far durable (an @insert with a refused line has
+  // stored its valid ones).
+  if (int e = ErrnoFromStatus(impl_->engine->Sync())) return e;
+  return pending;
 }
 
 int Filesystem::TruncateOpenFile(uint64_t handle) {

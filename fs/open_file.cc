@@ -267,6 +267,7 @@ class CellFile final : public OpenFile {
     }
     // Later reads through this handle show what it stored.
     if (stored_) content_ = FormatCellContent(type(), *stored_);
+    stored_.reset();  // content_ is the one copy a handle keeps
     NodeId plain = node_.id;
     plain.write = {};
     impl_->InvalidateNode(plain);  // its size and mtime changed

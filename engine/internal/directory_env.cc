@@ -224,12 +224,32 @@ class DirectoryLock final : public leveldb::FileLock {
 
 // The open file is a plain file nobody linked elsewhere: a hard link planted
 // at a store file's name would otherwise be written through.
-leveldb::Status CheckPlainFile(const std::string& fname, int fd) {
+// Files the store writes must be plain and its own: a hard link would let
+// the write reach a file elsewhere. `refuse_links` is off for reads and for
+// LOCK (never written; a hard-link backup such as `cp -al` links it).
+leveldb::Status CheckPlainFile(const std::string& fname, int fd, bool refuse_links) {
   struct stat st {};
   if (fstat(fd, &st) != 0) return ErrnoStatus(fname, errno);
   if (!S_ISREG(st.st_mode)) return leveldb::Status::IOError(fname, "not a plain file");
-  if (st.st_nlink > 1) return leveldb::Status::IOError(fname, "a file with other hard links");
+  if (refuse_links && st.st_nlink > 1) {
+    return leveldb::Status::IOError(fname, "a file with other hard links");
+  }
   return leveldb::Status::OK();
+}
+
+// openat(dir_fd, name) without following a link and without blocking on a
+// FIFO planted at the name (O_NONBLOCK does nothing to a plain file), then
+// CheckPlainFile. The descriptor in *fd, or an error and none.
+leveldb::Status OpenPlainAt(int dir_fd, const std::string& name, const std::string& fname,
+                            int flags, bool refuse_links, int* fd) {
+  *fd = openat(dir_fd, name.c_str(), flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+  if (*fd < 0) return ErrnoStatus(fname, errno);
+  leveldb::Status s = CheckPlainFile(fname, *fd, refuse_links);
+  if (!s.ok()) {
+    close(*fd);
+    *fd = -1;
+  }
+  return s;
 }
 
 }  // namespace
@@ -278,8 +298,9 @@ leveldb::Status DirectoryEnv::NewSequentialFile(const std::string& fname,
   std::string name;
   leveldb::Status s = NameOf(fname, &name);
   if (!s.ok()) return s;
-  int fd = openat(dir_fd_, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return ErrnoStatus(fname, errno);
+  int fd = -1;
+  s = OpenPlainAt(dir_fd_, name, fname, O_RDONLY, /*refuse_links=*/false, &fd);
+  if (!s.ok()) return s;
   *result = new SequentialFile(fname, fd);
   return leveldb::Status::OK();
 }
@@ -290,8 +311,9 @@ leveldb::Status DirectoryEnv::NewRandomAccessFile(const std::string& fname,
   std::string name;
   leveldb::Status s = NameOf(fname, &name);
   if (!s.ok()) return s;
-  int fd = openat(dir_fd_, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return ErrnoStatus(fname, errno);
+  int fd = -1;
+  s = OpenPlainAt(dir_fd_, name, fname, O_RDONLY, /*refuse_links=*/false, &fd);
+  if (!s.ok()) return s;
   *result = new RandomAccessFile(fname, fd);
   return leveldb::Status::OK();
 }
@@ -301,12 +323,12 @@ leveldb::Status DirectoryEnv::OpenForWriting(const std::string& fname, bool appe
   leveldb::Status s = NameOf(fname, &name);
   if (!s.ok()) return s;
   // No O_TRUNC: a file is truncated only once it is known to be the store's.
-  int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (append ? O_APPEND : 0);
-  int opened = openat(dir_fd_, name.c_str(), flags, 0644);
-  if (opened < 0) return ErrnoStatus(fname, errno);
-  s = CheckPlainFile(fname, opened);
-  if (s.ok() && !append && ftruncate(opened, 0) != 0) s = ErrnoStatus(fname, errno);
-  if (!s.ok()) {
+  int flags = O_WRONLY | O_CREAT | (append ? O_APPEND : 0);
+  int opened = -1;
+  s = OpenPlainAt(dir_fd_, name, fname, flags, /*refuse_links=*/true, &opened);
+  if (!s.ok()) return s;
+  if (!append && ftruncate(opened, 0) != 0) {
+    s = ErrnoStatus(fname, errno);
     close(opened);
     return s;
   }
@@ -424,13 +446,13 @@ leveldb::Status DirectoryEnv::LockFile(const std::string& fname, leveldb::FileLo
       locks.Holds(st.st_dev, st.st_ino)) {
     return leveldb::Status::IOError(context, "already held by process");
   }
-  int fd = openat(dir_fd_, name.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   // Only a lock another process holds reads "lock ...": engine.cc tells a
   // store in use from one it cannot open (a read-only device) by that.
-  if (fd < 0) return ErrnoStatus(fname, errno);
-  s = CheckPlainFile(fname, fd);
-  if (!s.ok() || fstat(fd, &st) != 0) {
-    if (s.ok()) s = ErrnoStatus(context, errno);
+  int fd = -1;
+  s = OpenPlainAt(dir_fd_, name, fname, O_RDWR | O_CREAT, /*refuse_links=*/false, &fd);
+  if (!s.ok()) return s;
+  if (fstat(fd, &st) != 0) {
+    s = ErrnoStatus(fname, errno);
     close(fd);
     return s;
   }

@@ -15,8 +15,10 @@ namespace cellfs::storage {
 // `name` a single component, by *at(2) calls relative to a directory
 // descriptor: openat with O_NOFOLLOW | O_CLOEXEC, fstatat, unlinkat and
 // renameat without following symbolic links. A symbolic link at a store
-// file's name fails the call (ELOOP) instead of being followed, and a file
-// that is not a plain file, or one with other hard links, is refused.
+// file's name fails the call (ELOOP) instead of being followed, a file that
+// is not a plain file is refused (a FIFO never blocks the open), and so is
+// one with other hard links that the store would write (LOCK, never
+// written, may have them: hard-link backups).
 // Every other path is an IOError "outside the data directory", except
 // CreateDir of `dbname` itself, which exists. Threads, the clock and
 // GetTestDirectory come from Env::Default().

@@ -37,8 +37,10 @@ class WriteFence {
   }
 
   // Returns `result` unchanged; a failed write closes the fence for good.
+  // Every failure counts, NotFound too: a LevelDB write reports it only when
+  // a store file vanished under it (the data directory removed).
   Status Record(Status result) {
-    if (result.ok() || result.code() == StatusCode::kNotFound) return result;
+    if (result.ok()) return result;
     bool first = false;
     {
       std::lock_guard lock(mutex_);

@@ -5,6 +5,8 @@
 #include <leveldb/helpers/memenv.h>
 
 #include <catch2/catch.hpp>
+#include <fcntl.h>
+
 #include <cerrno>
 #include <memory>
 #include <string>
@@ -109,6 +111,23 @@ TEST_CASE("fsync of a directory makes mkdir, rm and rm -r durable against an OS 
     REQUIRE(stack.driver->Mkdir("ks/t/p/1") != 0);
     CHECK(stack.FsyncDir("ks/t") == ENOSPC);
   }
+}
+
+TEST_CASE("fsync of an @insert that refused a line still makes its stored rows durable",
+          "[fsync_dir]") {
+  CrashStack stack;
+  uint64_t inode = 0;
+  REQUIRE(stack.driver->Resolve("ks/t/@insert", &inode) == 0);
+  fs::OpenReply reply;
+  REQUIRE(stack.driver->fs().Open(inode, O_WRONLY, &reply) == 0);
+  const std::string rows = "{\"k\": \"p\", \"c\": 1, \"v\": \"one\"}\n"
+                           "{\"k\": \"p\", \"c\": \"bad\"}\n";
+  (void)stack.driver->fs().Write(reply.handle, 0, rows);  // the bad line is refused
+  // The refusal is reported, and the valid row is synced all the same.
+  CHECK(stack.driver->fs().Fsync(reply.handle) == EINVAL);
+  stack.driver->fs().Release(reply.handle);
+  stack.CrashAndMount();
+  CHECK(stack.driver->Cat("ks/t/p/1/v") == "one\n");
 }
 
 }  // namespace

@@ -29,9 +29,19 @@ PY
 }
 
 step "kill -9 of the daemon in the middle of a load of $ROWS rows"
-"$CELLFS" load "$MNT" ks.t "$WORK/rows.jsonl" >"$WORK/load.out" 2>"$WORK/load.err" &
+# The load reads from a pipe that holds back the second half until the
+# daemon is dead, so the kill lands mid-load however fast the load runs.
+held=$(( ROWS * 2 / 3 ))  # lines sent before the kill
+# A row 1/6 of the input before that point: past the first checkpoint (8 MiB,
+# about 246000 lines of this file), and far enough back (3.5 MiB) that its
+# 1 MiB batch was applied without waiting for the held-back input.
+mark=$(( ROWS / 2 ))
+{
+  head -n "$held" "$WORK/rows.jsonl"
+  for _ in $(seq 1200); do [[ -e $WORK/go ]] && break; sleep 0.1; done  # at most 2 min
+  tail -n "+$((held + 1))" "$WORK/rows.jsonl"
+} | "$CELLFS" load "$MNT" ks.t - >"$WORK/load.out" 2>"$WORK/load.err" &
 LOAD_PID=$!
-mark=$(( ROWS / 2 ))  # past the first checkpoint (8 MiB, about 230000 lines of this file)
 for _ in $(seq 600); do
   [[ -e $MNT/ks/t/$mark/v ]] && break
   alive "$LOAD_PID" || break
@@ -40,6 +50,7 @@ done
 alive "$LOAD_PID" || die "the load ended before the kill: $(cat "$WORK/load.err")"
 kill -KILL "$DAEMON_PID"
 wait "$DAEMON_PID" 2>/dev/null || true
+touch "$WORK/go"  # the rest of the input: the load's next write meets the dead mount
 rc=0
 wait "$LOAD_PID" || rc=$?
 message=$(cat "$WORK/load.err")
