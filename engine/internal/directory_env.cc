@@ -295,11 +295,8 @@ leveldb::Status DirectoryEnv::NameOf(const std::string& fname, std::string* name
 leveldb::Status DirectoryEnv::NewSequentialFile(const std::string& fname,
                                                 leveldb::SequentialFile** result) {
   *result = nullptr;
-  std::string name;
-  leveldb::Status s = NameOf(fname, &name);
-  if (!s.ok()) return s;
   int fd = -1;
-  s = OpenPlainAt(dir_fd_, name, fname, O_RDONLY, /*refuse_links=*/false, &fd);
+  leveldb::Status s = OpenForReading(fname, &fd);
   if (!s.ok()) return s;
   *result = new SequentialFile(fname, fd);
   return leveldb::Status::OK();
@@ -308,14 +305,18 @@ leveldb::Status DirectoryEnv::NewSequentialFile(const std::string& fname,
 leveldb::Status DirectoryEnv::NewRandomAccessFile(const std::string& fname,
                                                   leveldb::RandomAccessFile** result) {
   *result = nullptr;
-  std::string name;
-  leveldb::Status s = NameOf(fname, &name);
-  if (!s.ok()) return s;
   int fd = -1;
-  s = OpenPlainAt(dir_fd_, name, fname, O_RDONLY, /*refuse_links=*/false, &fd);
+  leveldb::Status s = OpenForReading(fname, &fd);
   if (!s.ok()) return s;
   *result = new RandomAccessFile(fname, fd);
   return leveldb::Status::OK();
+}
+
+leveldb::Status DirectoryEnv::OpenForReading(const std::string& fname, int* fd) const {
+  std::string name;
+  leveldb::Status s = NameOf(fname, &name);
+  if (!s.ok()) return s;
+  return OpenPlainAt(dir_fd_, name, fname, O_RDONLY, /*refuse_links=*/false, fd);
 }
 
 leveldb::Status DirectoryEnv::OpenForWriting(const std::string& fname, bool append, int* fd) const {

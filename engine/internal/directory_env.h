@@ -73,6 +73,8 @@ class DirectoryEnv final : public leveldb::EnvWrapper {
   // The name inside the directory of `fname` ("<dbname>/<name>"), or an
   // IOError when `fname` is any other path.
   leveldb::Status NameOf(const std::string& fname, std::string* name) const;
+  // Opens `fname` for reading (a plain file, never through a link).
+  leveldb::Status OpenForReading(const std::string& fname, int* fd) const;
   // Opens `fname` for writing (created 0644 less the umask); truncated
   // unless `append`.
   leveldb::Status OpenForWriting(const std::string& fname, bool append, int* fd) const;
