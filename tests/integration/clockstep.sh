@@ -13,6 +13,11 @@ SHIM=$WORK/clockstep.so
 OFFSET=$WORK/clock_offset
 cc -shared -fPIC -O2 -o "$SHIM" "$(dirname "$(realpath "$0")")/clockstep_shim.c" -ldl ||
   die "building the clock shim failed"
+# The daemon's preload list: a sanitizer's runtime must come first in it (an
+# ASan or TSan build refuses to start otherwise), then the shim.
+DAEMON_PRELOAD=$SHIM
+sanitizer_runtime=$(ldd "$CELLFS" | awk '/lib(asan|tsan)\.so/ { print $3; exit }')
+[[ -z $sanitizer_runtime ]] || DAEMON_PRELOAD=$sanitizer_runtime:$SHIM
 set_offset() { echo "$1" >"$OFFSET"; }
 set_offset 0
 
@@ -24,7 +29,7 @@ gattr() { getfattr --absolute-names --only-values -n "$1" "$2"; }
 mount_shifted() {
   if [[ ${1:-} == -d ]]; then
     _remember_mount "$MNT"
-    LD_PRELOAD=$SHIM CELLFS_CLOCK_OFFSET_FILE=$OFFSET "$CELLFS" mount "$DATA" "$MNT" 2>>"$LOG" ||
+    LD_PRELOAD=$DAEMON_PRELOAD CELLFS_CLOCK_OFFSET_FILE=$OFFSET "$CELLFS" mount "$DATA" "$MNT" 2>>"$LOG" ||
       die "cellfs mount exited $?"
     mountpoint -q "$MNT" || die "cellfs mount returned but $MNT is not a mount point"
     DAEMON_PID=$(daemon_pid_of "$DATA")
@@ -32,7 +37,7 @@ mount_shifted() {
     _PIDS+=("$DAEMON_PID")
   else
     _remember_mount "$MNT"
-    env --default-signal=INT LD_PRELOAD="$SHIM" CELLFS_CLOCK_OFFSET_FILE="$OFFSET" \
+    env --default-signal=INT LD_PRELOAD="$DAEMON_PRELOAD" CELLFS_CLOCK_OFFSET_FILE="$OFFSET" \
       "$CELLFS" mount -f "$DATA" "$MNT" 2>>"$LOG" &
     DAEMON_PID=$!
     _PIDS+=("$DAEMON_PID")

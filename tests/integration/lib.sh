@@ -162,12 +162,22 @@ mount_daemonised() {
 }
 
 # Waits up to SECONDS (default 20) for PID to exit.
+# The bound guards against a daemon that hangs at unmount, not a slow one: a
+# sanitizer build closing its store (LevelDB's last compaction, syncs, the
+# leak check at exit) beside other tests on 2 cores once took over 20 s, so
+# such builds get 60 s. A daemon still running then has its threads' stacks
+# printed (gdb), so a real hang says where it is.
+SANITIZED=$(ldd "$CELLFS" 2>/dev/null | grep -cE 'lib(asan|tsan)\.so' || true)
 wait_pid_gone() {
   local pid=$1 limit=${2:-20} i
+  ((SANITIZED == 0)) || ((limit >= 60)) || limit=60
   for i in $(seq $((limit * 10))); do
     alive "$pid" || return 0
     sleep 0.1
   done
+  if command -v gdb >/dev/null; then
+    timeout 60 gdb -p "$pid" -batch -ex "thread apply all bt" 2>&1 | grep -E '^(Thread|#)' >&2 || true
+  fi
   die "daemon pid $pid still running ${limit} s after unmount"
 }
 
