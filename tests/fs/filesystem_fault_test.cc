@@ -44,10 +44,9 @@ class FaultStack {
 
   void Mount() {
     test_engine_.engine.reset();
-    // A remount takes time. Write times run ahead of the clock by one
-    // microsecond per write in a burst, and a stop that could not store the
-    // high-water mark (a crash, a failed device) leaves the next engine to
-    // resume from the clock alone (docs/ENGINE.md).
+    // A remount takes time: the clock moves on, as it would. (Write times
+    // stay above everything handed out before, crash or not: the lease of
+    // docs/ENGINE.md, "Write times".)
     test_engine_.clock.AdvanceSeconds(1);
     auto opened = Engine::Open("/db", options_);
     INFO(opened.status().ToString());
