@@ -14,15 +14,15 @@
 #include <cstdint>
 #include <utility>
 
-#include "engine/internal/leveldb_status.h"
-#include "engine/internal/directory_env.h"
-#include "engine/internal/engine_core.h"
-#include "engine/internal/mutation_batch.h"
-#include "engine/internal/read_state.h"
-#include "engine/internal/storage_keys.h"
-#include "engine/internal/sweeper.h"
-#include "engine/internal/sweeper_thread.h"
-#include "engine/internal/write_time_lease.h"
+#include "engine/store/internal/leveldb_status.h"
+#include "engine/store/internal/directory_env.h"
+#include "engine/store/internal/engine_core.h"
+#include "engine/store/internal/mutation_batch.h"
+#include "engine/store/internal/read_state.h"
+#include "engine/store/internal/storage_keys.h"
+#include "engine/store/internal/sweeper.h"
+#include "engine/store/internal/sweeper_thread.h"
+#include "engine/store/internal/write_time_lease.h"
 
 namespace cellfs {
 namespace {

@@ -8,13 +8,13 @@
 #include <memory>
 #include <string>
 
-#include "engine/catalog.h"
-#include "engine/cql_statement.h"
+#include "engine/cql/catalog.h"
+#include "engine/cql/cql_statement.h"
 #include "engine/engine_options.h"
-#include "engine/mutation.h"
-#include "engine/read_view.h"
+#include "engine/store/mutation.h"
+#include "engine/store/read_view.h"
 #include "engine/status.h"
-#include "engine/table_schema.h"
+#include "engine/cql/table_schema.h"
 
 namespace cellfs {
 

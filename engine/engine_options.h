@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "engine/clock.h"
+#include "engine/store/clock.h"
 #include "engine/status.h"
 
 namespace leveldb {

@@ -1,6 +1,6 @@
 // The stored catalog: DDL changes persist with stable table and column ids,
 // reload equal, never reuse a dropped id, and corrupt records are refused.
-#include "engine/internal/catalog_store.h"
+#include "engine/store/internal/catalog_store.h"
 
 #include <leveldb/db.h>
 #include <leveldb/env.h>
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/cql_parser.h"
-#include "engine/internal/storage_keys.h"
+#include "engine/cql/cql_parser.h"
+#include "engine/store/internal/storage_keys.h"
 #include "tests/engine/schema_script.h"
 
 namespace cellfs::storage {

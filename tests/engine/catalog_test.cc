@@ -1,5 +1,5 @@
 // Catalog: DDL statements applied with Cassandra's validation rules.
-#include "engine/catalog.h"
+#include "engine/cql/catalog.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // Cells: liveness at an injected time, Cassandra's tie rules for
 // reconciliation, the merge laws (property tests), and counters.
-#include "engine/cell.h"
+#include "engine/store/cell.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // ClusteringRanges: CQL tuple bounds on the clustering key turned into byte
 // ranges of the stored (per-column ASC/DESC) order, checked by hand on the
 // simple cases and against a direct tuple comparison on random tables.
-#include "engine/internal/clustering_ranges.h"
+#include "engine/store/internal/clustering_ranges.h"
 
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "engine/catalog.h"
-#include "engine/key_codec.h"
-#include "engine/literal.h"
+#include "engine/cql/catalog.h"
+#include "engine/cql/key_codec.h"
+#include "engine/cql/literal.h"
 #include "tests/engine/hex_test_util.h"
 #include "tests/engine/schema_script.h"
 

@@ -1,6 +1,6 @@
 // Tests for CqlLexer: every token kind, case folding, literal decoding,
 // comments, positions, lexical errors, and a property test over random scripts.
-#include "engine/internal/cql_lexer.h"
+#include "engine/cql/internal/cql_lexer.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -8,7 +8,7 @@
 #include <variant>
 #include <vector>
 
-#include "engine/cql_parser.h"
+#include "engine/cql/cql_parser.h"
 
 namespace cellfs::testing {
 

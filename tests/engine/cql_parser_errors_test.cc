@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cql_parser.h"
+#include "engine/cql/cql_parser.h"
 #include "tests/engine/cql_parse_support.h"
 
 namespace cellfs {

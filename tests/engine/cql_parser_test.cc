@@ -1,6 +1,6 @@
 // Tests for CqlParser's grammar: every DDL statement form and variant, the
 // AST it produces, case folding, quoting, comments and statement text.
-#include "engine/cql_parser.h"
+#include "engine/cql/cql_parser.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,9 +1,9 @@
 // CqlType: names, frozenness, equality and the key-capability rule.
-#include "engine/cql_type.h"
+#include "engine/cql/cql_type.h"
 
 #include <catch2/catch.hpp>
 
-#include "engine/cql_identifier.h"
+#include "engine/cql/cql_identifier.h"
 
 namespace cellfs {
 namespace {

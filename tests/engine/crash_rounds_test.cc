@@ -18,9 +18,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/cql_parser.h"
+#include "engine/cql/cql_parser.h"
 #include "engine/engine.h"
-#include "engine/table_scan.h"
+#include "engine/store/table_scan.h"
 #include "tests/engine/engine_test_util.h"
 #include "tests/engine/fault_env.h"
 

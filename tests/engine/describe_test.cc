@@ -1,5 +1,5 @@
 // DESCRIBE: canonical CREATE text that parses back to the same schema.
-#include "engine/describe.h"
+#include "engine/cql/describe.h"
 
 #include <catch2/catch.hpp>
 

@@ -21,9 +21,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/cql_parser.h"
+#include "engine/cql/cql_parser.h"
 #include "engine/engine.h"
-#include "engine/table_scan.h"
+#include "engine/store/table_scan.h"
 #include "tests/engine/engine_test_util.h"
 #include "tests/engine/fault_env.h"
 
@@ -684,7 +684,7 @@ TEST_CASE("a MANIFEST record torn by a full disk during a compaction leaves the 
   }
 }
 
-// A sequence lease (engine/internal/sequence_allocator.cc, Lease) is a
+// A sequence lease (engine/store/internal/sequence_allocator.cc, Lease) is a
 // synced LevelDB write of its own. It once bypassed the WriteFence: when a
 // full disk tore it, later writes were acknowledged behind the torn record
 // once space was back, and recovery dropped them with the rest of the block.

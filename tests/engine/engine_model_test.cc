@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/table_scan.h"
+#include "engine/store/table_scan.h"
 #include "tests/engine/cassandra_model.h"
 #include "tests/engine/engine_test_util.h"
 

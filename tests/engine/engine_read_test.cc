@@ -20,10 +20,10 @@
 #include <utility>
 #include <vector>
 
-#include "engine/internal/fragment_reader.h"
-#include "engine/internal/live_row.h"
-#include "engine/internal/storage_keys.h"
-#include "engine/token.h"
+#include "engine/store/internal/fragment_reader.h"
+#include "engine/store/internal/live_row.h"
+#include "engine/store/internal/storage_keys.h"
+#include "engine/store/token.h"
 #include "tests/engine/engine_test_util.h"
 #include "tests/engine/hex_test_util.h"
 

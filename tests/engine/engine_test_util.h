@@ -14,14 +14,14 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/cell.h"
-#include "engine/cql_parser.h"
+#include "engine/store/cell.h"
+#include "engine/cql/cql_parser.h"
 #include "engine/engine.h"
-#include "engine/literal.h"
-#include "engine/read_view.h"
-#include "engine/row_fragment.h"
-#include "engine/slice.h"
-#include "engine/table_schema.h"
+#include "engine/cql/literal.h"
+#include "engine/store/read_view.h"
+#include "engine/store/row_fragment.h"
+#include "engine/store/slice.h"
+#include "engine/cql/table_schema.h"
 
 namespace cellfs::testing {
 

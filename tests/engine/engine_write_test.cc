@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "engine/engine.h"
-#include "engine/mutation.h"
-#include "engine/read_view.h"
+#include "engine/store/mutation.h"
+#include "engine/store/read_view.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace cellfs::testing {

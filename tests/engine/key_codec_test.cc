@@ -2,7 +2,7 @@
 // transcribed independently in key_reference_order.h) for every key type in
 // both directions; decoding round-trips; composite keys sort as tuples;
 // prefix bounds hold; corrupt input is Corruption, never a crash.
-#include "engine/key_codec.h"
+#include "engine/cql/key_codec.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,10 +1,10 @@
-// Contracts between the key codec and literals (engine/key_codec.h,
-// engine/literal.h): what the codec decodes validates, prints and parses
+// Contracts between the key codec and literals (engine/cql/key_codec.h,
+// engine/cql/literal.h): what the codec decodes validates, prints and parses
 // back, and the two modules agree on which set elements are equal.
 #include <catch2/catch.hpp>
 
-#include "engine/key_codec.h"
-#include "engine/literal.h"
+#include "engine/cql/key_codec.h"
+#include "engine/cql/literal.h"
 #include "tests/engine/literal_test_util.h"
 #include "tests/engine/random_value.h"
 

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/cql_type.h"
+#include "engine/cql/cql_type.h"
 #include "tests/engine/key_reference_order.h"
 
 namespace cellfs::testing {

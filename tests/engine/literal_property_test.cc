@@ -1,11 +1,11 @@
-// Property tests for engine/literal.h: over random values of many types,
+// Property tests for engine/cql/literal.h: over random values of many types,
 // printing then parsing gives the same bytes back, as a literal and as a
 // term; and random or damaged bytes never crash validation.
 #include <catch2/catch.hpp>
 
-#include "engine/internal/cql_lexer.h"
-#include "engine/internal/term_parser.h"
-#include "engine/literal.h"
+#include "engine/cql/internal/cql_lexer.h"
+#include "engine/cql/internal/term_parser.h"
+#include "engine/cql/literal.h"
 #include "tests/engine/literal_test_util.h"
 #include "tests/engine/random_value.h"
 

@@ -1,6 +1,6 @@
-// Tests for ParseLiteral and FormatLiteral (engine/literal.h): every accepted
+// Tests for ParseLiteral and FormatLiteral (engine/cql/literal.h): every accepted
 // spelling of each type, canonical printing, collection order, and errors.
-#include "engine/literal.h"
+#include "engine/cql/literal.h"
 
 #include <catch2/catch.hpp>
 

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/cql_type.h"
-#include "engine/literal.h"
+#include "engine/cql/cql_type.h"
+#include "engine/cql/literal.h"
 #include "tests/engine/hex_test_util.h"
 
 namespace cellfs::literal_test {

@@ -1,11 +1,11 @@
-// Tests for ValidateValue (engine/literal.h) and the UTF-8 and collection
+// Tests for ValidateValue (engine/cql/literal.h) and the UTF-8 and collection
 // framing helpers beneath it: widths, encodings, framing, order, nesting.
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "engine/collection_codec.h"
-#include "engine/internal/utf8.h"
-#include "engine/literal.h"
+#include "engine/cql/collection_codec.h"
+#include "engine/cql/internal/utf8.h"
+#include "engine/cql/literal.h"
 #include "tests/engine/literal_test_util.h"
 
 namespace cellfs {

@@ -1,6 +1,6 @@
 // Tests for the numeric literal codecs: integers, varint, float/double and
 // decimal, text <-> Cassandra native-protocol bytes.
-#include "engine/internal/numeric_literal.h"
+#include "engine/cql/internal/numeric_literal.h"
 
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/internal/big_integer.h"
+#include "engine/cql/internal/big_integer.h"
 #include "tests/engine/hex_test_util.h"
 
 namespace cellfs {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/cell.h"
-#include "engine/row_fragment.h"
+#include "engine/store/cell.h"
+#include "engine/store/row_fragment.h"
 
 namespace cellfs::testing {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/collection_codec.h"
-#include "engine/cql_type.h"
-#include "engine/internal/temporal_literal.h"
+#include "engine/cql/collection_codec.h"
+#include "engine/cql/cql_type.h"
+#include "engine/cql/internal/temporal_literal.h"
 
 namespace cellfs {
 

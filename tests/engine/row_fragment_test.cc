@@ -1,7 +1,7 @@
 // Row fragments: marker and deletion reconciliation, merging with
 // shadowing, liveness, purging with a manual clock, and the byte format
 // (golden bytes, round trips, rejection of malformed and random input).
-#include "engine/row_fragment.h"
+#include "engine/store/row_fragment.h"
 
 #include <catch2/catch.hpp>
 

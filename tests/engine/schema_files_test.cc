@@ -2,7 +2,7 @@
 // view statements, which are refused as "not supported yet".
 #include <catch2/catch.hpp>
 
-#include "engine/describe.h"
+#include "engine/cql/describe.h"
 #include "tests/engine/schema_script.h"
 
 namespace cellfs {

@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 
-#include "engine/catalog.h"
-#include "engine/cql_parser.h"
+#include "engine/cql/catalog.h"
+#include "engine/cql/cql_parser.h"
 
 namespace cellfs::testing {
 

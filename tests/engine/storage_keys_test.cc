@@ -1,7 +1,7 @@
 // Storage keys: every builder round trips through its parser, data keys sort
 // as docs/FORMAT.md "Storage layout" says, and bad input is refused.
 // std::string's < compares unsigned bytes, as LevelDB's bytewise comparator.
-#include "engine/internal/storage_keys.h"
+#include "engine/store/internal/storage_keys.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/internal/big_endian.h"
-#include "engine/key_codec.h"
-#include "engine/literal.h"
-#include "engine/token.h"
+#include "engine/cql/internal/big_endian.h"
+#include "engine/cql/key_codec.h"
+#include "engine/cql/literal.h"
+#include "engine/store/token.h"
 #include "tests/engine/hex_test_util.h"
 #include "tests/engine/schema_script.h"
 

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/internal/storage_keys.h"
+#include "engine/store/internal/storage_keys.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace cellfs {

@@ -1,11 +1,11 @@
 // TableScan: every live row of a table in token order, then clustering order;
 // static-only partitions once; dead partitions never.
-#include "engine/table_scan.h"
+#include "engine/store/table_scan.h"
 
 #include <algorithm>
 #include <map>
 
-#include "engine/token.h"
+#include "engine/store/token.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace cellfs {

@@ -1,6 +1,6 @@
 // Tests for the temporal literal codecs (timestamp, date, time, duration)
 // and the civil-calendar arithmetic beneath them.
-#include "engine/internal/temporal_literal.h"
+#include "engine/cql/internal/temporal_literal.h"
 
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include <random>
 #include <string>
 
-#include "engine/internal/civil_time.h"
+#include "engine/cql/internal/civil_time.h"
 #include "tests/engine/hex_test_util.h"
 
 namespace cellfs {

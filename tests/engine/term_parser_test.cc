@@ -1,10 +1,10 @@
-// Tests for ParseTerm (engine/internal/term_parser.h): which tokens spell a
+// Tests for ParseTerm (engine/cql/internal/term_parser.h): which tokens spell a
 // value of each type, null handling, positions, and consuming one term.
-#include "engine/internal/term_parser.h"
+#include "engine/cql/internal/term_parser.h"
 
 #include <catch2/catch.hpp>
 
-#include "engine/internal/cql_lexer.h"
+#include "engine/cql/internal/cql_lexer.h"
 #include "tests/engine/literal_test_util.h"
 
 namespace cellfs {

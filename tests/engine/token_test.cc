@@ -1,6 +1,6 @@
 // Tokens: Cassandra's partition-key layout, xxHash64 known answers, the
 // INT64_MIN exclusion, and EncodeToken's byte order.
-#include "engine/token.h"
+#include "engine/store/token.h"
 
 #include <xxhash.h>
 

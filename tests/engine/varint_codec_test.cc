@@ -1,6 +1,6 @@
 // Varints: LEB128 known answers, zig-zag mapping, round trips, and the
 // rejection of truncated and overflowing input.
-#include "engine/internal/varint_codec.h"
+#include "engine/cql/internal/varint_codec.h"
 
 #include <catch2/catch.hpp>
 

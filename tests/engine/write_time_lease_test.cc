@@ -1,7 +1,7 @@
 // Write times across crashes: an engine stopped without a clean close (kill
 // -9, an OS crash) and reopened on a clock that stepped back still hands out
 // write times above every one handed out before, so a new write wins.
-#include "engine/internal/write_time_lease.h"
+#include "engine/store/internal/write_time_lease.h"
 
 #include <leveldb/db.h>
 #include <leveldb/helpers/memenv.h>
@@ -15,8 +15,8 @@
 #include <string>
 
 #include "engine/engine.h"
-#include "engine/internal/big_endian.h"
-#include "engine/internal/storage_keys.h"
+#include "engine/cql/internal/big_endian.h"
+#include "engine/store/internal/storage_keys.h"
 #include "tests/engine/engine_test_util.h"
 #include "tests/engine/fault_env.h"
 

@@ -1,12 +1,12 @@
-// Tests for fs/cell_text.h: file content <-> cell values (the text newline
+// Tests for fs/formats/cell_text.h: file content <-> cell values (the text newline
 // convention, raw blobs, literals), text prefixes, counter deltas and append.
-#include "fs/cell_text.h"
+#include "fs/formats/cell_text.h"
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "engine/literal.h"
+#include "engine/cql/literal.h"
 #include "tests/engine/literal_test_util.h"
 #include "tests/engine/random_value.h"
 

@@ -1,7 +1,7 @@
-// Tests for fs/cql_session.h: a DDL script streamed through @cql writes runs
+// Tests for fs/formats/cql_session.h: a DDL script streamed through @cql writes runs
 // the same however it is chunked, with a transcript whose error positions
 // count from the start of the script.
-#include "fs/cql_session.h"
+#include "fs/formats/cql_session.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/describe.h"
+#include "engine/cql/describe.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace cellfs::fs {

@@ -14,7 +14,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/describe.h"
+#include "engine/cql/describe.h"
 #include "tests/fs/filesystem_test_util.h"
 
 namespace cellfs::testing {

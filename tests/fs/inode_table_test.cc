@@ -1,6 +1,6 @@
 // InodeTable: stable inode numbers per identity, the kernel's lookup counts,
 // forget, and numbers that are never reused.
-#include "fs/inode_table.h"
+#include "fs/tree/inode_table.h"
 
 #include <map>
 #include <random>

@@ -1,6 +1,6 @@
 // InsertBatcher: valid records land in batches, refused ones are reported
 // by line, a row repeated in one batch keeps its later line.
-#include "fs/insert_batcher.h"
+#include "fs/formats/insert_batcher.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// InsertParser's bound on a line (fs/insert_parser.h): a line longer than
+// InsertParser's bound on a line (fs/formats/insert_parser.h): a line longer than
 // the bound is refused with its number and not kept, whatever the split of
 // the input, and the records after its newline are read as usual (a CSV
 // input keeps its header).
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "fs/insert_parser.h"
+#include "fs/formats/insert_parser.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace cellfs::fs {
@@ -29,7 +29,7 @@ TableHandle Flat() {
 
 // "line: ok" or "line: message" per record, feeding `input` in pieces of `chunk`.
 std::vector<std::string> Parse(const std::string& input, size_t chunk) {
-  InsertParser parser(Flat(), WriteSuffixes{}, kLimit);
+  InsertParser parser(Flat(), WriteAttributes{}, kLimit);
   std::vector<std::string> calls;
   auto sink = [&calls](uint64_t line, Result<InsertRow>&& row) {
     calls.push_back(std::to_string(line) + ": " + (row.ok() ? "ok" : row.status().message()));

@@ -1,7 +1,7 @@
-// Tests for fs/insert_parser.h: JSON Lines and CSV records turned into
+// Tests for fs/formats/insert_parser.h: JSON Lines and CSV records turned into
 // inserts (values, nulls, attributes, errors with their line numbers), and
 // streaming: any split of the input gives the same records.
-#include "fs/insert_parser.h"
+#include "fs/formats/insert_parser.h"
 
 #include <catch2/catch.hpp>
 #include <map>
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/key_codec.h"
-#include "engine/literal.h"
-#include "fs/row_json.h"
+#include "engine/cql/key_codec.h"
+#include "engine/cql/literal.h"
+#include "fs/formats/row_json.h"
 #include "tests/engine/engine_test_util.h"
 #include "tests/engine/hex_test_util.h"
 #include "tests/engine/random_value.h"
@@ -81,7 +81,7 @@ std::string Render(const TableSchema& table, uint64_t line, const Result<InsertR
 
 // Every sink call for `chunks` fed in turn, then Finish.
 Calls LoadChunks(const TableHandle& table, const std::vector<std::string>& chunks,
-                 const WriteSuffixes& defaults = {}) {
+                 const WriteAttributes& defaults = {}) {
   InsertParser parser(table, defaults);
   Calls calls;
   const InsertParser::Sink sink = [&](uint64_t line, Result<InsertRow>&& row) {
@@ -92,7 +92,7 @@ Calls LoadChunks(const TableHandle& table, const std::vector<std::string>& chunk
   return calls;
 }
 
-Calls Load(const std::string& table, const std::string& input, const WriteSuffixes& defaults = {}) {
+Calls Load(const std::string& table, const std::string& input, const WriteAttributes& defaults = {}) {
   return LoadChunks(Table(table), {input}, defaults);
 }
 
@@ -119,7 +119,7 @@ TEST_CASE("@ttl and @timestamp members override the @insert defaults for their l
       "{\"k\": 2, \"@ttl\": 0}\n"
       "{\"@timestamp\": -7, \"k\": 3, \"@ttl\": 630720000}\n";
   SECTION("with defaults") {
-    CHECK(Load("flat", input, {.ttl = 60, .timestamp = 5}) ==
+    CHECK(Load("flat", input, {.timestamp = 5, .ttl = 60}) ==
           Calls{"1: 1 ttl=60 timestamp=5", "2: 2 ttl=0 timestamp=5",
                 "3: 3 ttl=630720000 timestamp=-7"});
   }
@@ -318,7 +318,7 @@ TEST_CASE("CSV @ttl and @timestamp columns set each record's attributes", "[inse
       "3,,c,7\n"
       "4,x,d,1\n"
       "5,1,e,-0\n";
-  CHECK(Load("flat", input, {.ttl = 9, .timestamp = 8}) ==
+  CHECK(Load("flat", input, {.timestamp = 8, .ttl = 9}) ==
         Calls{"2: 1 v='a' ttl=60 timestamp=5", "3: 2 v='b' ttl=0 timestamp=8",
               "4: InvalidArgument: @ttl is empty (write 0 for no TTL)",
               "5: InvalidArgument: @ttl: TTL must be a decimal integer from 0 to 630720000 "
@@ -326,7 +326,7 @@ TEST_CASE("CSV @ttl and @timestamp columns set each record's attributes", "[inse
               "6: InvalidArgument: @timestamp: timestamp must be a decimal integer of "
               "microseconds from -9223372036854775807 to 9223372036854775807, without '+' or "
               "leading zeros; got '-0'"});
-  CHECK(Load("flat", "k,v\n1,a\n", {.ttl = 9, .timestamp = std::nullopt}) ==
+  CHECK(Load("flat", "k,v\n1,a\n", {.timestamp = std::nullopt, .ttl = 9}) ==
         Calls{"2: 1 v='a' ttl=9"});
 }
 
@@ -389,7 +389,7 @@ TEST_CASE("loaded rows apply to the engine, a null deleting the cell", "[insert_
       INFO(inserted.ToString());
       REQUIRE(inserted.ok());
     };
-    InsertParser parser(table, {.ttl = std::nullopt, .timestamp = timestamp});
+    InsertParser parser(table, {.timestamp = timestamp, .ttl = std::nullopt});
     parser.Feed(input, sink);
     parser.Finish(sink);
     REQUIRE(db.engine->Apply(std::move(mutation)).ok());

@@ -1,14 +1,14 @@
-// Tests for fs/key_name.h: key values <-> directory names, escaping, the
+// Tests for fs/formats/key_name.h: key values <-> directory names, escaping, the
 // empty value, the 255-byte limit and the errors lookups and writes report.
-#include "fs/key_name.h"
-#include "fs/virtual_name.h"
+#include "fs/formats/key_name.h"
+#include "fs/tree/virtual_name.h"
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "engine/key_codec.h"
-#include "engine/literal.h"
+#include "engine/cql/key_codec.h"
+#include "engine/cql/literal.h"
 #include "tests/engine/literal_test_util.h"
 #include "tests/engine/random_value.h"
 
@@ -413,7 +413,7 @@ bool CheckRoundTrip(const KeyShape& shape, const std::vector<std::string>& value
   CHECK(name->front() != '.');
   // A listed name never reads as a base plus write suffixes.
   std::string_view base;
-  WriteSuffixes suffixes;
+  WriteAttributes suffixes;
   CHECK(SplitWriteSuffixes(*name, &base, &suffixes).ok());
   CHECK(base == *name);
   std::vector<std::string> parsed;

@@ -1,10 +1,10 @@
 // NodeId encoding: round trips, distinct ids stay distinct, garbage refused.
-#include "fs/node_id.h"
+#include "fs/tree/node_id.h"
 
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "fs/errno_map.h"
+#include "fs/ops/errno_map.h"
 
 namespace cellfs::fs {
 namespace {

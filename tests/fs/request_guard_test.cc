@@ -1,6 +1,6 @@
-// RequestGuard (fs/request_guard.h): a handler body that throws gets one
+// RequestGuard (fs/fuse/request_guard.h): a handler body that throws gets one
 // error reply, never two, and the daemon goes on.
-#include "fs/request_guard.h"
+#include "fs/fuse/request_guard.h"
 
 #include <catch2/catch.hpp>
 #include <cerrno>

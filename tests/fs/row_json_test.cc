@@ -1,14 +1,14 @@
-// Tests for fs/row_json.h: rows as JSON objects and CSV lines (shapes per
+// Tests for fs/formats/row_json.h: rows as JSON objects and CSV lines (shapes per
 // type, column order, quoting, nulls) and the parse of a row's @json write.
-#include "fs/row_json.h"
+#include "fs/formats/row_json.h"
 
 #include <catch2/catch.hpp>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "engine/key_codec.h"
-#include "engine/literal.h"
+#include "engine/cql/key_codec.h"
+#include "engine/cql/literal.h"
 #include "tests/engine/engine_test_util.h"
 #include "tests/fs/all_types_schema.h"
 #include "tests/engine/hex_test_util.h"

@@ -1,7 +1,7 @@
-// Tests for fs/table_stats.h: counts and logical bytes, histogram
+// Tests for fs/formats/table_stats.h: counts and logical bytes, histogram
 // percentiles, the widest partitions, wide-partition warnings, ring spreads
 // and skew, liveness (statics, TTL), and the text and JSON renderings.
-#include "fs/table_stats.h"
+#include "fs/formats/table_stats.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/mutation.h"
+#include "engine/store/mutation.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace cellfs::fs {

@@ -1,7 +1,7 @@
-// Tests for fs/virtual_name.h: every virtual name, every error with its code,
+// Tests for fs/tree/virtual_name.h: every virtual name, every error with its code,
 // write suffixes and the rule for '@' inside data names, number limits, and
 // random names (no crash; what is accepted formats back to itself).
-#include "fs/virtual_name.h"
+#include "fs/tree/virtual_name.h"
 
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cell.h"
+#include "engine/store/cell.h"
 
 namespace cellfs::fs {
 namespace {
@@ -21,7 +21,7 @@ constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 constexpr uint64_t kUint64Max = std::numeric_limits<uint64_t>::max();
 
-VirtualName Fixed(Kind kind, WriteSuffixes write = {}) {
+VirtualName Fixed(Kind kind, WriteAttributes write = {}) {
   VirtualName name;
   name.kind = kind;
   name.write = write;
@@ -44,8 +44,8 @@ VirtualName Limit(uint64_t limit) {
   return name;
 }
 
-WriteSuffixes Suffixes(std::optional<int64_t> ttl, std::optional<int64_t> timestamp) {
-  WriteSuffixes suffixes;
+WriteAttributes Suffixes(std::optional<int64_t> ttl, std::optional<int64_t> timestamp) {
+  WriteAttributes suffixes;
   suffixes.ttl = ttl;
   suffixes.timestamp = timestamp;
   return suffixes;
@@ -80,9 +80,9 @@ std::string FormatName(const VirtualName& name) {
 }
 
 // The other order of two suffixes: "@ttl=1@timestamp=2" <-> "@timestamp=2@ttl=1".
-std::string TimestampFirst(const WriteSuffixes& suffixes) {
-  WriteSuffixes ts_only = Suffixes(std::nullopt, suffixes.timestamp);
-  WriteSuffixes ttl_only = Suffixes(suffixes.ttl, std::nullopt);
+std::string TimestampFirst(const WriteAttributes& suffixes) {
+  WriteAttributes ts_only = Suffixes(std::nullopt, suffixes.timestamp);
+  WriteAttributes ttl_only = Suffixes(suffixes.ttl, std::nullopt);
   return FormatWriteSuffixes(ts_only) + FormatWriteSuffixes(ttl_only);
 }
 
@@ -220,7 +220,7 @@ TEST_CASE("write suffixes split off the trailing run only, '@' elsewhere is data
   struct Case {
     std::string name;
     std::string base;
-    WriteSuffixes want;
+    WriteAttributes want;
   };
   const std::nullopt_t none = std::nullopt;
   const std::vector<Case> cases = {
@@ -256,7 +256,7 @@ TEST_CASE("write suffixes split off the trailing run only, '@' elsewhere is data
   for (const Case& c : cases) {
     INFO(c.name);
     std::string_view base;
-    WriteSuffixes got;
+    WriteAttributes got;
     Status status = SplitWriteSuffixes(c.name, &base, &got);
     REQUIRE(status.ok());
     CHECK(base == c.base);
@@ -301,7 +301,7 @@ TEST_CASE("a segment shaped like a suffix with a bad value or repeated is Invali
   for (const std::string& name : names) {
     INFO(name);
     std::string_view base;
-    WriteSuffixes got;
+    WriteAttributes got;
     Status status = SplitWriteSuffixes(name, &base, &got);
     CHECK(status.code() == StatusCode::kInvalidArgument);
     CHECK(status.message().find(name) != std::string::npos);  // names the culprit
@@ -436,7 +436,7 @@ TEST_CASE("random names never crash, and whatever is accepted formats back to th
     }
 
     std::string_view base;
-    WriteSuffixes suffixes;
+    WriteAttributes suffixes;
     status = SplitWriteSuffixes(name, &base, &suffixes);
     if (!status.ok()) {
       CHECK(status.code() == StatusCode::kInvalidArgument);
@@ -449,7 +449,7 @@ TEST_CASE("random names never crash, and whatever is accepted formats back to th
     CHECK((tail == FormatWriteSuffixes(suffixes) || tail == TimestampFirst(suffixes)));
     // The base is a fixed point: nothing more splits off it.
     std::string_view base_again;
-    WriteSuffixes none;
+    WriteAttributes none;
     REQUIRE(SplitWriteSuffixes(base, &base_again, &none).ok());
     CHECK(base_again == base);
     CHECK(none.empty());
@@ -473,9 +473,9 @@ TEST_CASE("any in-range suffixes appended to any base split back off it",
   for (int i = 0; i < 50000; ++i) {
     std::string base = RandomName(rng);
     std::string_view whole;
-    WriteSuffixes own;
+    WriteAttributes own;
     if (base.empty() || !SplitWriteSuffixes(base, &whole, &own).ok() || !own.empty()) continue;
-    WriteSuffixes suffixes;
+    WriteAttributes suffixes;
     if (present(rng)) {
       size_t e = edge(rng);
       suffixes.ttl = e < ttl_edges.size() ? ttl_edges[e] : ttl(rng);
@@ -488,7 +488,7 @@ TEST_CASE("any in-range suffixes appended to any base split back off it",
       std::string name = base + tail;
       INFO(name);
       std::string_view got_base;
-      WriteSuffixes got;
+      WriteAttributes got;
       REQUIRE(SplitWriteSuffixes(name, &got_base, &got).ok());
       CHECK(got_base == base);
       CHECK(got == suffixes);

@@ -1,5 +1,5 @@
-// Fuzz target for the CQL DDL parser (engine/cql_parser.h) and the catalog
-// that applies its statements (engine/catalog.h), up to DESCRIBE's round trip.
+// Fuzz target for the CQL DDL parser (engine/cql/cql_parser.h) and the catalog
+// that applies its statements (engine/cql/catalog.h), up to DESCRIBE's round trip.
 //
 // Input: the whole input is a CQL script (no selector byte). Properties:
 //  - parsing never crashes and always ends: every call to Next either
@@ -8,16 +8,16 @@
 //  - every statement that parses is applied to a Catalog without crashing;
 //  - DESCRIBE of every resulting keyspace parses and applies to a fresh
 //    catalog, giving the same keyspace and the same description
-//    (engine/describe.h promises that round trip).
+//    (engine/cql/describe.h promises that round trip).
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-#include "engine/catalog.h"
-#include "engine/cql_parser.h"
-#include "engine/describe.h"
-#include "engine/schema.h"
+#include "engine/cql/catalog.h"
+#include "engine/cql/cql_parser.h"
+#include "engine/cql/describe.h"
+#include "engine/cql/schema.h"
 #include "tests/fuzz/fuzz_util.h"
 
 namespace cellfs::fuzz {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/cql_type.h"
+#include "engine/cql/cql_type.h"
 
 namespace cellfs::fuzz {
 

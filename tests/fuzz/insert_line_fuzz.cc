@@ -1,4 +1,4 @@
-// Fuzz target for the @insert parser (fs/insert_parser.h): JSON Lines and CSV
+// Fuzz target for the @insert parser (fs/formats/insert_parser.h): JSON Lines and CSV
 // records for tables with keys and columns of many types, fed whole and in
 // chunks.
 //
@@ -25,13 +25,13 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/catalog.h"
-#include "engine/cql_parser.h"
-#include "engine/literal.h"
-#include "engine/schema.h"
-#include "engine/table_schema.h"
-#include "fs/insert_parser.h"
-#include "fs/virtual_name.h"
+#include "engine/cql/catalog.h"
+#include "engine/cql/cql_parser.h"
+#include "engine/cql/literal.h"
+#include "engine/cql/schema.h"
+#include "engine/cql/table_schema.h"
+#include "fs/formats/insert_parser.h"
+#include "fs/tree/virtual_name.h"
 #include "tests/fs/all_types_schema.h"
 #include "tests/fuzz/fuzz_util.h"
 
@@ -169,7 +169,7 @@ void CheckRow(const TableSchema& table, const fs::InsertRow& row, const Where& w
 
 // Every record of `input` fed in `chunks` pieces, rendered to one string,
 // checking each accepted row on the way.
-std::string Load(const TableHandle& table, const fs::WriteSuffixes& defaults,
+std::string Load(const TableHandle& table, const WriteAttributes& defaults,
                  const std::vector<std::string_view>& chunks, std::string_view input) {
   fs::InsertParser parser(table, defaults);
   std::string records;
@@ -223,8 +223,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string input;
   if ((data[0] & 4) != 0) input = fuzz::Header(*table, (data[0] & 8) != 0);
   input.append(reinterpret_cast<const char*>(data) + 3, size - 3);
-  fs::WriteSuffixes defaults;
-  if ((data[0] & 16) != 0) defaults = {.ttl = 60, .timestamp = 7};
+  WriteAttributes defaults;
+  if ((data[0] & 16) != 0) defaults = {.timestamp = 7, .ttl = 60};
   const size_t split = input.size() * data[1] / 256;
   const std::string_view view = input;
 

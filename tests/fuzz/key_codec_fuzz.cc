@@ -1,4 +1,4 @@
-// Fuzz target for the order-preserving key codec (engine/key_codec.h).
+// Fuzz target for the order-preserving key codec (engine/cql/key_codec.h).
 //
 // Input: byte 0 picks a key-capable type (modulo the list in fuzz_util.h);
 // the rest is used two ways:
@@ -15,8 +15,8 @@
 #include <string>
 #include <string_view>
 
-#include "engine/key_codec.h"
-#include "engine/literal.h"
+#include "engine/cql/key_codec.h"
+#include "engine/cql/literal.h"
 #include "tests/fuzz/fuzz_util.h"
 
 namespace cellfs::fuzz {

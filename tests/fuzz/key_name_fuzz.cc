@@ -1,4 +1,4 @@
-// Fuzz target for key names (fs/key_name.h): the percent-escaped directory
+// Fuzz target for key names (fs/formats/key_name.h): the percent-escaped directory
 // names of keys, parsed and printed over key shapes of one to four columns.
 //
 // Input: byte 0 picks the key shape (modulo the number of shapes below; the
@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/literal.h"
-#include "fs/key_name.h"
+#include "engine/cql/literal.h"
+#include "fs/formats/key_name.h"
 #include "tests/fuzz/fuzz_util.h"
 
 namespace cellfs::fuzz {

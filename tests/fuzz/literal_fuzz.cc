@@ -1,4 +1,4 @@
-// Fuzz target for value literals (engine/literal.h): ParseLiteral,
+// Fuzz target for value literals (engine/cql/literal.h): ParseLiteral,
 // FormatLiteral and ValidateValue over every native type, collections frozen
 // and not, tuples and a UDT.
 //
@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/literal.h"
+#include "engine/cql/literal.h"
 #include "tests/fuzz/fuzz_util.h"
 
 namespace cellfs::fuzz {

@@ -270,7 +270,7 @@ class Part:
 
 
 def supersedes(a, b):
-    """Cell reconciliation (engine/cell.h), three-valued; True on equal cells."""
+    """Cell reconciliation (engine/store/cell.h), three-valued; True on equal cells."""
     c = cmp_tm(a.wt, b.wt)
     if c is None:
         return None

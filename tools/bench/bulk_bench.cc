@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/cql_parser.h"
+#include "engine/cql/cql_parser.h"
 #include "engine/engine.h"
-#include "engine/literal.h"
+#include "engine/cql/literal.h"
 
 namespace cellfs {
 namespace {

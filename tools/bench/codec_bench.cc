@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/cql_type.h"
-#include "engine/key_codec.h"
-#include "engine/token.h"
+#include "engine/cql/cql_type.h"
+#include "engine/cql/key_codec.h"
+#include "engine/store/token.h"
 
 namespace cellfs {
 namespace {

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/cql_parser.h"
+#include "engine/cql/cql_parser.h"
 #include "engine/engine.h"
-#include "engine/key_codec.h"
-#include "engine/token.h"
+#include "engine/cql/key_codec.h"
+#include "engine/store/token.h"
 
 namespace cellfs {
 namespace {

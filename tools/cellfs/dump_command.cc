@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "engine/engine.h"
-#include "fs/table_export.h"
+#include "fs/formats/table_export.h"
 #include "tools/cellfs/offline_store.h"
 
 namespace cellfs::tools {

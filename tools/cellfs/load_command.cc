@@ -18,9 +18,9 @@
 #include <string_view>
 
 #include "engine/engine.h"
-#include "fs/insert_batcher.h"
-#include "fs/insert_parser.h"
-#include "fs/virtual_name.h"
+#include "fs/formats/insert_batcher.h"
+#include "fs/formats/insert_parser.h"
+#include "fs/tree/virtual_name.h"
 #include "tools/cellfs/control_file.h"
 #include "tools/cellfs/offline_store.h"
 #include "tools/cellfs/progress.h"
@@ -377,7 +377,7 @@ FileResult LoadFileThroughMount(const std::string& file, const std::string& inse
   return result;
 }
 
-int LoadThroughMount(const LoadArgs& args, const fs::WriteSuffixes& suffixes) {
+int LoadThroughMount(const LoadArgs& args, const WriteAttributes& suffixes) {
   std::string insert_path = args.target + "/" + args.keyspace + "/" + args.table + "/@insert" +
                             fs::FormatWriteSuffixes(suffixes);
   bool all_stored = true;
@@ -398,7 +398,7 @@ int LoadThroughMount(const LoadArgs& args, const fs::WriteSuffixes& suffixes) {
 // ---- Offline.
 
 FileResult LoadFileOffline(Engine* engine, const TableHandle& table,
-                           const fs::WriteSuffixes& suffixes, const std::string& file,
+                           const WriteAttributes& suffixes, const std::string& file,
                            uint64_t skip_rows, ProgressMeter& meter, int in) {
   FileResult result;
   RecordFilter filter(skip_rows);
@@ -438,7 +438,7 @@ FileResult LoadFileOffline(Engine* engine, const TableHandle& table,
 
 // The store in `dir`, for this command alone; null after a message.
 
-int LoadOffline(const LoadArgs& args, const fs::WriteSuffixes& suffixes) {
+int LoadOffline(const LoadArgs& args, const WriteAttributes& suffixes) {
   std::unique_ptr<Engine> engine = OpenOfflineStore(args.target, false, "load");
   if (engine == nullptr) return 1;
   Result<TableHandle> table = engine->FindTable(args.keyspace, args.table);
@@ -467,8 +467,8 @@ int LoadOffline(const LoadArgs& args, const fs::WriteSuffixes& suffixes) {
   return all_stored ? 0 : 1;
 }
 
-Result<fs::WriteSuffixes> ParseSuffixes(const LoadArgs& args) {
-  fs::WriteSuffixes suffixes;
+Result<WriteAttributes> ParseSuffixes(const LoadArgs& args) {
+  WriteAttributes suffixes;
   int64_t value = 0;
   if (!args.ttl.empty()) {
     CELLFS_RETURN_IF_ERROR(fs::ParseTtlText(args.ttl, &value).WithContext("--ttl"));
@@ -485,7 +485,7 @@ Result<fs::WriteSuffixes> ParseSuffixes(const LoadArgs& args) {
 }  // namespace
 
 int RunLoad(const LoadArgs& args) {
-  Result<fs::WriteSuffixes> suffixes = ParseSuffixes(args);
+  Result<WriteAttributes> suffixes = ParseSuffixes(args);
   if (!suffixes.ok()) {
     std::fprintf(stderr, "cellfs: %s\n", suffixes.status().message().c_str());
     return 2;

@@ -14,7 +14,7 @@
 #include <memory>
 
 #include "engine/engine.h"
-#include "fs/table_stats.h"
+#include "fs/formats/table_stats.h"
 #include "tools/cellfs/offline_store.h"
 #include "tools/cellfs/stats_plot.h"
 

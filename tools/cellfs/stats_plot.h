@@ -10,7 +10,7 @@
 namespace cellfs::tools {
 
 // Renders the JSON object of TABLE/@stats.json (the shape of
-// fs::FormatStatsJson, fs/table_stats.h) as a standalone SVG document:
+// fs::FormatStatsJson, fs/formats/table_stats.h) as a standalone SVG document:
 // left, bars for the p50..p99 and max rows per partition and bytes per
 // partition (log scale); right, one chart per ring in "rings" with a bar
 // per node (partitions it would own), a dashed line at the mean and the

@@ -1,0 +1,316 @@
+// Catalog: applies DDL statements to the schema, one validated change at a time.
+#include "engine/cql/catalog.h"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "engine/cql/cql_identifier.h"
+#include "engine/cql/internal/schema_options.h"
+#include "engine/cql/internal/table_builder.h"
+#include "engine/cql/internal/type_resolver.h"
+
+namespace cellfs {
+namespace {
+
+Status Positioned(const SourcePosition& position, Status status) {
+  return Status(status.code(), AtPosition(position, status.message()));
+}
+
+void Report(SchemaChange* change, SchemaChange::Kind kind, std::string keyspace,
+            std::string object = "") {
+  if (change == nullptr) return;
+  change->kind = kind;
+  change->keyspace = std::move(keyspace);
+  change->object = std::move(object);
+}
+
+bool IsParameterisedTypeName(const std::string& name) {
+  return name == "list" || name == "set" || name == "map" || name == "tuple" || name == "frozen";
+}
+
+// True when `type` mentions the user type `name` anywhere inside it.
+bool UsesUserType(const CqlType& type, const std::string& name) {
+  if (type.kind() == TypeKind::kUdt && type.udt_name() == name) return true;
+  return std::any_of(type.params().begin(), type.params().end(),
+                     [&](const TypePtr& p) { return UsesUserType(*p, name); });
+}
+
+// The routine's statement text with its name keyspace-qualified, so that
+// DESCRIBE output replays without a USE.
+std::string QualifiedRoutineText(const CreateRoutine& routine, const Statement& statement,
+                                 const std::string& keyspace) {
+  if (!routine.routine.keyspace.empty()) return routine.text;
+  const size_t at = routine.routine.position.offset - statement.position.offset;
+  if (at > routine.text.size()) return routine.text;
+  return routine.text.substr(0, at) + QuoteIdentifier(keyspace) + "." + routine.text.substr(at);
+}
+
+}  // namespace
+
+// Applies one statement kind; a friend-free helper class keeps each case a
+// small function while sharing the statement's context.
+class StatementApplier {
+ public:
+  StatementApplier(std::map<std::string, KeyspaceDef>* keyspaces, const Statement& statement,
+                   std::string* current_keyspace, SchemaChange* change)
+      : keyspaces_(*keyspaces),
+        statement_(statement),
+        current_(*current_keyspace),
+        change_(change) {}
+
+  Status operator()(const CreateKeyspace& s) {
+    CELLFS_RETURN_IF_ERROR(CheckSchemaObjectName("keyspace", s.name, statement_.position));
+    if (keyspaces_.contains(s.name)) {
+      if (s.if_not_exists) return Status::Ok();
+      return Fail(Status::AlreadyExists("keyspace " + s.name + " already exists"));
+    }
+    KeyspaceDef keyspace;
+    keyspace.name = s.name;
+    CELLFS_RETURN_IF_ERROR(ApplyKeyspaceOptions(s.options, true, &keyspace));
+    keyspaces_.emplace(s.name, std::move(keyspace));
+    Report(change_, SchemaChange::Kind::kCreated, s.name);
+    return Status::Ok();
+  }
+
+  Status operator()(const AlterKeyspace& s) {
+    auto it = keyspaces_.find(s.name);
+    if (it == keyspaces_.end()) {
+      if (s.if_exists) return Status::Ok();
+      return Fail(Status::NotFound("keyspace " + s.name + " does not exist"));
+    }
+    CELLFS_RETURN_IF_ERROR(ApplyKeyspaceOptions(s.options, false, &it->second));
+    Report(change_, SchemaChange::Kind::kUpdated, s.name);
+    return Status::Ok();
+  }
+
+  Status operator()(const DropKeyspace& s) {
+    if (keyspaces_.erase(s.name) == 0) {
+      if (s.if_exists) return Status::Ok();
+      return Fail(Status::NotFound("keyspace " + s.name + " does not exist"));
+    }
+    if (current_ == s.name) current_.clear();
+    Report(change_, SchemaChange::Kind::kDropped, s.name);
+    return Status::Ok();
+  }
+
+  Status operator()(const UseKeyspace& s) {
+    if (!keyspaces_.contains(s.name)) {
+      return Fail(Status::NotFound("keyspace " + s.name + " does not exist"));
+    }
+    current_ = s.name;
+    Report(change_, SchemaChange::Kind::kUsed, s.name);
+    return Status::Ok();
+  }
+
+  Status operator()(const CreateTable& s) {
+    KeyspaceDef* keyspace = nullptr;
+    CELLFS_RETURN_IF_ERROR(FindKeyspaceOf(s.table, &keyspace));
+    if (keyspace->tables.contains(s.table.name)) {
+      if (s.if_not_exists) return Status::Ok();
+      return Fail(Status::AlreadyExists("table " + keyspace->name + "." + s.table.name +
+                                        " already exists"));
+    }
+    auto table = BuildTable(s, *keyspace);
+    if (!table.ok()) return table.status();
+    keyspace->tables.emplace(s.table.name, std::move(table).value());
+    Report(change_, SchemaChange::Kind::kCreated, keyspace->name, s.table.name);
+    return Status::Ok();
+  }
+
+  Status operator()(const DropTable& s) {
+    KeyspaceDef* keyspace = nullptr;
+    Status found = FindKeyspaceOf(s.table, &keyspace);
+    if (found.ok() && keyspace->tables.erase(s.table.name) == 1) {
+      Report(change_, SchemaChange::Kind::kDropped, keyspace->name, s.table.name);
+      return Status::Ok();
+    }
+    if (s.if_exists) return Status::Ok();
+    if (!found.ok()) return found;
+    return Fail(Status::NotFound("table " + keyspace->name + "." + s.table.name +
+                                 " does not exist"));
+  }
+
+  Status operator()(const AlterTable& s) {
+    KeyspaceDef* keyspace = nullptr;
+    Status found = FindKeyspaceOf(s.table, &keyspace);
+    if (!found.ok()) return s.if_exists ? Status::Ok() : found;
+    auto it = keyspace->tables.find(s.table.name);
+    if (it == keyspace->tables.end()) {
+      if (s.if_exists) return Status::Ok();
+      return Fail(Status::NotFound("table " + keyspace->name + "." + s.table.name +
+                                   " does not exist"));
+    }
+    auto altered = AlterTableDef(s, *keyspace, it->second);
+    if (!altered.ok()) return altered.status();
+    it->second = std::move(altered).value();
+    Report(change_, SchemaChange::Kind::kUpdated, keyspace->name, s.table.name);
+    return Status::Ok();
+  }
+
+  Status operator()(const CreateType& s) {
+    KeyspaceDef* keyspace = nullptr;
+    CELLFS_RETURN_IF_ERROR(FindKeyspaceOf(s.type, &keyspace));
+    if (keyspace->types.contains(s.type.name)) {
+      if (s.if_not_exists) return Status::Ok();
+      return Fail(Status::AlreadyExists("type " + keyspace->name + "." + s.type.name +
+                                        " already exists"));
+    }
+    if (CqlType::NativeByName(s.type.name) != nullptr) {
+      return Fail(Status::InvalidArgument("a user type cannot be named " + s.type.name +
+                                          ", which is a native type"));
+    }
+    // The parser folds a quoted "list" to list, so such a type could never
+    // be used (frozen<"list"> reads as a list missing its parameter).
+    if (IsParameterisedTypeName(s.type.name)) {
+      return Fail(Status::InvalidArgument("a user type cannot be named " + s.type.name +
+                                          ", which is a reserved type name"));
+    }
+    UserTypeDef type;
+    type.keyspace = keyspace->name;
+    type.name = s.type.name;
+    for (const auto& [field, expr] : s.fields) {
+      if (std::find(type.field_names.begin(), type.field_names.end(), field) !=
+          type.field_names.end()) {
+        return Positioned(expr.position,
+                          Status::InvalidArgument("duplicate field name " + field + " in type " +
+                                                  s.type.name));
+      }
+      auto resolved = ResolveType(expr, *keyspace);
+      if (!resolved.ok()) return resolved.status();
+      const CqlType& t = *resolved.value();
+      if (t.kind() == TypeKind::kCounter) {
+        return Positioned(expr.position,
+                          Status::InvalidArgument("a user type cannot contain counters"));
+      }
+      if (t.kind() == TypeKind::kUdt && !t.frozen()) {
+        return Positioned(expr.position, Status::InvalidArgument(
+                                             "a user type cannot contain non-frozen user types"));
+      }
+      type.field_names.push_back(field);
+      type.field_types.push_back(std::move(resolved).value());
+    }
+    if (type.field_names.empty()) {
+      return Fail(Status::InvalidArgument("type " + s.type.name + " needs at least one field"));
+    }
+    keyspace->types.emplace(s.type.name, std::move(type));
+    keyspace->type_order.push_back(s.type.name);
+    Report(change_, SchemaChange::Kind::kCreated, keyspace->name, s.type.name);
+    return Status::Ok();
+  }
+
+  Status operator()(const DropType& s) {
+    KeyspaceDef* keyspace = nullptr;
+    Status found = FindKeyspaceOf(s.type, &keyspace);
+    if (!found.ok()) return s.if_exists ? Status::Ok() : found;
+    if (!keyspace->types.contains(s.type.name)) {
+      if (s.if_exists) return Status::Ok();
+      return Fail(Status::NotFound("type " + keyspace->name + "." + s.type.name +
+                                   " does not exist"));
+    }
+    CELLFS_RETURN_IF_ERROR(CheckTypeUnused(*keyspace, s.type.name));
+    keyspace->types.erase(s.type.name);
+    std::erase(keyspace->type_order, s.type.name);
+    Report(change_, SchemaChange::Kind::kDropped, keyspace->name, s.type.name);
+    return Status::Ok();
+  }
+
+  Status operator()(const CreateRoutine& s) {
+    KeyspaceDef* keyspace = nullptr;
+    CELLFS_RETURN_IF_ERROR(FindKeyspaceOf(s.routine, &keyspace));
+    if (keyspace->routines.contains(s.routine.name) && !s.or_replace) {
+      if (s.if_not_exists) return Status::Ok();
+      const char* kind = s.kind == CreateRoutine::Kind::kFunction ? "function " : "aggregate ";
+      return Fail(Status::AlreadyExists(kind + keyspace->name + "." + s.routine.name +
+                                        " already exists"));
+    }
+    keyspace->routines[s.routine.name] = QualifiedRoutineText(s, statement_, keyspace->name);
+    Report(change_, SchemaChange::Kind::kCreated, keyspace->name, s.routine.name);
+    return Status::Ok();
+  }
+
+  Status operator()(const UnsupportedStatement& s) {
+    return Fail(Status::NotSupported(s.what + " is not supported yet"));
+  }
+
+ private:
+  // Catalog::Apply adds the statement's position to messages that have none.
+  static Status Fail(Status status) { return status; }
+
+  // The keyspace a possibly qualified name lives in.
+  Status FindKeyspaceOf(const QualifiedName& name, KeyspaceDef** keyspace) {
+    const std::string& ks = name.keyspace.empty() ? current_ : name.keyspace;
+    if (ks.empty()) {
+      return Positioned(name.position,
+                        Status::InvalidArgument("no keyspace has been specified for " + name.name +
+                                                ": USE a keyspace, or write keyspace." +
+                                                name.name));
+    }
+    auto it = keyspaces_.find(ks);
+    if (it == keyspaces_.end()) {
+      return Positioned(name.position, Status::NotFound("keyspace " + ks + " does not exist"));
+    }
+    *keyspace = &it->second;
+    return Status::Ok();
+  }
+
+  static Status CheckTypeUnused(const KeyspaceDef& keyspace, const std::string& name) {
+    for (const auto& [table_name, table] : keyspace.tables) {
+      for (const auto& c : table.columns) {
+        if (UsesUserType(*c.type, name)) {
+          return Fail(Status::FailedPrecondition("cannot drop type " + keyspace.name + "." + name +
+                                                 ": table " + table_name + " still uses it"));
+        }
+      }
+    }
+    for (const auto& [type_name, type] : keyspace.types) {
+      for (const auto& f : type.field_types) {
+        if (UsesUserType(*f, name)) {
+          return Fail(Status::FailedPrecondition("cannot drop type " + keyspace.name + "." + name +
+                                                 ": type " + type_name + " still uses it"));
+        }
+      }
+    }
+    return Status::Ok();
+  }
+
+  std::map<std::string, KeyspaceDef>& keyspaces_;
+  const Statement& statement_;
+  std::string& current_;
+  SchemaChange* change_;
+};
+
+Status Catalog::Apply(const Statement& statement, std::string* current_keyspace,
+                      SchemaChange* change) {
+  Report(change, SchemaChange::Kind::kNone, "");
+  // Work on copies so that a failure leaves the catalog and session as they were.
+  std::map<std::string, KeyspaceDef> updated = keyspaces_;
+  std::string current = *current_keyspace;
+  Status status =
+      std::visit(StatementApplier(&updated, statement, &current, change), statement.body);
+  if (!status.ok()) {
+    if (status.message().starts_with("line ")) return status;
+    return Positioned(statement.position, status);
+  }
+  keyspaces_ = std::move(updated);
+  *current_keyspace = std::move(current);
+  return Status::Ok();
+}
+
+void Catalog::Restore(KeyspaceDef keyspace) {
+  std::string name = keyspace.name;
+  keyspaces_.emplace(std::move(name), std::move(keyspace));
+}
+
+const KeyspaceDef* Catalog::FindKeyspace(const std::string& name) const {
+  auto it = keyspaces_.find(name);
+  return it == keyspaces_.end() ? nullptr : &it->second;
+}
+
+const TableDef* Catalog::FindTable(const std::string& keyspace, const std::string& table) const {
+  const KeyspaceDef* ks = FindKeyspace(keyspace);
+  if (ks == nullptr) return nullptr;
+  auto it = ks->tables.find(table);
+  return it == ks->tables.end() ? nullptr : &it->second;
+}
+
+}  // namespace cellfs

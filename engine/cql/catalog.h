@@ -1,0 +1,48 @@
+// Catalog: the set of keyspaces, types and tables, changed only by applying
+// parsed DDL statements, each validated as Cassandra validates it.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "engine/cql/cql_statement.h"
+#include "engine/cql/schema.h"
+#include "engine/status.h"
+
+namespace cellfs {
+
+// What applying a statement did, for messages and cache invalidation.
+struct SchemaChange {
+  enum class Kind { kNone, kCreated, kDropped, kUpdated, kUsed };
+  Kind kind = Kind::kNone;  // kNone: IF [NOT] EXISTS made it a no-op
+  std::string keyspace;
+  std::string object;  // table or type name; empty for keyspace-level changes
+};
+
+// Not thread-safe: the owner serialises access (the engine holds it under
+// its schema lock).
+class Catalog {
+ public:
+  // Validates and applies `statement`. `*current_keyspace` is the session's
+  // keyspace (from USE): read to qualify bare names, written by USE.
+  // On error nothing changes and the Status message names the problem and,
+  // where it has one, its position ("line 4:5: Unknown definition ck ...").
+  // NotSupported for index and view statements.
+  Status Apply(const Statement& statement, std::string* current_keyspace,
+               SchemaChange* change = nullptr);
+
+  // Adds a keyspace wholesale (used when loading a stored catalog).
+  // REQUIRES: no keyspace of that name exists.
+  void Restore(KeyspaceDef keyspace);
+
+  // nullptr when absent.
+  const KeyspaceDef* FindKeyspace(const std::string& name) const;
+  const TableDef* FindTable(const std::string& keyspace, const std::string& table) const;
+
+  const std::map<std::string, KeyspaceDef>& keyspaces() const { return keyspaces_; }
+
+ private:
+  std::map<std::string, KeyspaceDef> keyspaces_;
+};
+
+}  // namespace cellfs

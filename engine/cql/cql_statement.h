@@ -1,0 +1,156 @@
+// The parsed form of CQL DDL statements: what the parser produces and the
+// catalog applies. Names are as written after CQL case folding (unquoted
+// identifiers lower-cased, quoted ones exact). Types are unresolved here:
+// user-defined type names are looked up when the statement is applied.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "engine/cql/internal/cql_lexer.h"
+
+namespace cellfs {
+
+// A possibly keyspace-qualified name: ks.table, or table with keyspace empty.
+struct QualifiedName {
+  std::string keyspace;  // empty when not given
+  std::string name;
+  SourcePosition position;
+};
+
+// A type as written: a native or user type name, or a parameterised type.
+struct TypeExpr {
+  std::string name;              // lower-cased native name ("int", "map", "frozen"
+                                 // is folded into `frozen`), or a UDT name
+  std::string keyspace;          // for a qualified UDT name (ks.address), else empty
+  bool frozen = false;           // written inside frozen<...>
+  std::vector<TypeExpr> params;  // list/set: 1, map: 2, tuple: n
+  SourcePosition position;
+};
+
+// An option value: a constant, or a map of constants ({'class': 'X'}).
+struct OptionValue {
+  enum class Kind { kString, kNumber, kBoolean, kMap };
+  Kind kind = Kind::kString;
+  std::string text;  // decoded string, number spelling, or "true"/"false"
+  std::vector<std::pair<std::string, std::string>> entries;  // kMap: key -> value text
+  SourcePosition position;
+};
+
+struct TableOption {
+  std::string name;  // lower-cased
+  OptionValue value;
+};
+
+struct CreateKeyspace {
+  std::string name;
+  bool if_not_exists = false;
+  std::vector<TableOption> options;  // replication, durable_writes
+};
+
+struct AlterKeyspace {
+  std::string name;
+  bool if_exists = false;
+  std::vector<TableOption> options;
+};
+
+struct DropKeyspace {
+  std::string name;
+  bool if_exists = false;
+};
+
+struct UseKeyspace {
+  std::string name;
+};
+
+struct ColumnExpr {
+  std::string name;
+  TypeExpr type;
+  bool is_static = false;
+  bool inline_primary_key = false;  // "a int PRIMARY KEY"
+  SourcePosition position;
+};
+
+struct ClusteringOrderExpr {
+  std::string column;
+  bool descending = false;
+  SourcePosition position;
+};
+
+struct CreateTable {
+  QualifiedName table;
+  bool if_not_exists = false;
+  std::vector<ColumnExpr> columns;  // in declaration order
+  // From a PRIMARY KEY (...) clause; both empty when the key is inline.
+  std::vector<std::string> partition_key;
+  std::vector<std::string> clustering;
+  bool has_primary_key_clause = false;
+  SourcePosition primary_key_position;
+  std::vector<ClusteringOrderExpr> clustering_order;
+  bool compact_storage = false;
+  std::vector<TableOption> options;
+};
+
+struct DropTable {
+  QualifiedName table;
+  bool if_exists = false;
+};
+
+struct AlterTable {
+  enum class Action { kAdd, kDrop, kRename, kWith };
+  QualifiedName table;
+  bool if_exists = false;
+  Action action = Action::kWith;
+  bool if_column_not_exists = false;  // ADD IF NOT EXISTS: skip columns already present
+  bool if_column_exists = false;      // DROP / RENAME IF EXISTS: skip absent columns
+  std::vector<ColumnExpr> added;                             // kAdd
+  std::vector<std::string> dropped;                          // kDrop
+  std::vector<std::pair<std::string, std::string>> renamed;  // kRename: from -> to
+  std::vector<TableOption> options;                          // kWith
+  SourcePosition action_position;
+};
+
+struct CreateType {
+  QualifiedName type;
+  bool if_not_exists = false;
+  std::vector<std::pair<std::string, TypeExpr>> fields;
+};
+
+struct DropType {
+  QualifiedName type;
+  bool if_exists = false;
+};
+
+// CREATE [OR REPLACE] FUNCTION / AGGREGATE: accepted and kept as written, so
+// schema files that define them load; cellfs never executes them.
+struct CreateRoutine {
+  enum class Kind { kFunction, kAggregate };
+  Kind kind = Kind::kFunction;
+  QualifiedName routine;
+  bool or_replace = false;
+  bool if_not_exists = false;
+  std::string text;  // the statement's source text, without the final ';'
+};
+
+// A statement cellfs parses but does not implement yet (CREATE INDEX,
+// CREATE CUSTOM INDEX, CREATE MATERIALIZED VIEW, their DROP and ALTER forms,
+// ALTER TYPE, DROP FUNCTION/AGGREGATE).
+struct UnsupportedStatement {
+  std::string what;  // "CREATE INDEX", "CREATE MATERIALIZED VIEW", ...
+};
+
+using StatementBody =
+    std::variant<CreateKeyspace, AlterKeyspace, DropKeyspace, UseKeyspace, CreateTable, DropTable,
+                 AlterTable, CreateType, DropType, CreateRoutine, UnsupportedStatement>;
+
+struct Statement {
+  StatementBody body;
+  SourcePosition position;  // of the statement's first token
+  std::string text;         // the statement's source text, without the final ';'
+};
+
+}  // namespace cellfs

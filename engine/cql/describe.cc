@@ -1,0 +1,89 @@
+// DESCRIBE text for keyspaces, types and tables, in one canonical layout.
+#include "engine/cql/describe.h"
+
+#include "engine/cql/cql_identifier.h"
+#include "engine/cql/internal/schema_options.h"
+
+namespace cellfs {
+namespace {
+
+std::string Qualified(const std::string& keyspace, const std::string& name) {
+  return QuoteIdentifier(keyspace) + "." + QuoteIdentifier(name);
+}
+
+std::string JoinNames(const std::vector<const ColumnDef*>& columns) {
+  std::string out;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += QuoteIdentifier(columns[i]->name);
+  }
+  return out;
+}
+
+std::string PrimaryKeyClause(const TableDef& table) {
+  std::vector<const ColumnDef*> partition;
+  std::vector<const ColumnDef*> clustering;
+  for (const auto& c : table.columns) {
+    if (c.kind == ColumnKind::kPartitionKey) partition.push_back(&c);
+    if (c.kind == ColumnKind::kClustering) clustering.push_back(&c);
+  }
+  std::string out = "PRIMARY KEY (";
+  out += partition.size() == 1 ? JoinNames(partition) : "(" + JoinNames(partition) + ")";
+  if (!clustering.empty()) out += ", " + JoinNames(clustering);
+  return out + ")";
+}
+
+std::string ClusteringOrderClause(const TableDef& table) {
+  std::string out;
+  for (const auto& c : table.columns) {
+    if (c.kind != ColumnKind::kClustering) continue;
+    out += out.empty() ? "CLUSTERING ORDER BY (" : ", ";
+    out += QuoteIdentifier(c.name) + (c.order == SortOrder::kDesc ? " DESC" : " ASC");
+  }
+  return out.empty() ? out : out + ")";
+}
+
+}  // namespace
+
+std::string DescribeKeyspaceStatement(const KeyspaceDef& keyspace) {
+  std::vector<std::pair<std::string, std::string>> replication(keyspace.replication.begin(),
+                                                               keyspace.replication.end());
+  return "CREATE KEYSPACE " + QuoteIdentifier(keyspace.name) +
+         " WITH replication = " + StringMapText(replication) +
+         " AND durable_writes = " + (keyspace.durable_writes ? "true" : "false") + ";\n";
+}
+
+std::string DescribeType(const UserTypeDef& type) {
+  std::string out = "CREATE TYPE " + Qualified(type.keyspace, type.name) + " (\n";
+  for (size_t i = 0; i < type.field_names.size(); ++i) {
+    out += "    " + QuoteIdentifier(type.field_names[i]) + " " + type.field_types[i]->ToCql();
+    out += i + 1 < type.field_names.size() ? ",\n" : "\n";
+  }
+  return out + ");\n";
+}
+
+std::string DescribeTable(const TableDef& table) {
+  std::string out = "CREATE TABLE " + Qualified(table.keyspace, table.name) + " (\n";
+  for (const auto& c : table.columns) {
+    out += "    " + QuoteIdentifier(c.name) + " " + c.type->ToCql();
+    if (c.kind == ColumnKind::kStatic) out += " static";
+    out += ",\n";
+  }
+  out += "    " + PrimaryKeyClause(table) + "\n) WITH ";
+  std::string order = ClusteringOrderClause(table);
+  if (!order.empty()) out += order + "\n    AND ";
+  out += "default_time_to_live = " + std::to_string(table.options.default_time_to_live);
+  out += "\n    AND gc_grace_seconds = " + std::to_string(table.options.gc_grace_seconds);
+  for (const auto& [name, text] : table.options.other) out += "\n    AND " + name + " = " + text;
+  return out + ";\n";
+}
+
+std::string DescribeKeyspace(const KeyspaceDef& keyspace) {
+  std::string out = DescribeKeyspaceStatement(keyspace);
+  for (const auto& name : keyspace.type_order) out += "\n" + DescribeType(keyspace.types.at(name));
+  for (const auto& [name, table] : keyspace.tables) out += "\n" + DescribeTable(table);
+  for (const auto& [name, text] : keyspace.routines) out += "\n" + text + ";\n";
+  return out;
+}
+
+}  // namespace cellfs

@@ -1,0 +1,84 @@
+// The schema model: keyspaces, user-defined types, tables and columns, as
+// the catalog holds them after validation. Plain values: copy freely.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/cql/cql_type.h"
+#include "engine/cql/key_codec.h"
+
+namespace cellfs {
+
+enum class ColumnKind : uint8_t { kPartitionKey, kClustering, kRegular, kStatic };
+
+struct ColumnDef {
+  std::string name;
+  TypePtr type;
+  ColumnKind kind = ColumnKind::kRegular;
+  int position = 0;                   // index within the partition or clustering key
+  SortOrder order = SortOrder::kAsc;  // clustering columns only
+
+  bool is_primary_key() const {
+    return kind == ColumnKind::kPartitionKey || kind == ColumnKind::kClustering;
+  }
+};
+
+// Table options. The two that change semantics are typed; every other
+// option is kept verbatim as its canonical CQL text so DESCRIBE shows it.
+struct TableOptions {
+  static constexpr int64_t kDefaultGcGraceSeconds = 864000;  // 10 days, as Cassandra
+  static constexpr int64_t kMaxTtlSeconds = 630720000;       // 20 years, as Cassandra
+
+  int64_t default_time_to_live = 0;
+  int64_t gc_grace_seconds = kDefaultGcGraceSeconds;
+  std::map<std::string, std::string> other;  // option name -> CQL text ('x', {'a': 'b'}, 0.1)
+
+  bool operator==(const TableOptions&) const = default;
+};
+
+struct TableDef {
+  std::string keyspace;
+  std::string name;
+  // Canonical column order: partition key columns in key order, clustering
+  // columns in key order, then static and regular columns by name.
+  std::vector<ColumnDef> columns;
+  TableOptions options;
+
+  // The first partition_key_count() columns are the partition key, the next
+  // clustering_count() the clustering key.
+  size_t partition_key_count() const;
+  size_t clustering_count() const;
+  bool has_counters() const;
+  // nullptr when no column has that name.
+  const ColumnDef* FindColumn(const std::string& name) const;
+};
+
+struct UserTypeDef {
+  std::string keyspace;
+  std::string name;
+  std::vector<std::string> field_names;
+  std::vector<TypePtr> field_types;
+
+  // The type of a column declared with this UDT.
+  TypePtr AsType(bool frozen) const;
+};
+
+struct KeyspaceDef {
+  std::string name;
+  std::map<std::string, std::string> replication;  // 'class' -> 'SimpleStrategy', ...
+  bool durable_writes = true;
+  std::map<std::string, UserTypeDef> types;
+  std::vector<std::string> type_order;  // creation order, which respects dependencies
+  std::map<std::string, TableDef> tables;
+  // CREATE FUNCTION / AGGREGATE statements, kept as written (never run).
+  std::map<std::string, std::string> routines;  // name -> statement text
+};
+
+// Structural equality of schema objects (types compared with Equals).
+bool SameTable(const TableDef& a, const TableDef& b);
+bool SameKeyspace(const KeyspaceDef& a, const KeyspaceDef& b);
+
+}  // namespace cellfs

@@ -1,0 +1,355 @@
+// The stored catalog: one JSON record per keyspace (its DESCRIBE text and its
+// tables' ids), the next table id, and the assignment of ids on DDL changes.
+#include "engine/store/internal/leveldb_status.h"
+#include "engine/store/internal/catalog_store.h"
+
+#include <leveldb/db.h>
+#include <leveldb/write_batch.h>
+
+#include <algorithm>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string_view>
+
+#include "engine/cql/cql_parser.h"
+#include "engine/cql/describe.h"
+#include "engine/cql/internal/big_endian.h"
+#include "engine/store/internal/storage_keys.h"
+
+namespace cellfs {
+
+std::optional<size_t> TableSchema::ColumnIndexById(uint32_t column_id) const {
+  if (column_id == 0) return std::nullopt;
+  for (size_t i = 0; i < column_ids.size(); ++i) {
+    if (column_ids[i] == column_id) return i;
+  }
+  return std::nullopt;
+}
+
+namespace storage {
+namespace {
+
+using json = nlohmann::json;
+using TableName = std::pair<std::string, std::string>;
+using IdMap = std::map<TableName, TableIds>;
+
+constexpr size_t kTableIdBytes = 4;
+
+// Static and regular columns carry ids; key columns live in the key itself.
+bool HasColumnId(const ColumnDef& column) { return !column.is_primary_key(); }
+
+TableHandle MakeHandle(const TableDef& def, const TableIds* ids) {
+  auto table = std::make_shared<TableSchema>();
+  table->def = def;
+  table->column_ids.assign(def.columns.size(), 0);
+  if (ids == nullptr) return table;
+  table->id = ids->table_id;
+  for (size_t i = 0; i < def.columns.size(); ++i) {
+    auto it = ids->column_ids.find(def.columns[i].name);
+    if (HasColumnId(def.columns[i]) && it != ids->column_ids.end()) {
+      table->column_ids[i] = it->second;
+    }
+  }
+  return table;
+}
+
+// The entries of `ids` that belong to `keyspace`: a contiguous run, since the
+// map orders by keyspace first.
+std::pair<IdMap::const_iterator, IdMap::const_iterator> KeyspaceIds(const IdMap& ids,
+                                                                    const std::string& keyspace) {
+  auto begin = ids.lower_bound({keyspace, ""});
+  auto end = begin;
+  while (end != ids.end() && end->first.first == keyspace) ++end;
+  return {begin, end};
+}
+
+bool SameIds(const TableIds& a, const TableIds& b) {
+  return a.table_id == b.table_id && a.column_ids == b.column_ids &&
+         a.next_column_id == b.next_column_id;
+}
+
+bool SameKeyspaceIds(const IdMap& a, const IdMap& b, const std::string& keyspace) {
+  auto [a_begin, a_end] = KeyspaceIds(a, keyspace);
+  auto [b_begin, b_end] = KeyspaceIds(b, keyspace);
+  return std::equal(a_begin, a_end, b_begin, b_end, [](const auto& x, const auto& y) {
+    return x.first == y.first && SameIds(x.second, y.second);
+  });
+}
+
+// The ids of a table that did not exist before: a fresh table id, and its
+// static and regular columns numbered from 1 in canonical column order.
+TableIds NewTableIds(const TableDef& def, uint32_t table_id) {
+  TableIds ids;
+  ids.table_id = table_id;
+  for (const ColumnDef& column : def.columns) {
+    if (HasColumnId(column)) ids.column_ids[column.name] = ids.next_column_id++;
+  }
+  return ids;
+}
+
+// A surviving table keeps its id and its columns' ids; columns that are new
+// (including ones dropped and added again) get ids never used before.
+TableIds KeptTableIds(const TableDef& def, const TableIds& before) {
+  TableIds ids;
+  ids.table_id = before.table_id;
+  ids.next_column_id = before.next_column_id;
+  for (const ColumnDef& column : def.columns) {
+    if (!HasColumnId(column)) continue;
+    auto it = before.column_ids.find(column.name);
+    ids.column_ids[column.name] = it != before.column_ids.end() ? it->second : ids.next_column_id++;
+  }
+  return ids;
+}
+
+// ---- Records ----------------------------------------------------------------
+
+std::string EncodeRecord(const KeyspaceDef& keyspace, const IdMap& ids) {
+  json tables = json::object();
+  auto [begin, end] = KeyspaceIds(ids, keyspace.name);
+  for (auto it = begin; it != end; ++it) {
+    json columns = json::object();
+    for (const auto& [name, id] : it->second.column_ids) columns[name] = id;
+    tables[it->first.second] = {{"id", it->second.table_id},
+                                {"columns", std::move(columns)},
+                                {"next_column_id", it->second.next_column_id}};
+  }
+  json record = {{"cql", DescribeKeyspace(keyspace)}, {"tables", std::move(tables)}};
+  // Names and option text come from the CQL lexer, which passes any bytes
+  // inside quotes; replacing invalid UTF-8 keeps dump() from throwing.
+  return record.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string EncodeTableId(uint32_t id) { return BigEndianBytes(id, kTableIdBytes); }
+
+// A positive id that fits in 32 bits, or nullopt.
+std::optional<uint32_t> ReadId(const json& value) {
+  if (!value.is_number_unsigned()) return std::nullopt;
+  const auto id = value.get<uint64_t>();
+  if (id == 0 || id > std::numeric_limits<uint32_t>::max()) return std::nullopt;
+  return static_cast<uint32_t>(id);
+}
+
+// Runs a record's CQL into a fresh catalog, so a record can only ever define
+// its own keyspace.
+Status ParseKeyspace(std::string_view cql, KeyspaceDef* keyspace) {
+  Catalog catalog;
+  std::string session_keyspace;
+  CqlParser parser(cql);
+  for (;;) {
+    Statement statement;
+    bool done = false;
+    CELLFS_RETURN_IF_ERROR(parser.Next(&statement, &done));
+    if (done) break;
+    CELLFS_RETURN_IF_ERROR(catalog.Apply(statement, &session_keyspace));
+  }
+  if (catalog.keyspaces().size() != 1) {
+    return Status::Corruption("the CQL defines " + std::to_string(catalog.keyspaces().size()) +
+                              " keyspaces, not one");
+  }
+  *keyspace = catalog.keyspaces().begin()->second;
+  return Status::Ok();
+}
+
+Status DecodeTableIds(const TableDef& table, const json& entry, TableIds* ids) {
+  const std::string where = "table " + table.name + ": ";
+  if (!entry.is_object()) return Status::Corruption(where + "ids are not an object");
+  auto table_id = entry.contains("id") ? ReadId(entry["id"]) : std::nullopt;
+  auto next_column =
+      entry.contains("next_column_id") ? ReadId(entry["next_column_id"]) : std::nullopt;
+  if (!table_id || !next_column || !entry.contains("columns") || !entry["columns"].is_object()) {
+    return Status::Corruption(where + "malformed ids");
+  }
+  ids->table_id = *table_id;
+  ids->next_column_id = *next_column;
+  std::set<uint32_t> seen;
+  for (const auto& [name, value] : entry["columns"].items()) {
+    const ColumnDef* column = table.FindColumn(name);
+    auto id = ReadId(value);
+    if (column == nullptr || !HasColumnId(*column)) {
+      return Status::Corruption(where + "id for unknown column " + name);
+    }
+    if (!id || *id >= *next_column || !seen.insert(*id).second) {
+      return Status::Corruption(where + "bad id for column " + name);
+    }
+    ids->column_ids[name] = *id;
+  }
+  for (const ColumnDef& column : table.columns) {
+    if (HasColumnId(column) && !ids->column_ids.contains(column.name)) {
+      return Status::Corruption(where + "no id for column " + column.name);
+    }
+  }
+  return Status::Ok();
+}
+
+Status DecodeKeyspaceIds(const KeyspaceDef& keyspace, const json& tables, IdMap* ids) {
+  if (!tables.is_object()) return Status::Corruption("\"tables\" is not an object");
+  for (const auto& [name, table] : keyspace.tables) {
+    if (!tables.contains(name)) return Status::Corruption("table " + name + ": no ids");
+    TableIds table_ids;
+    CELLFS_RETURN_IF_ERROR(DecodeTableIds(table, tables[name], &table_ids));
+    (*ids)[{keyspace.name, name}] = std::move(table_ids);
+  }
+  for (const auto& [name, entry] : tables.items()) {
+    if (!keyspace.tables.contains(name)) return Status::Corruption("ids for unknown table " + name);
+  }
+  return Status::Ok();
+}
+
+// Decodes one catalog record into `*keyspace` and its tables' ids.
+Status DecodeRecord(std::string_view key, std::string_view value, KeyspaceDef* keyspace,
+                    IdMap* ids) {
+  json record = json::parse(value, nullptr, /*allow_exceptions=*/false);
+  if (record.is_discarded() || !record.is_object()) {
+    return Status::Corruption("the record is not a JSON object");
+  }
+  if (!record.contains("cql") || !record["cql"].is_string() || !record.contains("tables")) {
+    return Status::Corruption("the record lacks \"cql\" or \"tables\"");
+  }
+  CELLFS_RETURN_IF_ERROR(ParseKeyspace(record["cql"].get_ref<const std::string&>(), keyspace)
+                             .WithContext("its CQL does not load"));
+  if (CatalogKey(keyspace->name) != key) {
+    return Status::Corruption("its CQL defines keyspace " + keyspace->name);
+  }
+  return DecodeKeyspaceIds(*keyspace, record["tables"], ids);
+}
+
+// Every status from decoding a record becomes Corruption naming the record.
+Status RecordCorruption(std::string_view key, const Status& status) {
+  const std::string name(key.substr(std::min<size_t>(1, key.size())));
+  return Status::Corruption("catalog record of keyspace " + name + ": " + status.message());
+}
+
+Status ReadNextTableId(leveldb::DB* db, const leveldb::ReadOptions& options, uint32_t* next) {
+  std::string stored;
+  leveldb::Status s = db->Get(options, MetaKey(kNextTableIdName), &stored);
+  if (s.IsNotFound()) {
+    *next = 1;
+    return Status::Ok();
+  }
+  if (!s.ok()) return FromLevelDb(s, "reading the next table id");
+  if (stored.size() != kTableIdBytes) return Status::Corruption("next table id is not 4 bytes");
+  *next = static_cast<uint32_t>(ReadBigEndian(stored));
+  return Status::Ok();
+}
+
+// Reads every catalog record into `*catalog` and `*ids`.
+Status ReadRecords(leveldb::DB* db, const leveldb::ReadOptions& options, Catalog* catalog,
+                   IdMap* ids) {
+  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(options));
+  for (it->Seek(std::string(1, kCatalogTag)); it->Valid(); it->Next()) {
+    const std::string_view key(it->key().data(), it->key().size());
+    if (key.empty() || key[0] != kCatalogTag) break;
+    KeyspaceDef keyspace;
+    Status s =
+        DecodeRecord(key, std::string_view(it->value().data(), it->value().size()), &keyspace, ids);
+    if (!s.ok()) return RecordCorruption(key, s);
+    catalog->Restore(std::move(keyspace));
+  }
+  if (!it->status().ok()) return Status::IOError("reading the catalog: " + it->status().ToString());
+  return Status::Ok();
+}
+
+// Table ids must be unique across the store: data keys carry only the id.
+Status CheckUniqueTableIds(const IdMap& ids, uint32_t* max_id) {
+  std::set<uint32_t> seen;
+  *max_id = 0;
+  for (const auto& [name, table] : ids) {
+    if (!seen.insert(table.table_id).second) {
+      return Status::Corruption("catalog record of keyspace " + name.first + ": table " +
+                                name.second + " reuses table id " + std::to_string(table.table_id));
+    }
+    *max_id = std::max(*max_id, table.table_id);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+// ---- SchemaState --------------------------------------------------------------
+
+SchemaState::SchemaState(std::shared_ptr<const Catalog> catalog, IdMap ids, uint32_t next_table_id)
+    : catalog_(std::move(catalog)), ids_(std::move(ids)), next_table_id_(next_table_id) {
+  for (const auto& [keyspace_name, keyspace] : catalog_->keyspaces()) {
+    for (const auto& [table_name, def] : keyspace.tables) {
+      auto it = ids_.find({keyspace_name, table_name});
+      TableHandle handle = MakeHandle(def, it == ids_.end() ? nullptr : &it->second);
+      if (handle->id != 0) tables_by_id_[handle->id] = handle;
+      tables_[{keyspace_name, table_name}] = std::move(handle);
+    }
+  }
+}
+
+TableHandle SchemaState::FindTable(const std::string& keyspace, const std::string& table) const {
+  auto it = tables_.find({keyspace, table});
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+TableHandle SchemaState::FindTableById(uint32_t table_id) const {
+  auto it = tables_by_id_.find(table_id);
+  return it == tables_by_id_.end() ? nullptr : it->second;
+}
+
+// ---- Changes ------------------------------------------------------------------
+
+std::shared_ptr<const SchemaState> AssignIds(const SchemaState& before,
+                                             std::shared_ptr<const Catalog> next,
+                                             std::vector<uint32_t>* dropped_table_ids) {
+  IdMap ids;
+  uint32_t next_table_id = before.next_table_id();
+  for (const auto& [keyspace_name, keyspace] : next->keyspaces()) {
+    for (const auto& [table_name, def] : keyspace.tables) {
+      auto old = before.ids().find({keyspace_name, table_name});
+      ids[{keyspace_name, table_name}] = old != before.ids().end()
+                                             ? KeptTableIds(def, old->second)
+                                             : NewTableIds(def, next_table_id++);
+    }
+  }
+  for (const auto& [name, table] : before.ids()) {
+    if (!ids.contains(name) && dropped_table_ids != nullptr) {
+      dropped_table_ids->push_back(table.table_id);
+    }
+  }
+  return std::make_shared<const SchemaState>(std::move(next), std::move(ids), next_table_id);
+}
+
+void WriteSchemaChange(const SchemaState& before, const SchemaState& after,
+                       const std::vector<uint32_t>& dropped_table_ids, leveldb::WriteBatch* batch) {
+  for (const auto& [name, keyspace] : after.catalog()->keyspaces()) {
+    const KeyspaceDef* old = before.catalog()->FindKeyspace(name);
+    if (old == nullptr || !SameKeyspace(*old, keyspace) ||
+        !SameKeyspaceIds(before.ids(), after.ids(), name)) {
+      batch->Put(CatalogKey(name), EncodeRecord(keyspace, after.ids()));
+    }
+  }
+  for (const auto& [name, keyspace] : before.catalog()->keyspaces()) {
+    if (after.catalog()->FindKeyspace(name) == nullptr) batch->Delete(CatalogKey(name));
+  }
+  batch->Put(MetaKey(kNextTableIdName), EncodeTableId(after.next_table_id()));
+  for (uint32_t id : dropped_table_ids) batch->Put(DroppedTableKey(id), leveldb::Slice());
+}
+
+Status LoadSchema(leveldb::DB* db, std::shared_ptr<const SchemaState>* schema) {
+  // One snapshot, so the records and the next table id agree.
+  leveldb::ReadOptions options;
+  options.snapshot = db->GetSnapshot();
+  auto catalog = std::make_shared<Catalog>();
+  IdMap ids;
+  uint32_t next_table_id = 1;
+  Status s = ReadRecords(db, options, catalog.get(), &ids);
+  if (s.ok()) s = ReadNextTableId(db, options, &next_table_id);
+  db->ReleaseSnapshot(options.snapshot);
+  CELLFS_RETURN_IF_ERROR(s);
+  uint32_t max_id = 0;
+  CELLFS_RETURN_IF_ERROR(CheckUniqueTableIds(ids, &max_id));
+  if (max_id == std::numeric_limits<uint32_t>::max()) {
+    return Status::Corruption("table ids exhausted");
+  }
+  next_table_id = std::max(next_table_id, max_id + 1);
+  *schema = std::make_shared<const SchemaState>(std::move(catalog), std::move(ids), next_table_id);
+  return Status::Ok();
+}
+
+}  // namespace storage
+}  // namespace cellfs

@@ -1,0 +1,76 @@
+// Persists the catalog in LevelDB with the stable table and column ids that
+// stored data carries (docs/FORMAT.md "Catalog"), and assigns those ids when
+// DDL changes the schema.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/cql/catalog.h"
+#include "engine/status.h"
+#include "engine/cql/table_schema.h"
+
+namespace leveldb {
+class DB;
+class WriteBatch;
+}  // namespace leveldb
+
+namespace cellfs::storage {
+
+// Stable ids of one table: the table's id and each static or regular
+// column's id by name.
+struct TableIds {
+  uint32_t table_id = 0;
+  std::map<std::string, uint32_t> column_ids;
+  uint32_t next_column_id = 1;
+};
+
+// The schema with its ids: what the engine reads tables from. Immutable once
+// built; the engine swaps in a new one on every DDL change.
+class SchemaState {
+ public:
+  SchemaState(std::shared_ptr<const Catalog> catalog,
+              std::map<std::pair<std::string, std::string>, TableIds> ids,
+              uint32_t next_table_id);
+
+  const std::shared_ptr<const Catalog>& catalog() const { return catalog_; }
+  const std::map<std::pair<std::string, std::string>, TableIds>& ids() const { return ids_; }
+  uint32_t next_table_id() const { return next_table_id_; }
+
+  // nullptr when absent.
+  TableHandle FindTable(const std::string& keyspace, const std::string& table) const;
+  // nullptr when no live table has this id.
+  TableHandle FindTableById(uint32_t table_id) const;
+
+ private:
+  std::shared_ptr<const Catalog> catalog_;
+  std::map<std::pair<std::string, std::string>, TableIds> ids_;
+  uint32_t next_table_id_;
+  std::map<std::pair<std::string, std::string>, TableHandle> tables_;
+  std::map<uint32_t, TableHandle> tables_by_id_;
+};
+
+// The ids for `next` given the state before a DDL change: tables and
+// columns that persist keep their ids (matched by name; a renamed key
+// column has no id), new ones get fresh ids, dropped ones lose theirs for
+// good. `dropped_table_ids` receives the ids of tables that are gone.
+std::shared_ptr<const SchemaState> AssignIds(const SchemaState& before,
+                                             std::shared_ptr<const Catalog> next,
+                                             std::vector<uint32_t>* dropped_table_ids);
+
+// Adds to `*batch` what turns the stored catalog of `before` into that of
+// `after`: a record per changed or new keyspace, a deletion per dropped one,
+// the next table id, and a DroppedTableKey per id in `dropped_table_ids`.
+void WriteSchemaChange(const SchemaState& before, const SchemaState& after,
+                       const std::vector<uint32_t>& dropped_table_ids, leveldb::WriteBatch* batch);
+
+// Reads the stored catalog (every CatalogKey record and the next table id).
+// An empty store yields an empty schema. Corruption naming the keyspace when
+// a record does not parse or load.
+Status LoadSchema(leveldb::DB* db, std::shared_ptr<const SchemaState>* schema);
+
+}  // namespace cellfs::storage

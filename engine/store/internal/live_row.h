@@ -1,0 +1,28 @@
+// The live view of a merged row, and when the sweeper next has work on one.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "engine/store/row_fragment.h"
+#include "engine/cql/table_schema.h"
+
+namespace cellfs::storage {
+
+// Applies `inherited` (a partition or range deletion) and the row's own
+// deletion to `*row`, then keeps only what is live at `now` (microseconds)
+// and belongs to a column `table` still has: the marker if live, live
+// cells. Clears the deletion. Returns true when the row is live (a live
+// marker or cell remains).
+bool KeepLive(const TableSchema& table, const std::optional<RowDeletion>& inherited, int64_t now,
+              RowFragment* row);
+
+// The earliest second at which sweeping `fragment` would change it: an
+// expiring cell's expiry (it then becomes a tombstone), an expiring
+// marker's expiry + gc_grace_seconds (PurgeRowFragment keeps an expired
+// marker until then), or a tombstone's (cell or row deletion) local
+// deletion time + gc_grace_seconds. nullopt when nothing in
+// it ever expires or is purged.
+std::optional<int64_t> NextSweepSecond(const RowFragment& fragment, int64_t gc_grace_seconds);
+
+}  // namespace cellfs::storage

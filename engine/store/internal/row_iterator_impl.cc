@@ -1,0 +1,146 @@
+// RowIteratorImpl: walks a slice's byte ranges over one partition's rows,
+// merging each row's fragments and keeping what is live at the view's time.
+#include "engine/store/internal/leveldb_status.h"
+#include "engine/store/internal/row_iterator_impl.h"
+
+#include <leveldb/iterator.h>
+#include <leveldb/status.h>
+
+#include <cassert>
+#include <utility>
+
+#include "engine/store/internal/fold_queue.h"
+#include "engine/store/internal/live_row.h"
+#include "engine/store/internal/storage_keys.h"
+
+namespace cellfs {
+namespace {
+
+leveldb::Slice ToSlice(std::string_view bytes) { return {bytes.data(), bytes.size()}; }
+std::string_view ToView(const leveldb::Slice& slice) { return {slice.data(), slice.size()}; }
+
+}  // namespace
+
+RowIteratorImpl::RowIteratorImpl(std::shared_ptr<const ReadState> state, TableHandle table,
+                                 std::unique_ptr<leveldb::Iterator> it, RowScan scan)
+    : state_(std::move(state)),
+      table_(std::move(table)),
+      it_(std::move(it)),
+      scan_(std::move(scan)),
+      row_prefix_(scan_.partition_prefix) {
+  storage::AppendEntryKind(storage::EntryKind::kRow, &row_prefix_);
+  FindNext();
+}
+
+RowIteratorImpl::~RowIteratorImpl() = default;
+
+void RowIteratorImpl::Next() {
+  assert(valid_);
+  FindNext();
+}
+
+Status RowIteratorImpl::DecodeClustering(std::vector<std::string>* values) const {
+  assert(valid_);
+  return storage::DecodeClustering(*table_, clustering_, values);
+}
+
+void RowIteratorImpl::FindNext() {
+  valid_ = false;
+  if (scan_.limit != 0 && returned_ >= scan_.limit) return;
+  while (range_ < scan_.ranges.size()) {
+    if (!positioned_) {
+      SeekRange();
+      if (!status_.ok()) return;
+      positioned_ = true;
+    }
+    if (!ClusteringInRange()) {
+      Status error = storage::FromLevelDb(it_->status());
+      if (!error.ok()) return Fail(std::move(error));
+      ++range_;
+      positioned_ = false;
+      continue;
+    }
+    if (ReadRow()) {
+      ++returned_;
+      valid_ = true;
+      return;
+    }
+    if (!status_.ok()) return;
+  }
+}
+
+const storage::ClusteringRange& RowIteratorImpl::CurrentRange() const {
+  const size_t n = scan_.ranges.size();
+  return scan_.ranges[scan_.reverse ? n - 1 - range_ : range_];
+}
+
+void RowIteratorImpl::SeekRange() {
+  const storage::ClusteringRange& range = CurrentRange();
+  const std::optional<std::string>& resume = scan_.resume_after;
+  // Starting at the resume point (when it lies inside the range) keeps a
+  // resumed listing O(log n); PastResumePoint drops the resume row itself.
+  std::string target = row_prefix_;
+  if (!scan_.reverse) {
+    target += (resume && *resume > range.start) ? *resume : range.start;
+    it_->Seek(ToSlice(target));
+    return;
+  }
+  target += (resume && *resume < range.end) ? *resume : range.end;
+  it_->Seek(ToSlice(target));
+  // Seek lands on the first key >= target; the walk starts just before it.
+  if (it_->Valid()) {
+    it_->Prev();
+    return;
+  }
+  Status error = storage::FromLevelDb(it_->status());
+  if (!error.ok()) return Fail(std::move(error));
+  it_->SeekToLast();
+}
+
+std::optional<std::string_view> RowIteratorImpl::ClusteringInRange() const {
+  if (!it_->Valid()) return std::nullopt;
+  const std::string_view key = ToView(it_->key());
+  // A partition's keys are exactly those that start with its prefix (the
+  // encoded partition key is prefix-free), so this also ends the partition.
+  if (key.size() < row_prefix_.size() + storage::kSequenceBytes || !key.starts_with(row_prefix_)) {
+    return std::nullopt;
+  }
+  const std::string_view clustering =
+      key.substr(row_prefix_.size(), key.size() - row_prefix_.size() - storage::kSequenceBytes);
+  const storage::ClusteringRange& range = CurrentRange();
+  if (clustering < range.start || clustering >= range.end) return std::nullopt;
+  return clustering;
+}
+
+bool RowIteratorImpl::PastResumePoint(std::string_view clustering) const {
+  if (!scan_.resume_after) return true;
+  return scan_.reverse ? clustering < *scan_.resume_after : clustering > *scan_.resume_after;
+}
+
+bool RowIteratorImpl::ReadRow() {
+  storage::FragmentGroup& group = group_;
+  Status read = scan_.reverse ? storage::ReadGroupBackward(it_.get(), false, &group)
+                              : storage::ReadGroupForward(it_.get(), false, &group);
+  if (!read.ok()) {
+    Fail(std::move(read));
+    return false;
+  }
+  if (group.fragments >= storage::FoldQueue::kFoldThreshold) {
+    state_->core->fold_queue.Add(group.group);
+  }
+  const std::string_view clustering = std::string_view(group.group).substr(row_prefix_.size());
+  if (!PastResumePoint(clustering)) return false;
+  const std::optional<RowDeletion> inherited = storage::InheritedDeletion(scan_.header, clustering);
+  if (!storage::KeepLive(*table_, inherited, state_->now, &group.merged)) return false;
+  clustering_.assign(clustering);
+  std::swap(row_, group.merged);
+  return true;
+}
+
+void RowIteratorImpl::Fail(Status status) {
+  status_ = std::move(status);
+  valid_ = false;
+  range_ = scan_.ranges.size();
+}
+
+}  // namespace cellfs

@@ -1,0 +1,87 @@
+// RowIteratorImpl: the RowIterator that ReadView makes. Walks the byte
+// ranges of a slice over one partition's rows, one merged row at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/store/internal/clustering_ranges.h"
+#include "engine/store/internal/fragment_reader.h"
+#include "engine/store/internal/read_state.h"
+#include "engine/store/row_iterator.h"
+#include "engine/cql/table_schema.h"
+
+namespace leveldb {
+class Iterator;
+}  // namespace leveldb
+
+namespace cellfs {
+
+// What one partition slice reads.
+struct RowScan {
+  std::string partition_prefix;                  // storage::AppendPartitionPrefix
+  storage::PartitionHeader header;               // the partition's head, already read
+  std::vector<storage::ClusteringRange> ranges;  // stored order, disjoint
+  bool reverse = false;                          // walk ranges and rows backwards
+  uint64_t limit = 0;                            // 0 = no limit
+  std::optional<std::string> resume_after;       // an encoded clustering key
+};
+
+// Rows come in range order (backwards when reverse). Each range costs one
+// seek; each group read costs its fragments. Groups with many fragments are
+// queued for folding. Not thread-safe; holds `state` (so the snapshot) and
+// `table` alive.
+class RowIteratorImpl final : public RowIterator {
+ public:
+  // Positions at the first live row. REQUIRES: `it` reads at state's
+  // snapshot.
+  RowIteratorImpl(std::shared_ptr<const ReadState> state, TableHandle table,
+                  std::unique_ptr<leveldb::Iterator> it, RowScan scan);
+  ~RowIteratorImpl() override;
+
+  bool Valid() const override { return valid_; }
+  void Next() override;
+  Status status() const override { return status_; }
+  std::string_view clustering_key() const override { return clustering_; }
+  Status DecodeClustering(std::vector<std::string>* values) const override;
+  const RowFragment& row() const override { return row_; }
+
+ private:
+  // Moves to the next live row in the slice, or ends (valid_ false).
+  void FindNext();
+  // The range being walked. REQUIRES: range_ < scan_.ranges.size()
+  const storage::ClusteringRange& CurrentRange() const;
+  // Seeks to the edge of the current range where the walk starts.
+  void SeekRange();
+  // The encoded clustering key of the entry at it_ when it lies in the
+  // current range; nullopt otherwise.
+  std::optional<std::string_view> ClusteringInRange() const;
+  // True when `clustering` comes strictly after resume_after in the walk.
+  bool PastResumePoint(std::string_view clustering) const;
+  // Reads the group at it_ (moving in the walk's direction) and keeps it
+  // as the current row when live; false when dead or on error.
+  bool ReadRow();
+  void Fail(Status status);
+
+  std::shared_ptr<const ReadState> state_;
+  TableHandle table_;
+  std::unique_ptr<leveldb::Iterator> it_;
+  RowScan scan_;
+  std::string row_prefix_;   // partition prefix || kRow
+  size_t range_ = 0;         // how many ranges are finished, in walk order
+  bool positioned_ = false;  // it_ has been sought into the current range
+  uint64_t returned_ = 0;
+
+  bool valid_ = false;
+  Status status_;
+  std::string clustering_;
+  RowFragment row_;
+  // The group being read; swapped with row_ so both keep their memory.
+  storage::FragmentGroup group_;
+};
+
+}  // namespace cellfs

@@ -1,0 +1,44 @@
+// Sequence numbers for data keys: unique for the life of the store, across
+// restarts, without a write per number (leases of a block at a time).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
+#include "engine/store/internal/write_fence.h"
+#include "engine/status.h"
+
+namespace leveldb {
+class DB;
+}
+
+namespace cellfs::storage {
+
+// Thread-safe. Next() is one atomic add; every kLeaseSize numbers it makes
+// one synced LevelDB write recording the new lease, so after a crash the
+// store resumes above anything it may have handed out.
+class SequenceAllocator {
+ public:
+  static constexpr uint64_t kLeaseSize = uint64_t{1} << 20;
+
+  // Reads the stored lease (none: start at 1) and leases a first block.
+  // Lease writes pass `fence` like every other write (a torn lease record
+  // must stop later writes too). REQUIRES: called once, before Next(); `db`
+  // and `fence` outlive this object.
+  Status Open(leveldb::DB* db, WriteFence* fence);
+
+  // A sequence never returned before. IOError when a lease cannot be stored.
+  Status Next(uint64_t* sequence);
+
+ private:
+  Status Lease(uint64_t limit);  // REQUIRES: mutex_ held
+
+  leveldb::DB* db_ = nullptr;
+  WriteFence* fence_ = nullptr;
+  std::atomic<uint64_t> next_{1};
+  std::mutex mutex_;  // guards leased_ and lease writes
+  std::atomic<uint64_t> leased_{0};  // numbers below this are leased
+};
+
+}  // namespace cellfs::storage

@@ -1,0 +1,480 @@
+// The TTL sweeper: walks the expiry index up to now and folds what fell due,
+// folds the rows reads found fragmented, and reclaims dropped tables' data in
+// bounded batches. The contract is in sweeper.h.
+#include "engine/store/internal/sweeper.h"
+
+#include <leveldb/db.h>
+#include <leveldb/iterator.h>
+#include <leveldb/write_batch.h>
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/store/cell.h"
+#include "engine/store/internal/fragment_reader.h"
+#include "engine/store/internal/leveldb_status.h"
+#include "engine/store/internal/live_row.h"
+#include "engine/store/internal/storage_keys.h"
+#include "engine/store/row_fragment.h"
+
+namespace cellfs::storage {
+namespace {
+
+constexpr size_t kGroupsPerBatch = 1000;           // folds per WriteBatch under a wide deletion
+constexpr size_t kFoldsPerSweep = 1024;            // fold-queue groups taken per sweep
+constexpr size_t kDroppedDeletesPerSweep = 10000;  // dropped-table entries deleted per sweep
+constexpr size_t kHeadBytes = 1 + 4 + 8;           // 'D' || u32 table id || token
+
+std::string_view View(const leveldb::Slice& s) { return {s.data(), s.size()}; }
+leveldb::Slice ToSlice(std::string_view s) { return {s.data(), s.size()}; }
+
+// Where a group (or, for a range deletion, its whole key) sits.
+struct GroupParts {
+  std::string_view partition_prefix;
+  EntryKind kind = EntryKind::kRow;
+  std::string_view rest;  // after the kind byte: a row's encoded clustering
+};
+
+Status ParseGroup(const TableSchema& table, std::string_view group, GroupParts* parts) {
+  if (group.size() <= kHeadBytes) return Status::Corruption("sweeper: group too short");
+  size_t key_length = 0;
+  CELLFS_RETURN_IF_ERROR(
+      PartitionKeyLength(table, group.substr(kHeadBytes), &key_length).WithContext("sweeper"));
+  const size_t kind_at = kHeadBytes + key_length;
+  if (kind_at >= group.size() ||
+      static_cast<uint8_t>(group[kind_at]) > static_cast<uint8_t>(EntryKind::kRow)) {
+    return Status::Corruption("sweeper: group without an entry kind");
+  }
+  parts->partition_prefix = group.substr(0, kind_at);
+  parts->kind = static_cast<EntryKind>(group[kind_at]);
+  parts->rest = group.substr(kind_at + 1);
+  return Status::Ok();
+}
+
+std::string GroupKey(std::string_view partition_prefix, EntryKind kind) {
+  std::string key(partition_prefix);
+  AppendEntryKind(kind, &key);  // no clustering follows for the non-row kinds
+  return key;
+}
+
+bool IsKind(std::string_view key, std::string_view partition_prefix, EntryKind kind) {
+  return key.size() > partition_prefix.size() &&
+         static_cast<uint8_t>(key[partition_prefix.size()]) == static_cast<uint8_t>(kind);
+}
+
+// True when `it` is at a fragment of exactly `group`.
+bool AtGroup(const leveldb::Iterator& it, std::string_view group) {
+  if (!it.Valid()) return false;
+  const std::string_view key = View(it.key());
+  return key.size() == group.size() + kSequenceBytes && key.starts_with(group);
+}
+
+// The static row's fragments, as ReadPartitionHeader (with keys) found them.
+FragmentGroup StaticGroup(std::string_view partition_prefix, PartitionHeader* header) {
+  FragmentGroup statics;
+  statics.group = GroupKey(partition_prefix, EntryKind::kStaticRow);
+  statics.merged = std::move(header->static_row);
+  for (const std::string& key : header->keys) {
+    if (IsKind(key, partition_prefix, EntryKind::kStaticRow)) statics.keys.push_back(key);
+  }
+  statics.fragments = statics.keys.size();
+  return statics;
+}
+
+// Drops what a partition or range deletion shadows from a row, so that the
+// row no longer depends on it: once the deletion is purged, nothing it
+// shadowed can surface. The deletion itself stays with its partition.
+void DropShadowed(const std::optional<RowDeletion>& inherited, RowFragment* row) {
+  if (!inherited) return;
+  if (row->deletion && Shadows(*inherited, row->deletion->write_time)) row->deletion.reset();
+  if (row->marker && Shadows(*inherited, row->marker->write_time)) row->marker.reset();
+  std::erase_if(row->cells,
+                [&](const RowCell& c) { return Shadows(*inherited, c.cell.write_time); });
+}
+
+void DropDroppedColumns(const TableSchema& table, RowFragment* row) {
+  std::erase_if(row->cells,
+                [&](const RowCell& c) { return !table.ColumnIndexById(c.column_id).has_value(); });
+}
+
+uint32_t GcGrace(const TableSchema& table) {
+  return static_cast<uint32_t>(std::clamp<int64_t>(table.def.options.gc_grace_seconds, 0,
+                                                   std::numeric_limits<uint32_t>::max()));
+}
+
+// One sweep's state and steps. Every fold reads through an iterator made for
+// it, so it sees the folds written before it; each replaces exactly the keys
+// it read, so concurrent writers' new fragments are never lost or merged
+// twice.
+class Sweep {
+ public:
+  Sweep(EngineCore* core, int64_t now, SweepStats* stats)
+      : core_(core), now_(now), now_s_(FloorSeconds(now)), stats_(stats) {}
+
+  // A step that fails on bad bytes leaves the others to run (one corrupt
+  // entry must not stop all reclaiming); a storage failure ends the sweep.
+  Status Run() {
+    Status first;
+    for (Status (Sweep::*step)() :
+         {&Sweep::SweepIndex, &Sweep::FoldQueued, &Sweep::ReclaimDroppedTables}) {
+      Status status = (this->*step)();
+      if (status.code() == StatusCode::kIOError) return status;
+      if (!status.ok() && first.ok()) first = status;
+    }
+    return first;
+  }
+
+ private:
+  Status SweepIndex();
+  Status HandleEntry(std::string_view index_key, std::string_view group);
+  Status FoldOne(std::string_view group, const GroupParts& parts, std::string_view index_key);
+  Status SweepPartitionDeletion(std::string_view group, const GroupParts& parts,
+                                std::string_view index_key);
+  Status SweepRangeDeletion(std::string_view key, const GroupParts& parts,
+                            std::string_view index_key);
+  Status Reindex(std::string_view index_key, int64_t due, std::string_view group);
+  Status FoldRows(const TableSchema& table, const PartitionHeader& header, std::string_view prefix,
+                  const RangeDeletion* range, leveldb::Iterator* it, leveldb::WriteBatch* batch);
+  Status Replace(const TableSchema& table, FragmentGroup&& group,
+                 const std::optional<RowDeletion>& inherited, bool index_unchanged,
+                 leveldb::WriteBatch* batch);
+  void Index(const TableSchema& table, const RowFragment& row, std::string_view group,
+             leveldb::WriteBatch* batch);
+  Status FoldQueued();
+  Status ReclaimDroppedTables();
+  Status ReclaimTable(std::string_view dropped_key, uint32_t table_id, size_t* budget);
+
+  // The table a key belongs to, from the schema as of now. Looked up after
+  // the fold's iterator is made: a column added before a write the iterator
+  // sees is then known, so its cells are never taken for a dropped column's.
+  TableHandle FindTable(std::string_view key) const {
+    uint32_t table_id = 0;
+    if (!ParseTableId(key, &table_id)) return nullptr;
+    return core_->CurrentSchema()->FindTableById(table_id);
+  }
+
+  std::unique_ptr<leveldb::Iterator> NewIterator(bool fill_cache = true) const {
+    leveldb::ReadOptions options;
+    options.fill_cache = fill_cache;
+    return std::unique_ptr<leveldb::Iterator>(core_->db->NewIterator(options));
+  }
+
+  // The sweeper's writes are never acknowledged to anyone: the commit
+  // policy's periodic sync covers them, and a lost one is redone.
+  Status Write(leveldb::WriteBatch* batch) {
+    CELLFS_RETURN_IF_ERROR(core_->write_fence.Check());
+    return core_->write_fence.Record(FromLevelDb(core_->db->Write(leveldb::WriteOptions(), batch)));
+  }
+
+  EngineCore* const core_;
+  const int64_t now_;
+  const int64_t now_s_;
+  SweepStats* const stats_;
+};
+
+Status Sweep::SweepIndex() {
+  // A LevelDB iterator reads the implicit snapshot of its creation, so this
+  // walk never meets the entries the sweep itself adds (all due after now)
+  // and ends; entries users add meanwhile wait for the next sweep. Reading
+  // the entries at the latest state would gain nothing: each is handled by
+  // re-reading its data, so one already made stale is only a cheap no-op.
+  std::unique_ptr<leveldb::Iterator> index = NewIterator();
+  Status first;
+  for (index->Seek(std::string(1, kExpiryTag)); index->Valid(); index->Next()) {
+    const std::string key(View(index->key()));
+    if (key[0] != kExpiryTag) break;
+    int64_t due = 0;
+    std::string_view group;
+    Status status;
+    if (!ParseExpiryKey(key, &due, &group)) {
+      status = Status::Corruption("sweeper: bad expiry index key");
+    } else if (due > now_s_) {
+      break;
+    } else {
+      ++stats_->index_entries;
+      status = HandleEntry(key, group);
+    }
+    if (status.code() == StatusCode::kIOError) return status;
+    if (!status.ok() && first.ok()) first = status;
+  }
+  CELLFS_RETURN_IF_ERROR(FromLevelDb(index->status()));
+  return first;
+}
+
+Status Sweep::HandleEntry(std::string_view index_key, std::string_view group) {
+  const TableHandle table = FindTable(group);
+  if (table == nullptr) {  // dropped: its data goes with the table
+    leveldb::WriteBatch batch;
+    batch.Delete(ToSlice(index_key));
+    return Write(&batch);
+  }
+  GroupParts parts;
+  CELLFS_RETURN_IF_ERROR(ParseGroup(*table, group, &parts));
+  switch (parts.kind) {
+    case EntryKind::kPartitionDeletion:
+      return SweepPartitionDeletion(group, parts, index_key);
+    case EntryKind::kRangeDeletion:
+      return SweepRangeDeletion(group, parts, index_key);
+    case EntryKind::kStaticRow:
+    case EntryKind::kRow:
+      break;
+  }
+  return FoldOne(group, parts, index_key);
+}
+
+// Folds one row or static row; `index_key`, when not empty, is the
+// processed entry, deleted in the same batch.
+Status Sweep::FoldOne(std::string_view group, const GroupParts& parts, std::string_view index_key) {
+  std::unique_ptr<leveldb::Iterator> it = NewIterator();
+  const TableHandle table = FindTable(group);
+  leveldb::WriteBatch batch;
+  if (!index_key.empty()) batch.Delete(ToSlice(index_key));
+  if (table == nullptr) return Write(&batch);
+
+  const bool is_static = parts.kind == EntryKind::kStaticRow;
+  PartitionHeader header;
+  CELLFS_RETURN_IF_ERROR(
+      ReadPartitionHeader(it.get(), parts.partition_prefix, /*keep_keys=*/is_static, &header));
+  stats_->entries_read += header.entries;
+  if (is_static) {
+    FragmentGroup statics = StaticGroup(parts.partition_prefix, &header);
+    if (statics.fragments > 0) {
+      CELLFS_RETURN_IF_ERROR(
+          Replace(*table, std::move(statics), header.deletion, /*index_unchanged=*/true, &batch));
+    }
+    return Write(&batch);
+  }
+  it->Seek(ToSlice(group));
+  if (AtGroup(*it, group)) {
+    FragmentGroup row;
+    CELLFS_RETURN_IF_ERROR(ReadGroupForward(it.get(), /*keep_keys=*/true, &row));
+    stats_->entries_read += row.fragments;
+    CELLFS_RETURN_IF_ERROR(Replace(*table, std::move(row), InheritedDeletion(header, parts.rest),
+                                   /*index_unchanged=*/true, &batch));
+  }
+  CELLFS_RETURN_IF_ERROR(FromLevelDb(it->status()));
+  return Write(&batch);
+}
+
+// Replaces the processed entry by one at `due`: the table's gc_grace_seconds
+// was raised since the deletion was indexed.
+Status Sweep::Reindex(std::string_view index_key, int64_t due, std::string_view group) {
+  leveldb::WriteBatch batch;
+  batch.Delete(ToSlice(index_key));
+  std::string key;
+  AppendExpiryKey(due, group, &key);
+  batch.Put(key, leveldb::Slice());
+  return Write(&batch);
+}
+
+Status Sweep::SweepPartitionDeletion(std::string_view group, const GroupParts& parts,
+                                     std::string_view index_key) {
+  std::unique_ptr<leveldb::Iterator> it = NewIterator();
+  const TableHandle table = FindTable(group);
+  leveldb::WriteBatch batch;
+  if (table == nullptr) {
+    batch.Delete(ToSlice(index_key));
+    return Write(&batch);
+  }
+  PartitionHeader header;
+  CELLFS_RETURN_IF_ERROR(
+      ReadPartitionHeader(it.get(), parts.partition_prefix, /*keep_keys=*/true, &header));
+  stats_->entries_read += header.entries;
+  if (header.deletion) {
+    const int64_t due = header.deletion->local_deletion_time + GcGrace(*table);
+    if (due > now_s_) return Reindex(index_key, due, group);
+    // What the deletion shadows goes first, so that nothing it shadowed
+    // survives it. Its index entry goes last: a sweep cut short starts over.
+    FragmentGroup statics = StaticGroup(parts.partition_prefix, &header);
+    if (statics.fragments > 0) {
+      CELLFS_RETURN_IF_ERROR(
+          Replace(*table, std::move(statics), header.deletion, /*index_unchanged=*/false, &batch));
+    }
+    CELLFS_RETURN_IF_ERROR(
+        FoldRows(*table, header, parts.partition_prefix, /*range=*/nullptr, it.get(), &batch));
+    for (const std::string& key : header.keys) {
+      if (!IsKind(key, parts.partition_prefix, EntryKind::kPartitionDeletion)) continue;
+      batch.Delete(key);
+      ++stats_->entries_deleted;
+    }
+  }
+  batch.Delete(ToSlice(index_key));
+  return Write(&batch);
+}
+
+Status Sweep::SweepRangeDeletion(std::string_view key, const GroupParts& parts,
+                                 std::string_view index_key) {
+  std::unique_ptr<leveldb::Iterator> it = NewIterator();
+  const TableHandle table = FindTable(key);
+  leveldb::WriteBatch batch;
+  it->Seek(ToSlice(key));
+  if (table == nullptr || !it->Valid() || View(it->key()) != key) {  // gone already
+    CELLFS_RETURN_IF_ERROR(FromLevelDb(it->status()));
+    batch.Delete(ToSlice(index_key));
+    return Write(&batch);
+  }
+  RangeDeletion range;
+  CELLFS_RETURN_IF_ERROR(DecodeRangeDeletion(View(it->value()), &range).WithContext("sweeper"));
+  const int64_t due = range.deletion.local_deletion_time + GcGrace(*table);
+  if (due > now_s_) return Reindex(index_key, due, key);
+
+  PartitionHeader header;
+  CELLFS_RETURN_IF_ERROR(
+      ReadPartitionHeader(it.get(), parts.partition_prefix, /*keep_keys=*/false, &header));
+  stats_->entries_read += header.entries;
+  CELLFS_RETURN_IF_ERROR(
+      FoldRows(*table, header, parts.partition_prefix, &range, it.get(), &batch));
+  batch.Delete(ToSlice(key));
+  ++stats_->entries_deleted;
+  batch.Delete(ToSlice(index_key));
+  return Write(&batch);
+}
+
+// Folds every row of the partition at `prefix` (those `range` covers, when
+// given) with the deletions of `header`, writing `*batch` every
+// kGroupsPerBatch rows; the rest stays in `*batch` for the caller.
+Status Sweep::FoldRows(const TableSchema& table, const PartitionHeader& header,
+                       std::string_view prefix, const RangeDeletion* range, leveldb::Iterator* it,
+                       leveldb::WriteBatch* batch) {
+  const std::string rows = GroupKey(prefix, EntryKind::kRow);
+  it->Seek(rows + (range != nullptr ? range->start : std::string()));
+  size_t in_batch = 0;
+  while (it->Valid()) {
+    const std::string_view key = View(it->key());
+    if (!key.starts_with(rows)) break;
+    if (key.size() < rows.size() + kSequenceBytes) {
+      return Status::Corruption("sweeper: data key too short for a row");
+    }
+    const std::string clustering(
+        key.substr(rows.size(), key.size() - rows.size() - kSequenceBytes));
+    if (range != nullptr && std::string_view(clustering) >= std::string_view(range->end)) break;
+    FragmentGroup row;
+    CELLFS_RETURN_IF_ERROR(ReadGroupForward(it, /*keep_keys=*/true, &row));
+    stats_->entries_read += row.fragments;
+    if (range != nullptr && !Covers(*range, clustering)) continue;
+    CELLFS_RETURN_IF_ERROR(Replace(table, std::move(row), InheritedDeletion(header, clustering),
+                                   /*index_unchanged=*/false, batch));
+    if (++in_batch == kGroupsPerBatch) {
+      CELLFS_RETURN_IF_ERROR(Write(batch));
+      batch->Clear();
+      in_batch = 0;
+    }
+  }
+  return FromLevelDb(it->status());
+}
+
+// Adds to `*batch` what replaces the fragments of `group` (read with their
+// keys): nothing when it is one fragment that the purge leaves as it is
+// (then only, when `index_unchanged`, its expiry entry); else the deletion
+// of every key read and, unless nothing is left, the purged merge under a
+// new sequence with its expiry entry.
+Status Sweep::Replace(const TableSchema& table, FragmentGroup&& group,
+                      const std::optional<RowDeletion>& inherited, bool index_unchanged,
+                      leveldb::WriteBatch* batch) {
+  RowFragment row = std::move(group.merged);
+  std::optional<RowFragment> before;
+  if (group.fragments == 1) before = row;
+  DropShadowed(inherited, &row);
+  DropDroppedColumns(table, &row);
+  PurgeRowFragment(&row, now_, GcGrace(table));
+  if (before && row == *before) {
+    if (index_unchanged) Index(table, row, group.group, batch);
+    return Status::Ok();
+  }
+  for (const std::string& key : group.keys) batch->Delete(key);
+  stats_->entries_deleted += group.keys.size();
+  if (row.empty()) {
+    ++stats_->rows_removed;
+    return Status::Ok();
+  }
+  uint64_t sequence = 0;
+  CELLFS_RETURN_IF_ERROR(core_->sequences.Next(&sequence));
+  std::string key = group.group;
+  AppendSequence(sequence, &key);
+  std::string value;
+  EncodeRowFragment(row, &value);
+  batch->Put(key, value);
+  Index(table, row, group.group, batch);
+  ++stats_->rows_rewritten;
+  return Status::Ok();
+}
+
+void Sweep::Index(const TableSchema& table, const RowFragment& row, std::string_view group,
+                  leveldb::WriteBatch* batch) {
+  const std::optional<int64_t> due = NextSweepSecond(row, GcGrace(table));
+  if (!due) return;
+  // Purged at now, the row holds nothing due before the next second; an
+  // entry in the past would bring the row back at every sweep.
+  std::string key;
+  AppendExpiryKey(std::max(*due, now_s_ + 1), group, &key);
+  batch->Put(key, leveldb::Slice());
+}
+
+Status Sweep::FoldQueued() {
+  Status first;
+  for (const std::string& group : core_->fold_queue.Take(kFoldsPerSweep)) {
+    const TableHandle table = FindTable(group);
+    if (table == nullptr) continue;
+    GroupParts parts;
+    Status status = ParseGroup(*table, group, &parts);
+    if (status.ok() && (parts.kind == EntryKind::kRow || parts.kind == EntryKind::kStaticRow)) {
+      status = FoldOne(group, parts, /*index_key=*/{});
+    }
+    if (status.code() == StatusCode::kIOError) return status;
+    if (!status.ok() && first.ok()) first = status;
+  }
+  return first;
+}
+
+Status Sweep::ReclaimDroppedTables() {
+  size_t budget = kDroppedDeletesPerSweep;
+  std::unique_ptr<leveldb::Iterator> dropped = NewIterator(/*fill_cache=*/false);
+  for (dropped->Seek(std::string(1, kDroppedTag)); dropped->Valid() && budget > 0;
+       dropped->Next()) {
+    const std::string key(View(dropped->key()));
+    uint32_t table_id = 0;
+    if (key[0] != kDroppedTag) break;
+    if (!ParseDroppedTableKey(key, &table_id)) continue;
+    CELLFS_RETURN_IF_ERROR(ReclaimTable(key, table_id, &budget));
+  }
+  return FromLevelDb(dropped->status());
+}
+
+// Deletes up to `*budget` of the table's data entries, and its dropped-table
+// entry once none is left.
+Status Sweep::ReclaimTable(std::string_view dropped_key, uint32_t table_id, size_t* budget) {
+  std::string prefix;
+  AppendTablePrefix(table_id, &prefix);
+  std::unique_ptr<leveldb::Iterator> it = NewIterator(/*fill_cache=*/false);
+  leveldb::WriteBatch batch;
+  for (it->Seek(prefix); it->Valid() && View(it->key()).starts_with(prefix); it->Next()) {
+    if (*budget == 0) return Write(&batch);  // the rest in later sweeps
+    batch.Delete(it->key());
+    --*budget;
+    ++stats_->entries_read;
+    ++stats_->entries_deleted;
+  }
+  CELLFS_RETURN_IF_ERROR(FromLevelDb(it->status()));
+  batch.Delete(ToSlice(dropped_key));
+  CELLFS_RETURN_IF_ERROR(Write(&batch));
+  ++stats_->tables_cleaned;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status SweepOnce(EngineCore* core, int64_t now, SweepStats* stats) {
+  SweepStats local;
+  SweepStats* out = stats != nullptr ? stats : &local;
+  *out = SweepStats{};
+  return Sweep(core, now, out).Run();
+}
+
+}  // namespace cellfs::storage

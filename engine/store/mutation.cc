@@ -1,0 +1,388 @@
+// Mutations: CQL writes validated, turned into row fragments, range and
+// partition deletions with their expiry-index entries, and encoded into one
+// LevelDB WriteBatch (docs/FORMAT.md "Storage layout").
+#include "engine/store/mutation.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "engine/store/cell.h"
+#include "engine/store/internal/clustering_ranges.h"
+#include "engine/store/internal/engine_core.h"
+#include "engine/store/internal/live_row.h"
+#include "engine/store/internal/mutation_batch.h"
+#include "engine/store/internal/storage_keys.h"
+#include "engine/cql/literal.h"
+
+namespace cellfs {
+namespace {
+
+using storage::EntryKind;
+
+Status CheckTimestamp(const WriteAttributes& attributes) {
+  if (attributes.timestamp && *attributes.timestamp == INT64_MIN) {
+    return Status::InvalidArgument("timestamp " + std::to_string(INT64_MIN) + " is out of range");
+  }
+  return Status::Ok();
+}
+
+Status CheckNoTtl(const WriteAttributes& attributes, std::string_view what) {
+  if (attributes.ttl) return Status::InvalidArgument("a TTL cannot be set on " + std::string(what));
+  return CheckTimestamp(attributes);
+}
+
+// The TTL a write gets: USING TTL, else the table's default.
+Status ResolveTtl(const TableSchema& table, const WriteAttributes& attributes, uint32_t* ttl) {
+  CELLFS_RETURN_IF_ERROR(CheckTimestamp(attributes));
+  int64_t seconds = attributes.ttl.value_or(table.def.options.default_time_to_live);
+  if (seconds < 0 || seconds > int64_t{kMaxTtlSeconds}) {
+    return Status::InvalidArgument("TTL must be between 0 and " + std::to_string(kMaxTtlSeconds) +
+                                   ", got " + std::to_string(seconds));
+  }
+  *ttl = static_cast<uint32_t>(seconds);
+  return Status::Ok();
+}
+
+Status CheckDataColumn(const TableSchema& table, size_t index) {
+  if (index >= table.def.columns.size()) {
+    return Status::InvalidArgument("column index " + std::to_string(index) + " is out of range");
+  }
+  if (table.column(index).is_primary_key()) {
+    return Status::InvalidArgument("primary key column " + table.column(index).name +
+                                   " cannot be set or deleted on its own");
+  }
+  return Status::Ok();
+}
+
+// The slot for column `index`'s cell: in the row or in the static row.
+RowCell& AddCell(const TableSchema& table, size_t index, FragmentBuilder* row,
+                 FragmentBuilder* static_row) {
+  bool is_static = table.column(index).kind == ColumnKind::kStatic;
+  RowCell& slot = (is_static ? static_row : row)->AddCell();
+  slot.column_id = table.column_ids[index];
+  return slot;
+}
+
+void SetCell(RowCell* slot, CellKind kind, int64_t write_time, int64_t local_deletion_time,
+             uint32_t ttl, std::string_view value) {
+  slot->cell.kind = kind;
+  slot->cell.write_time = write_time;
+  slot->cell.local_deletion_time = local_deletion_time;
+  slot->cell.ttl = ttl;
+  slot->cell.value.assign(value);
+}
+
+// Sorts both builders and refuses a column given twice.
+Status FinishCells(const TableSchema& table, FragmentBuilder* row, FragmentBuilder* static_row) {
+  uint32_t twice = row->Finish();
+  if (twice == 0) twice = static_row->Finish();
+  if (twice != 0) {
+    auto index = table.ColumnIndexById(twice);
+    return Status::InvalidArgument("column " + (index ? table.column(*index).name : "?") +
+                                   " is given more than once");
+  }
+  return Status::Ok();
+}
+
+// The cells of an INSERT or UPDATE: values checked against their types;
+// counters refused (they are only added to).
+Status ValueCells(const TableSchema& table, std::span<const ColumnValue> cells, int64_t timestamp,
+                  uint32_t ttl, int64_t now_s, FragmentBuilder* row, FragmentBuilder* static_row) {
+  for (const ColumnValue& given : cells) {
+    CELLFS_RETURN_IF_ERROR(CheckDataColumn(table, given.column));
+    const ColumnDef& column = table.column(given.column);
+    if (column.type->kind() == TypeKind::kCounter) {
+      return Status::InvalidArgument("counter column " + column.name +
+                                     " can only be added to, not set");
+    }
+    RowCell& slot = AddCell(table, given.column, row, static_row);
+    if (!given.value) {
+      SetCell(&slot, CellKind::kTombstone, timestamp, now_s, 0, {});
+      continue;
+    }
+    Status valid = ValidateValue(*column.type, *given.value);
+    if (!valid.ok()) return valid.WithContext("column " + column.name);
+    SetCell(&slot, CellKind::kRegular, timestamp, ttl == 0 ? 0 : now_s + ttl, ttl, *given.value);
+  }
+  return FinishCells(table, row, static_row);
+}
+
+// Clustering of a write of cells: a full key, or none when every cell is
+// static. Sets *row_group (empty when only the static row is written).
+Status ResolveRowGroup(const TableSchema& table, std::string_view partition_prefix,
+                       std::span<const std::string> clustering, bool writes_row,
+                       std::string* row_group) {
+  row_group->clear();
+  if (!writes_row) {
+    if (!clustering.empty() && clustering.size() != table.clustering_count()) {
+      return Status::InvalidArgument("clustering key needs " +
+                                     std::to_string(table.clustering_count()) + " values, got " +
+                                     std::to_string(clustering.size()));
+    }
+    return Status::Ok();
+  }
+  if (clustering.empty() && table.clustering_count() > 0) {
+    return Status::InvalidArgument("the clustering key is needed to write regular columns");
+  }
+  std::string encoded;
+  CELLFS_RETURN_IF_ERROR(storage::EncodeClustering(table, clustering, false, &encoded));
+  row_group->assign(partition_prefix);
+  storage::AppendEntryKind(EntryKind::kRow, row_group);
+  row_group->append(encoded);
+  return Status::Ok();
+}
+
+Status ResolvePartition(const TableSchema& table, std::span<const std::string> partition_key,
+                        std::string* prefix) {
+  storage::PartitionKey key;  // on the stack: EncodePartitionKey builds it anew
+  CELLFS_RETURN_IF_ERROR(storage::EncodePartitionKey(table, partition_key, &key));
+  prefix->clear();
+  storage::AppendPartitionPrefix(table.id, key, prefix);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Mutation::Mutation(EngineCore* core, int64_t write_time, int64_t now,
+                   std::unique_ptr<Batch> batch)
+    : core_(core), write_time_(write_time), now_(now), batch_(std::move(batch)) {}
+Mutation::Mutation(Mutation&&) noexcept = default;
+Mutation& Mutation::operator=(Mutation&&) noexcept = default;
+Mutation::~Mutation() = default;
+
+size_t Mutation::byte_size() const { return batch_->batch.ApproximateSize(); }
+
+uint32_t FragmentBuilder::Finish() {
+  fragment_.cells.resize(used_);
+  auto by_id = [](const RowCell& a, const RowCell& b) { return a.column_id < b.column_id; };
+  auto& cells = fragment_.cells;
+  if (!std::is_sorted(cells.begin(), cells.end(), by_id)) {
+    std::sort(cells.begin(), cells.end(), by_id);
+  }
+  auto same = std::adjacent_find(cells.begin(), cells.end(), [](const auto& a, const auto& b) {
+    return a.column_id == b.column_id;
+  });
+  return same == cells.end() ? 0 : same->column_id;
+}
+
+Status Mutation::ReserveSequences(size_t entries, std::vector<uint64_t>* sequences) {
+  sequences->resize(entries);
+  for (uint64_t& sequence : *sequences) CELLFS_RETURN_IF_ERROR(core_->sequences.Next(&sequence));
+  return Status::Ok();
+}
+
+void Mutation::PutFragment(const TableSchema& table, std::string_view group, uint64_t sequence,
+                           const RowFragment& fragment) {
+  Batch& b = *batch_;
+  b.key.assign(group);
+  storage::AppendSequence(sequence, &b.key);
+  b.value.clear();
+  EncodeRowFragment(fragment, &b.value);
+  b.batch.Put(b.key, b.value);
+  if (auto due = storage::NextSweepSecond(fragment, table.def.options.gc_grace_seconds)) {
+    b.index_key.clear();
+    storage::AppendExpiryKey(*due, group, &b.index_key);
+    b.batch.Put(b.index_key, {});
+  }
+}
+
+void Mutation::PutDeletion(const TableSchema& table, std::string_view group, uint64_t sequence,
+                           bool index_whole_key, std::string_view value,
+                           const RowDeletion& deletion) {
+  Batch& b = *batch_;
+  b.key.assign(group);
+  storage::AppendSequence(sequence, &b.key);
+  b.batch.Put(b.key, leveldb::Slice(value.data(), value.size()));
+  b.index_key.clear();
+  storage::AppendExpiryKey(deletion.local_deletion_time + table.def.options.gc_grace_seconds,
+                           index_whole_key ? std::string_view(b.key) : group, &b.index_key);
+  b.batch.Put(b.index_key, {});
+}
+
+Status Mutation::PutRowAndStatic(const TableSchema& table) {
+  Batch& b = *batch_;
+  const bool has_row = !b.row.empty();
+  const bool has_static = !b.static_row.empty();
+  uint64_t sequences[2] = {0, 0};
+  if (has_row) CELLFS_RETURN_IF_ERROR(core_->sequences.Next(&sequences[0]));
+  if (has_static) CELLFS_RETURN_IF_ERROR(core_->sequences.Next(&sequences[1]));
+  if (has_row) PutFragment(table, b.row_group, sequences[0], b.row.fragment());
+  if (has_static) {
+    b.group.assign(b.prefix);
+    storage::AppendEntryKind(EntryKind::kStaticRow, &b.group);
+    PutFragment(table, b.group, sequences[1], b.static_row.fragment());
+  }
+  return Status::Ok();
+}
+
+Status Mutation::FinishCellWrite(const TableSchema& table,
+                                 std::span<const std::string> clustering) {
+  Batch& b = *batch_;
+  CELLFS_RETURN_IF_ERROR(
+      ResolveRowGroup(table, b.prefix, clustering, !b.row.empty(), &b.row_group));
+  CELLFS_RETURN_IF_ERROR(PutRowAndStatic(table));
+  Commit(table);
+  return Status::Ok();
+}
+
+void Mutation::Commit(const TableSchema& table) {
+  ++operations_;
+  auto& ids = batch_->table_ids;
+  if (std::find(ids.begin(), ids.end(), table.id) == ids.end()) ids.push_back(table.id);
+}
+
+Status Mutation::Insert(const TableHandle& table, std::span<const std::string> partition_key,
+                        std::span<const std::string> clustering,
+                        std::span<const ColumnValue> cells, const WriteAttributes& attributes) {
+  const TableSchema& t = *table;
+  Batch& b = *batch_;
+  if (t.def.has_counters()) {
+    return Status::InvalidArgument("INSERT is not allowed on counter tables; add to the counters");
+  }
+  uint32_t ttl = 0;
+  CELLFS_RETURN_IF_ERROR(ResolveTtl(t, attributes, &ttl));
+  CELLFS_RETURN_IF_ERROR(ResolvePartition(t, partition_key, &b.prefix));
+  const int64_t timestamp = attributes.timestamp.value_or(write_time_);
+  const int64_t now_s = FloorSeconds(now_);
+  b.row.Reset();
+  b.static_row.Reset();
+  CELLFS_RETURN_IF_ERROR(ValueCells(t, cells, timestamp, ttl, now_s, &b.row, &b.static_row));
+  // Cassandra's static-only INSERT (no clustering given) writes no row.
+  const bool writes_row = !(clustering.empty() && t.clustering_count() > 0 && b.row.empty() &&
+                            !b.static_row.empty());
+  CELLFS_RETURN_IF_ERROR(ResolveRowGroup(t, b.prefix, clustering, writes_row, &b.row_group));
+  if (writes_row) b.row.fragment().marker = RowMarker{timestamp, ttl != 0 ? now_s + ttl : 0, ttl};
+  CELLFS_RETURN_IF_ERROR(PutRowAndStatic(t));
+  Commit(t);
+  return Status::Ok();
+}
+
+Status Mutation::Update(const TableHandle& table, std::span<const std::string> partition_key,
+                        std::span<const std::string> clustering,
+                        std::span<const ColumnValue> cells, const WriteAttributes& attributes) {
+  const TableSchema& t = *table;
+  Batch& b = *batch_;
+  if (cells.empty()) return Status::InvalidArgument("an update needs at least one column");
+  uint32_t ttl = 0;
+  CELLFS_RETURN_IF_ERROR(ResolveTtl(t, attributes, &ttl));
+  CELLFS_RETURN_IF_ERROR(ResolvePartition(t, partition_key, &b.prefix));
+  const int64_t timestamp = attributes.timestamp.value_or(write_time_);
+  b.row.Reset();
+  b.static_row.Reset();
+  CELLFS_RETURN_IF_ERROR(
+      ValueCells(t, cells, timestamp, ttl, FloorSeconds(now_), &b.row, &b.static_row));
+  return FinishCellWrite(t, clustering);
+}
+
+Status Mutation::AddToCounter(const TableHandle& table, std::span<const std::string> partition_key,
+                              std::span<const std::string> clustering, size_t column,
+                              int64_t delta, const WriteAttributes& attributes) {
+  const TableSchema& t = *table;
+  Batch& b = *batch_;
+  CELLFS_RETURN_IF_ERROR(CheckNoTtl(attributes, "counters"));
+  if (attributes.timestamp) {
+    // As in CQL: a counter is a sum of increments, which a replayed or
+    // back-dated timestamp cannot order.
+    return Status::InvalidArgument("a custom timestamp cannot be set on a counter update");
+  }
+  CELLFS_RETURN_IF_ERROR(CheckDataColumn(t, column));
+  if (t.column(column).type->kind() != TypeKind::kCounter) {
+    return Status::InvalidArgument("column " + t.column(column).name + " is not a counter");
+  }
+  CELLFS_RETURN_IF_ERROR(ResolvePartition(t, partition_key, &b.prefix));
+  b.row.Reset();
+  b.static_row.Reset();
+  AddCell(t, column, &b.row, &b.static_row).cell =
+      Cell::Counter(write_time_, delta);
+  CELLFS_RETURN_IF_ERROR(FinishCells(t, &b.row, &b.static_row));
+  return FinishCellWrite(t, clustering);
+}
+
+Status Mutation::DeleteCells(const TableHandle& table, std::span<const std::string> partition_key,
+                             std::span<const std::string> clustering,
+                             std::span<const size_t> columns, const WriteAttributes& attributes) {
+  const TableSchema& t = *table;
+  Batch& b = *batch_;
+  CELLFS_RETURN_IF_ERROR(CheckNoTtl(attributes, "a deletion"));
+  if (columns.empty()) return Status::InvalidArgument("no column to delete");
+  CELLFS_RETURN_IF_ERROR(ResolvePartition(t, partition_key, &b.prefix));
+  const int64_t timestamp = attributes.timestamp.value_or(write_time_);
+  b.row.Reset();
+  b.static_row.Reset();
+  for (size_t index : columns) {
+    CELLFS_RETURN_IF_ERROR(CheckDataColumn(t, index));
+    SetCell(&AddCell(t, index, &b.row, &b.static_row), CellKind::kTombstone, timestamp,
+            FloorSeconds(now_), 0, {});
+  }
+  CELLFS_RETURN_IF_ERROR(FinishCells(t, &b.row, &b.static_row));
+  return FinishCellWrite(t, clustering);
+}
+
+Status Mutation::DeleteRow(const TableHandle& table, std::span<const std::string> partition_key,
+                           std::span<const std::string> clustering,
+                           const WriteAttributes& attributes) {
+  const TableSchema& t = *table;
+  Batch& b = *batch_;
+  CELLFS_RETURN_IF_ERROR(CheckNoTtl(attributes, "a deletion"));
+  CELLFS_RETURN_IF_ERROR(ResolvePartition(t, partition_key, &b.prefix));
+  CELLFS_RETURN_IF_ERROR(ResolveRowGroup(t, b.prefix, clustering, true, &b.row_group));
+  b.row.Reset();
+  b.static_row.Reset();
+  b.row.Finish();
+  b.row.fragment().deletion =
+      RowDeletion{attributes.timestamp.value_or(write_time_), FloorSeconds(now_)};
+  CELLFS_RETURN_IF_ERROR(PutRowAndStatic(t));
+  Commit(t);
+  return Status::Ok();
+}
+
+Status Mutation::DeleteRange(const TableHandle& table, std::span<const std::string> partition_key,
+                             const SliceSpec& range, const WriteAttributes& attributes) {
+  const TableSchema& t = *table;
+  CELLFS_RETURN_IF_ERROR(CheckNoTtl(attributes, "a deletion"));
+  if (t.clustering_count() == 0) {
+    return Status::InvalidArgument("table " + t.def.name + " has no clustering columns");
+  }
+  if (range.limit != 0 || range.reverse || range.resume_after) {
+    return Status::InvalidArgument("a range deletion takes only clustering bounds");
+  }
+  std::string prefix;
+  CELLFS_RETURN_IF_ERROR(ResolvePartition(t, partition_key, &prefix));
+  std::vector<storage::ClusteringRange> ranges;
+  CELLFS_RETURN_IF_ERROR(storage::ClusteringRanges(t, range, &ranges));
+  std::vector<uint64_t> sequences;
+  CELLFS_RETURN_IF_ERROR(ReserveSequences(ranges.size(), &sequences));
+  const RowDeletion deletion{attributes.timestamp.value_or(write_time_), FloorSeconds(now_)};
+  std::string group(prefix);
+  storage::AppendEntryKind(EntryKind::kRangeDeletion, &group);
+  std::string value;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    value.clear();
+    storage::EncodeRangeDeletion({ranges[i].start, ranges[i].end, deletion}, &value);
+    PutDeletion(t, group, sequences[i], /*index_whole_key=*/true, value, deletion);
+  }
+  Commit(t);
+  return Status::Ok();
+}
+
+Status Mutation::DeletePartition(const TableHandle& table,
+                                 std::span<const std::string> partition_key,
+                                 const WriteAttributes& attributes) {
+  const TableSchema& t = *table;
+  CELLFS_RETURN_IF_ERROR(CheckNoTtl(attributes, "a deletion"));
+  std::string prefix;
+  CELLFS_RETURN_IF_ERROR(ResolvePartition(t, partition_key, &prefix));
+  std::vector<uint64_t> sequences;
+  CELLFS_RETURN_IF_ERROR(ReserveSequences(1, &sequences));
+  RowFragment fragment;
+  fragment.deletion = RowDeletion{attributes.timestamp.value_or(write_time_), FloorSeconds(now_)};
+  std::string value;
+  EncodeRowFragment(fragment, &value);
+  std::string group(prefix);
+  storage::AppendEntryKind(EntryKind::kPartitionDeletion, &group);
+  PutDeletion(t, group, sequences.front(), /*index_whole_key=*/false, value, *fragment.deletion);
+  Commit(t);
+  return Status::Ok();
+}
+
+}  // namespace cellfs

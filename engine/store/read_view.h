@@ -1,0 +1,72 @@
+// ReadView: a consistent, read-only view of the whole store at one moment:
+// a LevelDB snapshot plus the time at which expiry is judged.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "engine/store/partition_iterator.h"
+#include "engine/store/row_fragment.h"
+#include "engine/store/row_iterator.h"
+#include "engine/store/slice.h"
+#include "engine/status.h"
+#include "engine/cql/table_schema.h"
+
+namespace cellfs {
+
+struct ReadState;  // the snapshot, shared with the iterators made from it
+
+// Cheap to copy (a shared pointer); thread-safe: any number of threads may
+// read through one view. Made by Engine::NewReadView; the Engine must
+// outlive every view and iterator.
+class ReadView {
+ public:
+  explicit ReadView(std::shared_ptr<const ReadState> state);
+
+  // The time (microseconds) against which TTLs are judged in this view.
+  int64_t now() const;
+
+  // The row's live content (see RowIterator::row), or nullopt when the row
+  // is not live. InvalidArgument for keys that do not fit the table.
+  Result<std::optional<RowFragment>> GetRow(const TableHandle& table,
+                                            std::span<const std::string> partition_key,
+                                            std::span<const std::string> clustering) const;
+
+  // The partition's live static cells; nullopt when it has none.
+  Result<std::optional<RowFragment>> GetStaticRow(
+      const TableHandle& table, std::span<const std::string> partition_key) const;
+
+  // True when the partition is live (a live static cell or a live row).
+  Result<bool> IsPartitionLive(const TableHandle& table,
+                               std::span<const std::string> partition_key) const;
+
+  // The partition's token and encoded position (as PartitionIterator's).
+  Result<int64_t> Token(const TableHandle& table,
+                        std::span<const std::string> partition_key) const;
+
+  // The rows of one partition that `slice` selects. InvalidArgument for a
+  // bad key or bound (too many components, values that do not parse).
+  Result<std::unique_ptr<RowIterator>> NewRowIterator(
+      const TableHandle& table, std::span<const std::string> partition_key,
+      const SliceSpec& slice = {}) const;
+
+  // The table's live partitions in token order, starting after
+  // `resume_after` (a PartitionIterator::position()) when given.
+  std::unique_ptr<PartitionIterator> NewPartitionIterator(
+      const TableHandle& table, std::optional<std::string> resume_after = std::nullopt) const;
+
+  // The same snapshot, read without filling LevelDB's block cache: for
+  // scans of a whole table (exports, statistics), which would otherwise
+  // evict what point reads and listings keep hot and grow the process to
+  // the cache's size (LevelDB's advice for bulk reads).
+  ReadView ForScan() const;
+
+ private:
+  std::shared_ptr<const ReadState> state_;
+  bool fill_cache_ = true;
+};
+
+}  // namespace cellfs

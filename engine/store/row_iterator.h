@@ -1,0 +1,49 @@
+// RowIterator: the live rows of one partition slice, streamed in clustering
+// order (or its reverse) from a LevelDB iterator over a snapshot.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/store/row_fragment.h"
+#include "engine/status.h"
+
+namespace cellfs {
+
+// LevelDB-style iteration:
+//   for (; it->Valid(); it->Next()) use(it->clustering_key(), it->row());
+//   if (!it->status().ok()) ...
+// Only live rows are returned (marker or cell live at the view's time, not
+// shadowed by a row, range or partition deletion). Each costs the merge of
+// its fragments; seeking to a bound costs one LevelDB seek, so a slice costs
+// O(log n + rows returned) whatever the partition's width (dead rows in
+// range are skipped, and cost their read).
+//
+// Not thread-safe; one iterator per thread. Keeps its snapshot alive.
+class RowIterator {
+ public:
+  virtual ~RowIterator() = default;
+
+  // True while positioned at a row; false at the end or after an error.
+  virtual bool Valid() const = 0;
+  // REQUIRES: Valid()
+  virtual void Next() = 0;
+  // Ok at the end; the error that ended the iteration otherwise.
+  virtual Status status() const = 0;
+
+  // The row's encoded clustering key (docs/FORMAT.md "Storage layout"),
+  // valid until Next(). Usable as SliceSpec::resume_after. REQUIRES: Valid()
+  virtual std::string_view clustering_key() const = 0;
+  // The clustering values, decoded to canonical serialized bytes.
+  // REQUIRES: Valid()
+  virtual Status DecodeClustering(std::vector<std::string>* values) const = 0;
+  // The row's live content at the view's time: the live marker if any and
+  // the live cells (never tombstones, expired cells or a deletion), by
+  // column id, with write times and TTLs. Valid until Next().
+  // REQUIRES: Valid()
+  virtual const RowFragment& row() const = 0;
+};
+
+}  // namespace cellfs

@@ -1,0 +1,186 @@
+// The generated open files of fs/files/open_file.h: streamed @json / @csv exports
+// of tables, partitions and slices, and the MOUNT/@cql session.
+#include <cerrno>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "fs/formats/cql_session.h"
+#include "fs/ops/errno_map.h"
+#include "fs/files/open_file.h"
+#include "fs/formats/row_text_stream.h"
+#include "fs/tree/slice_path.h"
+
+namespace cellfs::fs {
+namespace {
+
+class ExportFile final : public OpenFile {
+ public:
+  ExportFile(Filesystem::Impl* impl, Node dir, bool csv)
+      : impl_(impl), dir_(std::move(dir)), csv_(csv) {}
+
+  int Read(uint64_t offset, size_t size, std::string* out) override {
+    if (!stream_ || offset < base_) {
+      if (int err = Restart(); err != 0) return err;
+    }
+    // Drop what lies before the read: exports are read front to back.
+    if (offset > base_) {
+      size_t drop = static_cast<size_t>(std::min<uint64_t>(offset - base_, data_.size()));
+      data_.erase(0, drop);
+      base_ += drop;
+    }
+    while (base_ + data_.size() < offset + size && stream_->Next(&data_)) {
+      // Keep only what the read can still need: a far offset must not
+      // gather the whole export in memory.
+      if (offset > base_ + data_.size()) {
+        base_ += data_.size();
+        data_.clear();
+      }
+    }
+    if (!stream_->status().ok()) return ErrnoFromStatus(stream_->status());
+    if (offset >= base_) ReadFrom(data_, offset - base_, size, out);
+    return 0;
+  }
+  bool direct_io() const override { return true; }
+
+ private:
+  // What `dir` exports; the bounds of a slice were checked when it resolved.
+  static Status SourceOf(const Node& dir, RowSource* out) {
+    out->table = dir.table;
+    if (dir.id.kind == NodeKind::kTable) return Status::Ok();
+    out->partition_key = dir.id.partition_key;
+    out->is_slice = !dir.id.slice.empty();
+    if (!dir.clustered()) return Status::Ok();
+    return BuildSlice(dir.ClusteringTypes(), dir.id.slice, &out->slice);
+  }
+
+  int Restart() {
+    RowSource source;
+    if (Status status = SourceOf(dir_, &source); !status.ok()) return ErrnoFromStatus(status);
+    stream_ = std::make_unique<RowTextStream>(std::move(source), impl_->engine->NewReadView(), csv_);
+    data_.clear();
+    base_ = 0;
+    return 0;
+  }
+
+  Filesystem::Impl* impl_;
+  Node dir_;
+  bool csv_;
+  std::unique_ptr<RowTextStream> stream_;
+  std::string data_;  // produced content from offset base_ on
+  uint64_t base_ = 0;
+};
+
+class CqlFile final : public OpenFile {
+ public:
+  explicit CqlFile(Filesystem::Impl* impl) : impl_(impl), session_(impl->engine) {}
+
+  int Read(uint64_t offset, size_t size, std::string* out) override {
+    if (!session_.written()) {
+      if (!description_) description_ = CqlSession::DescribeSchema(*impl_->engine);
+      return ReadFrom(*description_, offset, size, out);
+    }
+    return ReadFrom(session_.transcript(), offset, size, out);
+  }
+
+  ssize_t Write(uint64_t offset, std::string_view data) override {
+    if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
+    Status s = Invalidating([&] { return session_.WriteAt(offset, data); });
+    return s.ok() ? static_cast<ssize_t>(data.size()) : -EINVAL;
+  }
+
+  int Flush() override {
+    Status s = Invalidating([&] { return session_.Finish(); });
+    return s.ok() ? 0 : EINVAL;
+  }
+
+  bool direct_io() const override { return true; }
+
+ private:
+  // Runs `run`, then tells the kernel about keyspaces and tables that went
+  // away, were made again, or changed shape.
+  template <typename Run>
+  Status Invalidating(Run run) {
+    std::shared_ptr<const Catalog> before = impl_->engine->catalog();
+    TableIds ids_before = TableIdsOf(*before);
+    Status s = run();
+    std::shared_ptr<const Catalog> after = impl_->engine->catalog();
+    if (before != after) {
+      InvalidateChanges(*before, ids_before, *after);
+      impl_->AwaitInvalidations();  // the next statement's lookups see the change
+    }
+    return s;
+  }
+
+  // Each table's id, by "keyspace.table": a table dropped and created again
+  // in one write may look the same as before, but its id is new, and the
+  // kernel's entry still leads to the old one (whose id never resolves).
+  using TableIds = std::map<std::pair<std::string, std::string>, uint32_t>;
+  TableIds TableIdsOf(const Catalog& catalog) const;
+  void InvalidateChanges(const Catalog& before, const TableIds& ids_before, const Catalog& after);
+
+  Filesystem::Impl* impl_;
+  CqlSession session_;
+  std::optional<std::string> description_;
+};
+
+CqlFile::TableIds CqlFile::TableIdsOf(const Catalog& catalog) const {
+  TableIds ids;
+  for (const auto& [name, keyspace] : catalog.keyspaces()) {
+    for (const auto& [table_name, table] : keyspace.tables) {
+      Result<TableHandle> handle = impl_->engine->FindTable(name, table_name);
+      if (handle.ok()) ids[{name, table_name}] = handle.value()->id;
+    }
+  }
+  return ids;
+}
+
+// Entries of dropped keyspaces and of dropped, remade or altered tables; a
+// table's entry invalidation drops the kernel's dentries below it too, and
+// its @schema (whose size the kernel may hold) is invalidated itself.
+// Listings of the root and of keyspaces (cached across opens) always.
+void CqlFile::InvalidateChanges(const Catalog& before, const TableIds& ids_before,
+                                const Catalog& after) {
+  NodeId root;
+  for (const auto& [name, keyspace] : before.keyspaces()) {
+    const KeyspaceDef* now = after.FindKeyspace(name);
+    if (now == nullptr) {
+      impl_->InvalidateName(root, name);
+      continue;
+    }
+    NodeId keyspace_id;
+    keyspace_id.kind = NodeKind::kKeyspace;
+    keyspace_id.keyspace = name;
+    for (const auto& [table_name, table] : keyspace.tables) {
+      const TableDef* current = after.FindTable(name, table_name);
+      Result<TableHandle> handle = impl_->engine->FindTable(name, table_name);
+      auto old_id = ids_before.find({name, table_name});
+      const bool remade =
+          old_id != ids_before.end() && (!handle.ok() || handle.value()->id != old_id->second);
+      if (current != nullptr && !remade && SameTable(*current, table)) continue;
+      impl_->InvalidateName(keyspace_id, table_name);
+      if (old_id == ids_before.end()) continue;
+      NodeId schema = keyspace_id;
+      schema.kind = NodeKind::kVirtualFile;
+      schema.table = table_name;
+      schema.table_id = old_id->second;
+      schema.file = VirtualName::Kind::kSchema;
+      schema.directory = NodeKind::kTable;
+      impl_->InvalidateNode(schema);
+    }
+    impl_->InvalidateNode(keyspace_id);
+  }
+  impl_->InvalidateNode(root);
+}
+
+}  // namespace
+
+std::unique_ptr<OpenFile> NewExportFile(Filesystem::Impl* impl, const Node& dir, bool csv) {
+  return std::make_unique<ExportFile>(impl, dir, csv);
+}
+
+std::unique_ptr<OpenFile> NewCqlFile(Filesystem::Impl* impl) {
+  return std::make_unique<CqlFile>(impl);
+}
+
+}  // namespace cellfs::fs

@@ -1,0 +1,74 @@
+// Rows as JSON and CSV: the shape of `SELECT JSON` for @json reads, cqlsh
+// COPY TO's CSV for @csv reads, and a row's @json write (a JSON object of
+// columns to change).
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/store/mutation.h"
+#include "engine/store/row_fragment.h"
+#include "engine/status.h"
+#include "engine/cql/table_schema.h"
+
+namespace cellfs::fs {
+
+// Every function here is thread-safe (pure over immutable inputs).
+//
+// JSON values follow Cassandra's toJson(): numbers (int, bigint, smallint,
+// tinyint, varint, counter, float, double, decimal) as JSON numbers (NaN and
+// Infinity as strings "NaN", "Infinity", "-Infinity", as JSON has none);
+// boolean as true/false; text, ascii, timestamp ("2018-07-23 11:04:22.432Z"
+// is Cassandra's spelling; we use our canonical text
+// "2018-07-23T11:04:22.432Z"), date, time, uuid, timeuuid, inet, duration
+// as strings of their canonical text; blob as the string "0x..."; list and
+// set as arrays; map as an object (keys that are not text: their canonical
+// text as the key string); tuple as an array; UDT as an object. Absent
+// cells are null. Column names are the schema's names, unquoted.
+
+// One row as a JSON object with every column of the table in schema order
+// (partition key, clustering, then static and regular columns by name as
+// the schema lists them): key columns from `partition_key` / `clustering`,
+// static columns from `static_row` (may be null when the table has none or
+// the caller has none to show), regular columns from `row`. No trailing
+// newline. For a table without clustering columns, `clustering` is empty;
+// for a clustered table it may also be empty (a partition holding only
+// static cells, as SELECT shows it): the clustering columns are then null.
+// REQUIRES: key values fit the table (as the engine returns them).
+std::string RowToJson(const TableSchema& table, std::span<const std::string> partition_key,
+                      std::span<const std::string> clustering, const RowFragment* static_row,
+                      const RowFragment& row);
+
+// The CSV header line: every column name in the order RowToJson uses,
+// comma-separated, ending in "\n".
+std::string CsvHeader(const TableSchema& table);
+
+// One row as a CSV line, same columns as CsvHeader, ending in "\n". cqlsh
+// COPY TO conventions: a null (absent) value is an empty field; values are
+// their canonical text (FormatLiteral); a field holding ',', '"', '\n' or
+// '\r', or that is text and empty (to tell it from null: written ""), is
+// double-quoted with '"' doubled.
+std::string RowToCsv(const TableSchema& table, std::span<const std::string> partition_key,
+                     std::span<const std::string> clustering, const RowFragment* static_row,
+                     const RowFragment& row);
+
+// A row's @json write: a JSON object whose members name static or regular
+// columns of `table` and give their new values (JSON as RowToJson writes
+// them; for non-string types, a string holding a CQL literal is accepted
+// too, as Cassandra's fromJson does: "42" for an int); null deletes the
+// cell. Members naming key columns must equal the row's key (compare after
+// parsing) and are otherwise ignored. On success *cells holds one
+// ColumnValue per member that is not a key column, in member order.
+// InvalidArgument naming the column and problem for: text that is not one
+// JSON object, an unknown column, a value of the wrong JSON type or that
+// does not fit the column's type, a counter column (counters change only by
+// adding), a key column whose value differs from the row's.
+// On error *cells is unspecified.
+Status ParseRowJson(const TableSchema& table, std::span<const std::string> partition_key,
+                    std::span<const std::string> clustering, std::string_view json,
+                    std::vector<ColumnValue>* cells);
+
+}  // namespace cellfs::fs

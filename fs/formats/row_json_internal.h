@@ -1,0 +1,18 @@
+// What fs/formats/row_json.cc (rows out as JSON), fs/formats/row_json_parse.cc (a row's
+// @json write in) and fs/formats/insert_json.cc (@insert's JSON Lines) share.
+// Internal to fs/.
+#pragma once
+
+#include "engine/cql/cql_type.h"
+
+namespace cellfs::fs {
+
+// Whether toJson writes a value of `kind` as a JSON number; fromJson takes a
+// JSON number for these kinds (and for timestamp, date and time). Thread-safe.
+bool IsJsonNumberKind(TypeKind kind);
+
+// The kinds fromJson takes a JSON number for: IsJsonNumberKind's, and
+// timestamp, date and time (as counts of their units). Thread-safe.
+bool TakesJsonNumber(TypeKind kind);
+
+}  // namespace cellfs::fs

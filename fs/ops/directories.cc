@@ -1,0 +1,243 @@
+// Directory operations: mkdir (CREATE KEYSPACE, partitions, rows with
+// markers), rmdir (DROP when empty, partition and row deletion), and
+// streaming readdir / readdirplus with key-stable offsets.
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <functional>
+
+#include "engine/cql/cql_identifier.h"
+#include "engine/cql/cql_parser.h"
+#include "fs/tree/dir_listing.h"
+#include "fs/ops/errno_map.h"
+#include "fs/ops/filesystem.h"
+
+namespace cellfs::fs {
+namespace {
+
+// Entries 0 and 1 are "." and ".."; the children follow.
+constexpr uint64_t kFirstChild = 2;
+
+struct DirHandle {
+  std::mutex mutex;  // guards everything below
+  Node node;
+  uint64_t inode = 0;
+  std::optional<ReadView> view;
+  std::unique_ptr<DirListing> listing;
+  uint64_t position = 0;               // the offset of the next entry to emit
+  // The entry produced last; `pending` while the kernel has not taken it.
+  // Reused for every entry, so a long listing does not allocate per entry.
+  ListedEntry slot;
+  bool pending = false;
+};
+
+DirHandle* HandleOf(uint64_t handle) { return reinterpret_cast<DirHandle*>(handle); }
+
+// readdir's d_ino: a stable, non-zero number from the directory and the
+// name, outside the inode table's range. Looking up the node's real inode
+// would cost an identity encoding and a table probe per entry, a fifth of a
+// listing's time; like libfuse's high-level API, plain readdir reports a
+// number of its own and stat reports the inode.
+uint64_t ListedInode(uint64_t directory, std::string_view name) {
+  uint64_t hash = std::hash<std::string_view>{}(name) ^ (directory * 0x9E3779B97F4A7C15ull);
+  return (hash | (uint64_t{1} << 62)) & ~(uint64_t{1} << 63);
+}
+
+bool HasLiveChild(const Filesystem::Impl& impl, const Node& dir) {
+  ReadView view = impl.engine->NewReadView();
+  auto listing = NewDirListing(impl, dir, view);
+  if (!listing.ok()) return false;
+  ListedEntry entry;
+  return listing.value()->Next(&entry);
+}
+
+}  // namespace
+
+Status RunStatement(Engine* engine, const std::string& cql) {
+  CqlParser parser(cql);
+  Statement statement;
+  bool done = false;
+  if (Status s = parser.Next(&statement, &done); !s.ok()) return s;
+  if (done) return Status::InvalidArgument("empty statement");
+  std::string keyspace;
+  return engine->Execute(statement, &keyspace);
+}
+
+int Filesystem::MkDir(uint64_t parent, std::string_view name, Entry* out) {
+  Result<Node> directory = impl_->NodeOf(parent);
+  if (!directory.ok()) return ErrnoFromStatus(directory.status());
+  if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  const Node& dir = directory.value();
+  if (IsVirtualName(name)) return EPERM;  // no @ name can be made (as for files)
+  Node child;
+  bool keep = false;
+  switch (dir.id.kind) {
+    case NodeKind::kRoot: {
+      Status s = RunStatement(impl_->engine, "CREATE KEYSPACE " + QuoteIdentifier(name) +
+                                                 " WITH replication = {'class': "
+                                                 "'SimpleStrategy', 'replication_factor': 1}");
+      if (!s.ok()) return ErrnoFromStatus(s);
+      if (s = impl_->ChildOf(dir, name, false, &child); !s.ok()) return ErrnoFromStatus(s);
+      break;
+    }
+    case NodeKind::kKeyspace:
+      return EOPNOTSUPP;  // tables are made by CREATE TABLE (@cql)
+    case NodeKind::kTable:
+    case NodeKind::kPartition: {
+      if (dir.id.kind == NodeKind::kPartition && !dir.clustered()) return ENOTDIR;
+      Status s = impl_->ChildOf(dir, name, /*split_suffixes=*/true, &child);
+      if (s.code() == StatusCode::kNotFound) return EINVAL;
+      if (!s.ok()) return ErrnoFromStatus(s);
+      if (child.id.kind == NodeKind::kCell) return EEXIST;  // a column's name
+      bool stores_marker = (child.id.kind == NodeKind::kRow || !dir.clustered()) &&
+                           !dir.table->def.has_counters();
+      if (!stores_marker) {
+        // A clustered partition, or a counter row (counters have no row
+        // marker): nothing is stored until something is written under it.
+        if (!child.id.write.empty()) return EINVAL;
+        keep = true;
+        break;
+      }
+      Mutation mutation = impl_->engine->NewMutation();
+      s = mutation.Insert(dir.table, child.id.partition_key, child.id.clustering, {},
+                          AttributesOf(child.id.write));
+      if (s.ok()) s = impl_->Apply(std::move(mutation));
+      if (!s.ok()) return ErrnoFromStatus(s);
+      break;
+    }
+    default:
+      return dir.id.kind == NodeKind::kSlice ? EOPNOTSUPP : ENOTDIR;
+  }
+  ReadView view = impl_->engine->NewReadView();
+  NodeState state;
+  if (!impl_->StateOf(child, view, &state).ok()) {
+    state = DirectoryState(impl_->mount_micros, child.clustered() ? 1 : 2);
+  }
+  // The entry's lookup holds the identity, which a kept mark needs.
+  impl_->MakeEntry(child, state, view.now(), out);
+  if (keep) impl_->Keep(child.id);
+  return 0;
+}
+
+int Filesystem::RmDir(uint64_t parent, std::string_view name) {
+  Result<Node> directory = impl_->NodeOf(parent);
+  if (!directory.ok()) return ErrnoFromStatus(directory.status());
+  if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  const Node& dir = directory.value();
+  if (IsVirtualName(name)) return EPERM;
+  Node child;
+  if (Status s = impl_->ChildOf(dir, name, false, &child); !s.ok()) return ErrnoFromStatus(s);
+  switch (child.id.kind) {
+    case NodeKind::kKeyspace:
+    case NodeKind::kTable: {
+      if (HasLiveChild(*impl_, child)) return ENOTEMPTY;
+      std::string what = child.id.kind == NodeKind::kKeyspace
+                             ? "DROP KEYSPACE " + QuoteIdentifier(child.id.keyspace)
+                             : "DROP TABLE " + QuoteIdentifier(child.id.keyspace) + "." +
+                                   QuoteIdentifier(child.id.table);
+      Status s = RunStatement(impl_->engine, what);
+      return s.ok() ? 0 : ErrnoFromStatus(s);
+    }
+    case NodeKind::kPartition:
+    case NodeKind::kRow: {
+      if (HasLiveChild(*impl_, child)) return ENOTEMPTY;
+      Mutation mutation = impl_->engine->NewMutation();
+      Status s = child.id.kind == NodeKind::kPartition
+                     ? mutation.DeletePartition(child.table, child.id.partition_key)
+                     : mutation.DeleteRow(child.table, child.id.partition_key, child.id.clustering);
+      if (s.ok()) s = impl_->Apply(std::move(mutation));
+      if (!s.ok()) return ErrnoFromStatus(s);
+      impl_->Unkeep(child.id);
+      if (child.id.kind == NodeKind::kRow) {
+        NodeId partition = dir.id;
+        partition.kind = NodeKind::kPartition;
+        partition.slice.clear();
+        impl_->Keep(partition);  // rm -r removes it next
+      }
+      return 0;
+    }
+    case NodeKind::kCell:
+      return ENOTDIR;
+    default:
+      return EPERM;
+  }
+}
+
+bool Filesystem::CachesListing(uint64_t inode) const {
+  Result<Node> node = impl_->NodeOf(inode);
+  return node.ok() &&
+         (node.value().id.kind == NodeKind::kRoot || node.value().id.kind == NodeKind::kKeyspace);
+}
+
+int Filesystem::OpenDir(uint64_t inode, uint64_t* handle) {
+  Result<Node> node = impl_->NodeOf(inode);
+  if (!node.ok()) return ErrnoFromStatus(node.status());
+  auto dir = std::make_unique<DirHandle>();
+  dir->node = std::move(node).value();
+  dir->inode = inode;
+  *handle = reinterpret_cast<uint64_t>(dir.release());
+  impl_->TrackOpenDir(*handle);  // released by ~Filesystem if the kernel never does
+  return 0;
+}
+
+int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEntrySink& sink) {
+  DirHandle* dir = HandleOf(handle);
+  std::lock_guard lock(dir->mutex);
+  if (offset != dir->position || !dir->view) {
+    // The start takes a fresh snapshot, as rewinddir shows what changed; a
+    // seek elsewhere walks the same snapshot again to the offset asked for.
+    if (offset == 0 || !dir->view) dir->view = impl_->engine->NewReadView();
+    auto listing = NewDirListing(*impl_, dir->node, *dir->view);
+    if (!listing.ok()) return ErrnoFromStatus(listing.status());
+    dir->listing = std::move(listing).value();
+    dir->pending = false;
+    dir->position = 0;
+    while (dir->position < offset) {
+      if (dir->position >= kFirstChild && !dir->listing->Next(&dir->slot)) break;
+      ++dir->position;
+    }
+  }
+  while (true) {
+    DirEntry out;
+    out.next_offset = dir->position + 1;
+    if (dir->position < kFirstChild) {
+      out.name = dir->position == 0 ? "." : "..";
+      out.entry.attr.inode = dir->position == 0 ? dir->inode : InodeTable::kRootInode;
+      out.entry.attr.mode = S_IFDIR | 0755;
+      if (!sink(out)) return 0;
+      ++dir->position;
+      continue;
+    }
+    if (!dir->pending) {
+      if (!dir->listing->Next(&dir->slot)) return ErrnoFromStatus(dir->listing->status());
+      dir->pending = true;
+    }
+    const ListedEntry& child = dir->slot;
+    out.name = child.name;
+    if (plus) {
+      impl_->MakeEntry(child.node, child.state, dir->view->now(), &out.entry);
+    } else {
+      out.entry.attr.inode = ListedInode(dir->inode, child.name);
+      out.entry.attr.mode = child.state.attr.mode;
+    }
+    if (!sink(out)) {
+      if (plus) Forget(out.entry.attr.inode, 1);
+      return 0;
+    }
+    dir->pending = false;
+    ++dir->position;
+  }
+}
+
+int Filesystem::FsyncDir(uint64_t) {
+  // The engine syncs its log as a whole, so the directory does not matter:
+  // the same sync as a file's fsync (Filesystem::Fsync), without a flush.
+  return ErrnoFromStatus(impl_->engine->Sync());
+}
+
+void Filesystem::ReleaseDir(uint64_t handle) {
+  impl_->UntrackOpenDir(handle);
+  delete HandleOf(handle);
+}
+
+}  // namespace cellfs::fs

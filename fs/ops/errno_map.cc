@@ -1,0 +1,35 @@
+// Status -> errno, in one place (fs/ops/errno_map.h).
+#include "fs/ops/errno_map.h"
+
+#include <cerrno>
+
+namespace cellfs::fs {
+
+int ErrnoFromStatus(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk:
+      return 0;
+    case StatusCode::kInvalidArgument:
+      return EINVAL;
+    case StatusCode::kNotFound:
+      return ENOENT;
+    case StatusCode::kAlreadyExists:
+      return EEXIST;
+    case StatusCode::kNameTooLong:
+      return ENAMETOOLONG;
+    case StatusCode::kNotSupported:
+      return EOPNOTSUPP;
+    case StatusCode::kFailedPrecondition:
+      return ENOTEMPTY;
+    case StatusCode::kReadOnly:
+      return EROFS;
+    case StatusCode::kNoSpace:
+      return ENOSPC;
+    case StatusCode::kCorruption:
+    case StatusCode::kIOError:
+      return EIO;
+  }
+  return EIO;
+}
+
+}  // namespace cellfs::fs

@@ -1,0 +1,234 @@
+// File operations: create and unlink of cells, open of cells and virtual
+// files, and read / write / flush / fsync through the open-file kinds of
+// fs/open_file.h.
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+
+#include "fs/ops/errno_map.h"
+#include "fs/ops/filesystem.h"
+#include "fs/files/open_file.h"
+
+namespace cellfs::fs {
+namespace {
+
+OpenFile* FileOf(uint64_t handle) { return reinterpret_cast<OpenFile*>(handle); }
+
+bool Writing(int flags) { return (flags & O_ACCMODE) != O_RDONLY; }
+
+int OpenVirtual(Filesystem::Impl* impl, const Node& node, int flags,
+                std::unique_ptr<OpenFile>* out) {
+  switch (node.id.file) {
+    case VirtualName::Kind::kCql:
+      *out = NewCqlFile(impl);
+      return 0;
+    case VirtualName::Kind::kSchema: {
+      if (Writing(flags)) return EACCES;
+      Result<std::string> text = SchemaText(*impl->engine, node);
+      if (!text.ok()) return ErrnoFromStatus(text.status());
+      *out = NewTextFile(std::move(text).value());
+      return 0;
+    }
+    case VirtualName::Kind::kJson:
+    case VirtualName::Kind::kCsv: {
+      if (node.IsWritableJson()) {
+        Node row = node;
+        row.id.kind = node.id.directory;
+        return OpenRowJsonFile(impl, row, out);
+      }
+      if (Writing(flags)) return EACCES;
+      Node dir = node;
+      dir.id.kind = node.id.directory;
+      *out = NewExportFile(impl, dir, node.id.file == VirtualName::Kind::kCsv);
+      return 0;
+    }
+    case VirtualName::Kind::kInsert: {
+      Node table = node;
+      table.id.kind = NodeKind::kTable;
+      *out = NewInsertFile(impl, table, node.id.write, (flags & O_APPEND) != 0);
+      return 0;
+    }
+    case VirtualName::Kind::kStats:
+    case VirtualName::Kind::kStatsJson: {
+      if (Writing(flags)) return EACCES;
+      Node table = node;
+      table.id.kind = NodeKind::kTable;
+      return OpenStatsFile(impl, table, node.id.file == VirtualName::Kind::kStatsJson, out);
+    }
+    default:
+      return EACCES;
+  }
+}
+
+void Reply(Filesystem::Impl* impl, std::unique_ptr<OpenFile> file, OpenReply* reply) {
+  reply->direct_io = file->direct_io();
+  reply->nonseekable = false;
+  reply->handle = reinterpret_cast<uint64_t>(file.get());
+  impl->TrackOpenFile(file.release());
+}
+
+}  // namespace
+
+int Filesystem::Create(uint64_t parent, std::string_view name, int flags, Entry* out,
+                       OpenReply* reply) {
+  Result<Node> directory = impl_->NodeOf(parent);
+  if (!directory.ok()) return ErrnoFromStatus(directory.status());
+  if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  if (IsVirtualName(name)) return EPERM;  // no @ name can be made
+  Node child;
+  Status s = impl_->ChildOf(directory.value(), name, /*split_suffixes=*/true, &child);
+  if (s.code() == StatusCode::kNotFound) return EINVAL;  // not a column that lives here
+  if (!s.ok()) return ErrnoFromStatus(s);
+  if (child.id.kind != NodeKind::kCell) return EISDIR;  // a key: rows are made by mkdir
+  NodeState state;
+  state.attr.mode = S_IFREG | 0644;
+  state.attr.nlink = 1;
+  state.attr.mtime_micros = impl_->engine->clock().NowMicros();
+  impl_->MakeEntry(child, state, state.attr.mtime_micros, out);
+  std::unique_ptr<OpenFile> file;
+  if (int e = OpenCellFile(impl_.get(), child, flags | O_TRUNC, true, &file)) {
+    Forget(out->attr.inode, 1);
+    return e;
+  }
+  impl_->Keep(child.id);  // an empty file until the open file stores something
+  Reply(impl_.get(), std::move(file), reply);
+  return 0;
+}
+
+int Filesystem::Unlink(uint64_t parent, std::string_view name) {
+  Result<Node> directory = impl_->NodeOf(parent);
+  if (!directory.ok()) return ErrnoFromStatus(directory.status());
+  if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  if (IsVirtualName(name)) return EPERM;
+  Node child;
+  Status s = impl_->ChildOf(directory.value(), name, false, &child);
+  if (!s.ok()) s = impl_->ChildOf(directory.value(), name, true, &child);  // col@timestamp=T
+  if (!s.ok()) return ErrnoFromStatus(s);
+  if (child.id.kind != NodeKind::kCell) return EISDIR;
+  size_t column = *child.column();
+  Mutation mutation = impl_->engine->NewMutation();
+  s = mutation.DeleteCells(child.table, child.id.partition_key, child.id.clustering,
+                           std::span<const size_t>(&column, 1), AttributesOf(child.id.write));
+  if (s.ok()) s = impl_->Apply(std::move(mutation));
+  if (!s.ok()) return ErrnoFromStatus(s);
+  // The directories stay while the kernel holds them, so rm -r can finish.
+  NodeId dir = directory.value().id;
+  dir.slice.clear();
+  impl_->Keep(dir);
+  if (dir.kind == NodeKind::kRow) {
+    dir.kind = NodeKind::kPartition;
+    dir.clustering.clear();
+    dir.write = {};
+    impl_->Keep(dir);
+  }
+  NodeId plain = child.id;
+  plain.write = {};
+  impl_->InvalidateNode(plain);
+  // Removed through `col@timestamp=T`: the kernel still holds an entry for
+  // `col`, which would answer the next create with ENOENT until it expired.
+  if (!child.id.write.empty()) impl_->InvalidateCellName(child);
+  return 0;
+}
+
+int Filesystem::Open(uint64_t inode, int flags, OpenReply* reply) {
+  Result<Node> node = impl_->NodeOf(inode);
+  if (!node.ok()) return ErrnoFromStatus(node.status());
+  if (Writing(flags)) {
+    if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  }
+  std::unique_ptr<OpenFile> file;
+  switch (node.value().id.kind) {
+    case NodeKind::kCell:
+      if (int e = OpenCellFile(impl_.get(), node.value(), flags, false, &file)) return e;
+      break;
+    case NodeKind::kVirtualFile:
+      if (int e = OpenVirtual(impl_.get(), node.value(), flags, &file)) return e;
+      break;
+    default:
+      return EISDIR;
+  }
+  reply->noflush = !Writing(flags);  // a reader leaves nothing to store at close
+  Reply(impl_.get(), std::move(file), reply);
+  return 0;
+}
+
+int Filesystem::Read(uint64_t handle, uint64_t offset, size_t size, std::string* out) {
+  OpenFile* file = FileOf(handle);
+  std::lock_guard lock(file->mutex);
+  return file->Read(offset, size, out);
+}
+
+ssize_t Filesystem::Write(uint64_t handle, uint64_t offset, std::string_view data) {
+  if (Status health = impl_->engine->WriteHealth(); !health.ok()) {
+    return -ErrnoFromStatus(health);
+  }
+  OpenFile* file = FileOf(handle);
+  std::lock_guard lock(file->mutex);
+  return file->Write(offset, data);
+}
+
+int Filesystem::Flush(uint64_t handle) {
+  OpenFile* file = FileOf(handle);
+  std::lock_guard lock(file->mutex);
+  return file->Flush();
+}
+
+int Filesystem::Fsync(uint64_t handle) {
+  OpenFile* file = FileOf(handle);
+  int pending = 0;
+  {
+    std::lock_guard lock(file->mutex);
+    pending = file->Release();  // everything pending, as a flush
+  }
+  // The sync runs even when this file refused something: fsync makes every
+  // write acknowledged so far durable (an @insert with a refused line has
+  // stored its valid ones).
+  if (int e = ErrnoFromStatus(impl_->engine->Sync())) return e;
+  return pending;
+}
+
+int Filesystem::TruncateOpenFile(uint64_t handle) {
+  OpenFile* file = FileOf(handle);
+  std::lock_guard lock(file->mutex);
+  return file->Truncate();
+}
+
+int Filesystem::TruncateCell(const Node& cell) {
+  size_t column = *cell.column();
+  const CqlType& type = *cell.table->column(column).type;
+  bool empty_is_value = type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii ||
+                        type.kind() == TypeKind::kBlob;
+  if (!empty_is_value) return EINVAL;  // no empty spelling: nothing to cut to
+  Mutation mutation = impl_->engine->NewMutation();
+  ColumnValue empty{column, std::string()};
+  Status s = mutation.Update(cell.table, cell.id.partition_key, cell.id.clustering,
+                             std::span<const ColumnValue>(&empty, 1), AttributesOf(cell.id.write));
+  if (s.ok()) s = impl_->Apply(std::move(mutation));
+  if (!s.ok()) return ErrnoFromStatus(s);
+  NodeId plain = cell.id;
+  plain.write = {};
+  impl_->InvalidateNode(plain);
+  return 0;
+}
+
+void Filesystem::Discard(uint64_t handle) {
+  OpenFile* file = FileOf(handle);
+  impl_->UntrackOpenFile(file);
+  file->Discard();
+  delete file;
+}
+
+void Filesystem::Release(uint64_t handle) {
+  OpenFile* file = FileOf(handle);
+  impl_->UntrackOpenFile(file);
+  {
+    std::lock_guard lock(file->mutex);
+    // Stores what no flush did (a descriptor the kernel never flushed);
+    // every flush stored what was dirty, a bare truncation included.
+    (void)file->Release();
+  }
+  delete file;
+}
+
+}  // namespace cellfs::fs

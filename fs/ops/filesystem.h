@@ -1,0 +1,181 @@
+// Filesystem: the tree of DESIGN.md over an Engine, as operations shaped like
+// FUSE's low-level requests but free of the kernel, so they run (and are
+// tested) without a mount. fs/fuse/fuse_binding.cc binds them to fuse_lowlevel_ops.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "engine/engine.h"
+#include "fs/tree/inode_table.h"
+#include "fs/ops/notifier.h"
+
+namespace cellfs::fs {
+
+struct FilesystemOptions {
+  // Upper bounds for the kernel's entry and attribute caching, in seconds;
+  // each entry's timeouts are further bounded by its remaining TTL.
+  double entry_timeout = 60.0;
+  double attr_timeout = 60.0;
+  uid_t uid = 0;  // owner shown on every node (the mounting user)
+  gid_t gid = 0;
+  bool read_only = false;  // every write answers EROFS
+};
+
+struct Node;  // fs/ops/filesystem_impl.h
+
+// What stat shows. Sizes are exact: a file's size is what read returns.
+struct NodeAttr {
+  uint64_t inode = 0;
+  mode_t mode = 0;  // S_IFDIR | 0755, S_IFREG | 0644 (0444 read-only files, 0200 @insert)
+  nlink_t nlink = 1;
+  uint64_t size = 0;
+  int64_t mtime_micros = 0;  // a cell's write time; directories: newest known, or mount time
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+
+// A reply that hands an entry to the kernel (lookup, mkdir, create,
+// readdirplus). Each such reply has raised the inode's lookup count by one.
+struct Entry {
+  NodeAttr attr;
+  double entry_timeout = 0;
+  double attr_timeout = 0;
+};
+
+struct OpenReply {
+  uint64_t handle = 0;      // fuse_file_info::fh
+  // Reads and writes bypass the kernel's page cache: cells (each open reads
+  // its own snapshot) and generated content with no fixed size (@cql, @json...).
+  bool direct_io = false;
+  bool nonseekable = false;
+  bool noflush = false;     // nothing to store at close: the kernel need not send flush
+};
+
+// One directory entry for readdir / readdirplus. `next_offset` is the
+// offset to pass back to continue after this entry. In readdirplus mode
+// `entry` is filled (and holds a lookup); otherwise only entry.attr.inode
+// and entry.attr.mode are meaningful.
+struct DirEntry {
+  std::string_view name;
+  Entry entry;
+  uint64_t next_offset = 0;
+};
+
+// Receives entries; returns false when the reply buffer is full, in which
+// case the entry was NOT taken (the fs takes back its lookup) and will be
+// offered again by the next ReadDir from the same offset.
+using DirEntrySink = std::function<bool(const DirEntry&)>;
+
+// Errors: every operation returns 0 or a positive errno (ErrnoFromStatus
+// for engine errors); Write returns the bytes taken or a negative errno.
+//
+// Thread-safe: the FUSE session calls from several threads at once; every
+// operation may run concurrently with every other. Handles (files and
+// directories) may also see concurrent calls. Lock order: a handle's own
+// lock -> a cell's append lock -> the Impl mutex -> the inode table's. A
+// handle's lock is held across that handle's store (flush, fsync, release),
+// which serialises the writes through one handle; the append lock across
+// an append's read and write; the other two are held only for map
+// operations. None is held across a reply to the kernel.
+class Filesystem {
+ public:
+  // `engine` and `notifier` must outlive the Filesystem.
+  Filesystem(Engine* engine, Notifier* notifier, const FilesystemOptions& options);
+  // Releases, storing what they hold, the files the kernel never released
+  // (a session ended by a signal), and the directories it never released.
+  // REQUIRES: no request is in progress.
+  ~Filesystem();
+  Filesystem(const Filesystem&) = delete;
+  Filesystem& operator=(const Filesystem&) = delete;
+
+  // ---- Names and attributes.
+  int Lookup(uint64_t parent, std::string_view name, Entry* out);
+  void Forget(uint64_t inode, uint64_t count);
+  int GetAttr(uint64_t inode, NodeAttr* out, double* attr_timeout);
+  // setattr with FUSE_SET_ATTR_SIZE: only size 0 of a cell or writable
+  // virtual file is accepted (what O_TRUNC asks); the write that follows
+  // supplies the value. Other attribute changes (chmod, utimes) are refused
+  // with EPERM, except times, which are ignored so `touch` of a cell works.
+  // `handle`: the open file the truncation came through (ftruncate, which
+  // drops what that file has written), or 0 (truncate(2) by path, which
+  // stores the empty value at once for text and blobs). Either way, a type
+  // without an empty spelling (int...) is EINVAL and nothing changes.
+  int SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr* out,
+              double* attr_timeout);
+
+  // ---- Directories.
+  int MkDir(uint64_t parent, std::string_view name, Entry* out);
+  int RmDir(uint64_t parent, std::string_view name);
+  int OpenDir(uint64_t inode, uint64_t* handle);
+  // Whether the kernel may cache `inode`'s listing across opens
+  // (cache_readdir + keep_cache): only for listings that change solely by
+  // events the kernel sees or the fs invalidates (the root's keyspaces and
+  // a keyspace's tables, changed by mkdir/rmdir or DDL). Partitions and rows
+  // change by TTL expiry, which no event announces, so they are not cached.
+  bool CachesListing(uint64_t inode) const;
+  // Lists from `offset` (0: the start, with "." and ".."), calling `sink`
+  // until it returns false or the listing ends. Offsets are those the
+  // sink's entries carried; a listing continues by key from a snapshot
+  // taken at offset 0, so entries appearing or going meanwhile neither
+  // repeat nor skip others.
+  int ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEntrySink& sink);
+  // fsync(2) of an open directory: makes every write acknowledged so far
+  // durable (mkdir, rmdir, rm, rm -r under it included, and everything
+  // else: the engine has one log). The errno of the engine's sync: EIO,
+  // ENOSPC or EROFS once the store's write fence is up.
+  int FsyncDir(uint64_t handle);
+  void ReleaseDir(uint64_t handle);
+
+  // ---- Files.
+  // create(2) of a cell (O_CREAT of a name that does not exist).
+  int Create(uint64_t parent, std::string_view name, int flags, Entry* out, OpenReply* reply);
+  int Unlink(uint64_t parent, std::string_view name);
+  int Open(uint64_t inode, int flags, OpenReply* reply);
+  int Read(uint64_t handle, uint64_t offset, size_t size, std::string* out);
+  // Validates as it goes: a write that makes the value invalid fails with
+  // EINVAL and is not kept. Once storage has failed (a full or read-only
+  // device: Engine::WriteHealth) every write fails at once with that errno,
+  // so a shell's `echo >`, which ignores close(2)'s result, still reports
+  // it. Returns data.size() on success.
+  ssize_t Write(uint64_t handle, uint64_t offset, std::string_view data);
+  // close(2) of one descriptor: stores what was written (the engine has it
+  // when flush returns 0).
+  int Flush(uint64_t handle);
+  // Flush, then make every acknowledged write durable.
+  int Fsync(uint64_t handle);
+  void Release(uint64_t handle);
+  // Frees a handle whose open or create reply never reached the kernel,
+  // storing nothing.
+  void Discard(uint64_t handle);
+
+  // ---- Extended attributes.
+  int GetXattr(uint64_t inode, std::string_view name, std::string* value);
+  int ListXattr(uint64_t inode, std::string* names);  // NUL-terminated names
+  int SetXattr(uint64_t inode, std::string_view name, std::string_view value);
+  int RemoveXattr(uint64_t inode, std::string_view name);
+
+  InodeTable& inodes() { return inodes_; }
+  const InodeTable& inodes() const { return inodes_; }
+  const FilesystemOptions& options() const { return options_; }
+
+ public:
+  struct Impl;  // fs/ops/filesystem_impl.h: shared by the operation files
+
+ private:
+  // Truncation through an open file, and by path (SetSize).
+  int TruncateOpenFile(uint64_t handle);
+  int TruncateCell(const Node& cell);
+  // setfattr user.cellfs.ttl: the cell's value written again with `ttl`.
+  int RewriteWithTtl(uint64_t inode, int64_t ttl);
+  InodeTable inodes_;
+  FilesystemOptions options_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cellfs::fs

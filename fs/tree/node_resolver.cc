@@ -1,0 +1,214 @@
+// Node resolution: inode -> node, and (directory, name) -> child node,
+// without reading data (fs/ops/filesystem_impl.h).
+#include <cassert>
+
+#include "fs/ops/filesystem_impl.h"
+#include "fs/formats/key_name.h"
+#include "fs/tree/slice_path.h"
+#include "fs/tree/virtual_name.h"
+
+namespace cellfs::fs {
+namespace {
+
+std::vector<const CqlType*> KeyTypes(const TableSchema& table, ColumnKind kind) {
+  std::vector<const CqlType*> types;
+  for (const ColumnDef& column : table.def.columns) {
+    if (column.kind == kind) types.push_back(column.type.get());
+  }
+  return types;
+}
+
+TreeLevel LevelOf(const Node& node) {
+  switch (node.id.kind) {
+    case NodeKind::kRoot:
+      return TreeLevel::kMountRoot;
+    case NodeKind::kKeyspace:
+      return TreeLevel::kKeyspace;
+    case NodeKind::kTable:
+      return TreeLevel::kTable;
+    case NodeKind::kSlice:
+      return TreeLevel::kSlice;
+    case NodeKind::kRow:
+      return TreeLevel::kRow;
+    default:
+      // A partition of a table without clustering columns is also its row;
+      // it offers what a partition offers (@json, @csv).
+      return TreeLevel::kPartition;
+  }
+}
+
+Status VirtualChild(const Node& parent, std::string_view name, Node* child) {
+  VirtualName parsed;
+  if (Status s = ParseVirtualName(name, &parsed); !s.ok()) return s;
+  if (!IsAllowedIn(parsed.kind, LevelOf(parent))) {
+    return Status::NotFound(std::string(name) + " does not exist here");
+  }
+  child->id = parent.id;
+  child->table = parent.table;
+  bool slice_kind = parsed.kind == VirtualName::Kind::kSliceBound ||
+                    parsed.kind == VirtualName::Kind::kLimit ||
+                    parsed.kind == VirtualName::Kind::kReverse;
+  if (slice_kind) {
+    if (!parent.clustered()) return Status::NotFound("a table without clustering columns has no slices");
+    child->id.kind = NodeKind::kSlice;
+    child->id.slice.emplace_back(name);
+    SliceSpec slice;  // a bound that does not parse fails its lookup, not a later listing
+    return BuildSlice(child->ClusteringTypes(), child->id.slice, &slice);
+  }
+  child->id.kind = NodeKind::kVirtualFile;
+  child->id.file = parsed.kind;
+  child->id.directory = parent.id.kind;
+  child->id.write = parsed.write;  // @insert@ttl=N
+  return Status::Ok();
+}
+
+// A column file under a row, or under a partition (static columns; every
+// column when the table has no clustering columns).
+Status ColumnChild(const Node& parent, std::string_view name, bool split_suffixes, Node* child) {
+  std::string_view base = name;
+  WriteAttributes write;
+  if (split_suffixes) {
+    if (Status s = SplitWriteSuffixes(name, &base, &write); !s.ok()) return s;
+  }
+  const ColumnDef* column = parent.table->def.FindColumn(std::string(base));
+  if (column == nullptr || column->is_primary_key()) {
+    return Status::NotFound("no column " + std::string(base));
+  }
+  bool in_row = parent.id.kind == NodeKind::kRow;
+  bool wanted = in_row ? column->kind == ColumnKind::kRegular
+                       : (column->kind == ColumnKind::kStatic || !parent.clustered());
+  if (!wanted) return Status::NotFound(std::string(base) + " does not live at this level");
+  size_t index = static_cast<size_t>(column - parent.table->def.columns.data());
+  child->id = parent.id;
+  child->table = parent.table;
+  child->id.kind = NodeKind::kCell;
+  child->id.slice.clear();
+  child->id.column_id = parent.table->column_ids[index];
+  child->id.write = write;
+  return Status::Ok();
+}
+
+Status KeyChild(const Node& parent, std::string_view name, bool split_suffixes, bool partition,
+                Node* child) {
+  std::string_view base = name;
+  WriteAttributes write;
+  if (split_suffixes) {
+    if (Status s = SplitWriteSuffixes(name, &base, &write); !s.ok()) return s;
+  }
+  std::vector<const CqlType*> types =
+      partition ? parent.PartitionTypes() : parent.ClusteringTypes();
+  std::vector<std::string> values;
+  if (Status s = ParseKeyName(types, base, &values); !s.ok()) return s;
+  child->id = parent.id;
+  child->table = parent.table;
+  child->id.slice.clear();
+  child->id.write = write;
+  if (partition) {
+    child->id.kind = NodeKind::kPartition;
+    child->id.partition_key = std::move(values);
+  } else {
+    child->id.kind = NodeKind::kRow;
+    child->id.clustering = std::move(values);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::vector<const CqlType*> Node::PartitionTypes() const {
+  return KeyTypes(*table, ColumnKind::kPartitionKey);
+}
+
+std::vector<const CqlType*> Node::ClusteringTypes() const {
+  return KeyTypes(*table, ColumnKind::kClustering);
+}
+
+std::optional<size_t> Node::column() const {
+  if (!table || id.kind != NodeKind::kCell) return std::nullopt;
+  return table->ColumnIndexById(id.column_id);
+}
+
+Result<TableHandle> Filesystem::Impl::TableOf(const NodeId& id) const {
+  Result<TableHandle> table = engine->FindTable(id.keyspace, id.table);
+  if (!table.ok()) return table.status();
+  if (table.value()->id != id.table_id) {
+    return Status::NotFound("table " + id.keyspace + "." + id.table + " was dropped");
+  }
+  return table;
+}
+
+Result<Node> Filesystem::Impl::NodeOf(uint64_t inode) const {
+  std::optional<std::string> identity = fs->inodes().Identity(inode);
+  if (!identity) return Status::NotFound("stale inode");
+  Node node;
+  if (Status s = DecodeNodeId(*identity, &node.id); !s.ok()) return s;
+  if (node.id.kind == NodeKind::kKeyspace ||
+      (node.id.kind == NodeKind::kVirtualFile && node.id.directory == NodeKind::kKeyspace)) {
+    if (engine->catalog()->FindKeyspace(node.id.keyspace) == nullptr) {
+      return Status::NotFound("keyspace " + node.id.keyspace + " was dropped");
+    }
+  }
+  if (!node.id.table.empty()) {
+    Result<TableHandle> table = TableOf(node.id);
+    if (!table.ok()) return table.status();
+    node.table = std::move(table).value();
+    if (node.id.kind == NodeKind::kCell && !node.column()) {
+      return Status::NotFound("column was dropped");
+    }
+  }
+  return node;
+}
+
+Status Filesystem::Impl::ChildOf(const Node& parent, std::string_view name, bool split_suffixes,
+                                 Node* child) const {
+  if (name.empty() || name == "." || name == "..") return Status::InvalidArgument("bad name");
+  if (IsVirtualName(name)) return VirtualChild(parent, name, child);
+  switch (parent.id.kind) {
+    case NodeKind::kRoot: {
+      if (engine->catalog()->FindKeyspace(std::string(name)) == nullptr && !split_suffixes) {
+        return Status::NotFound("no keyspace " + std::string(name));
+      }
+      child->id = NodeId{};
+      child->id.kind = NodeKind::kKeyspace;
+      child->id.keyspace = std::string(name);
+      return Status::Ok();
+    }
+    case NodeKind::kKeyspace: {
+      Result<TableHandle> table = engine->FindTable(parent.id.keyspace, std::string(name));
+      if (!table.ok()) return table.status();
+      child->id = parent.id;
+      child->id.kind = NodeKind::kTable;
+      child->id.table = std::string(name);
+      child->id.table_id = table.value()->id;
+      child->table = std::move(table).value();
+      return Status::Ok();
+    }
+    case NodeKind::kTable:
+      return KeyChild(parent, name, split_suffixes, /*partition=*/true, child);
+    case NodeKind::kPartition: {
+      if (!parent.clustered()) return ColumnChild(parent, name, split_suffixes, child);
+      // A clustered partition holds its static cells and its rows: a static
+      // column's name is the cell (a row key spelled the same is listed
+      // with its first byte escaped); every other name is a row key, even
+      // one that matches a regular or key column.
+      std::string_view base = name;
+      WriteAttributes write;
+      if (split_suffixes && !SplitWriteSuffixes(name, &base, &write).ok()) base = name;
+      const ColumnDef* column = parent.table->def.FindColumn(std::string(base));
+      if (column != nullptr && column->kind == ColumnKind::kStatic) {
+        return ColumnChild(parent, name, split_suffixes, child);
+      }
+      return KeyChild(parent, name, split_suffixes, /*partition=*/false, child);
+    }
+    case NodeKind::kSlice:
+      return KeyChild(parent, name, split_suffixes, /*partition=*/false, child);
+    case NodeKind::kRow:
+      return ColumnChild(parent, name, split_suffixes, child);
+    case NodeKind::kCell:
+    case NodeKind::kVirtualFile:
+      return Status::NotFound("not a directory");
+  }
+  return Status::NotFound("no such node");
+}
+
+}  // namespace cellfs::fs

@@ -1,0 +1,228 @@
+// Whether a node is live at a read view, and what stat shows for it
+// (fs/ops/filesystem_impl.h): exact sizes, write times as mtime, TTL-bounded
+// cache timeouts.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <climits>
+
+#include "engine/store/cell.h"
+#include "fs/formats/cell_text.h"
+#include "engine/cql/describe.h"
+#include "fs/ops/filesystem_impl.h"
+
+namespace cellfs::fs {
+namespace {
+
+constexpr int64_t kMicrosPerSecond = 1'000'000;
+// How long the kernel may trust that a clustered partition (or a slice of
+// it) exists: expiry of its last row is not worth computing per lookup.
+constexpr int64_t kShortLivedMicros = kMicrosPerSecond;
+
+NodeState DirectoryStateImpl(int64_t mtime, nlink_t nlink) {
+  NodeState state;
+  state.attr.mode = S_IFDIR | 0755;
+  state.attr.nlink = nlink;
+  state.attr.mtime_micros = mtime;
+  return state;
+}
+
+// The newest write and the end of life of a row's live content.
+NodeState RowStateImpl(const RowFragment& row) {
+  NodeState state = DirectoryStateImpl(0, 2);
+  bool forever = false;
+  int64_t last_expiry = 0;
+  auto account = [&](int64_t write_time, uint32_t ttl, int64_t expiry) {
+    state.attr.mtime_micros = std::max(state.attr.mtime_micros, write_time);
+    if (ttl == 0) {
+      forever = true;
+    } else {
+      last_expiry = std::max(last_expiry, expiry);
+    }
+  };
+  if (row.marker) account(row.marker->write_time, row.marker->ttl, row.marker->expiry);
+  for (const RowCell& cell : row.cells) {
+    account(cell.cell.write_time, cell.cell.ttl, cell.cell.local_deletion_time);
+  }
+  if (!forever) state.valid_until_micros = last_expiry * kMicrosPerSecond;
+  return state;
+}
+
+NodeState CellStateImpl(const CqlType& type, const RowCell& cell) {
+  NodeState state;
+  state.attr.mode = S_IFREG | 0644;
+  state.attr.nlink = 1;
+  state.attr.size = FormatCellContent(type, cell.cell.value).size();
+  state.attr.mtime_micros = cell.cell.write_time;
+  if (cell.cell.ttl != 0) state.valid_until_micros = cell.cell.local_deletion_time * kMicrosPerSecond;
+  return state;
+}
+
+mode_t VirtualFileMode(const Node& node) {
+  if (node.IsWritableJson()) return S_IFREG | 0644;
+  switch (node.id.file) {
+    case VirtualName::Kind::kCql:
+      return S_IFREG | 0644;
+    case VirtualName::Kind::kInsert:
+      return S_IFREG | 0600;  // written, then read back for its report
+    default:
+      return S_IFREG | 0444;
+  }
+}
+
+}  // namespace
+
+NodeState DirectoryState(int64_t mtime, nlink_t nlink) { return DirectoryStateImpl(mtime, nlink); }
+NodeState RowState(const RowFragment& row) { return RowStateImpl(row); }
+NodeState CellState(const CqlType& type, const RowCell& cell) { return CellStateImpl(type, cell); }
+
+Result<std::string> SchemaText(const Engine& engine, const Node& node) {
+  if (node.table) return DescribeTable(node.table->def);
+  std::shared_ptr<const Catalog> catalog = engine.catalog();  // outlives `keyspace`
+  const KeyspaceDef* keyspace = catalog->FindKeyspace(node.id.keyspace);
+  if (keyspace == nullptr) return Status::NotFound("no keyspace " + node.id.keyspace);
+  return DescribeKeyspace(*keyspace);
+}
+
+const std::string& ColumnName(const TableSchema& table, size_t column) {
+  return table.def.columns[column].name;
+}
+
+const RowCell* FindCell(const TableSchema& table, const RowFragment& row, size_t column) {
+  uint32_t id = table.column_ids[column];
+  for (const RowCell& cell : row.cells) {
+    if (cell.column_id == id) return &cell;
+  }
+  return nullptr;
+}
+
+Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeState* state,
+                                 bool held) const {
+  const NodeId& id = node.id;
+  switch (id.kind) {
+    case NodeKind::kRoot:
+      *state = DirectoryState(mount_micros, static_cast<nlink_t>(2 + engine->catalog()->keyspaces().size()));
+      return Status::Ok();
+    case NodeKind::kKeyspace: {
+      // Holds the catalog while its KeyspaceDef is read: a DDL may replace it.
+      std::shared_ptr<const Catalog> catalog = engine->catalog();
+      const KeyspaceDef* keyspace = catalog->FindKeyspace(id.keyspace);
+      if (keyspace == nullptr) return Status::NotFound("no keyspace " + id.keyspace);
+      *state = DirectoryState(mount_micros, static_cast<nlink_t>(2 + keyspace->tables.size()));
+      return Status::Ok();
+    }
+    case NodeKind::kTable:
+      *state = DirectoryState(mount_micros, 1);
+      return Status::Ok();
+    case NodeKind::kPartition:
+    case NodeKind::kSlice: {
+      bool live = false;
+      if (!node.clustered() && id.kind == NodeKind::kPartition) {
+        auto row = view.GetRow(node.table, id.partition_key, {});
+        if (!row.ok()) return row.status();
+        if (row.value()) {
+          *state = RowState(*row.value());
+          return Status::Ok();
+        }
+      } else if (held) {
+        live = true;  // getattr of a partition the kernel holds: see StateOf
+      } else {
+        auto found = view.IsPartitionLive(node.table, id.partition_key);
+        if (!found.ok()) return found.status();
+        live = found.value();
+      }
+      if (live) {
+        // Whether a clustered partition lives depends on all its rows, which
+        // may expire at any time; rather than read them all, the kernel is
+        // told to ask again within kShortLivedMicros.
+        *state = DirectoryState(mount_micros, 1);
+        state->valid_until_micros = view.now() + kShortLivedMicros;
+        return Status::Ok();
+      }
+      NodeId partition = id;
+      partition.kind = NodeKind::kPartition;
+      partition.slice.clear();
+      partition.write = {};
+      if (!IsKept(partition)) return Status::NotFound("no such partition");
+      *state = DirectoryState(mount_micros, node.clustered() ? 1 : 2);
+      return Status::Ok();
+    }
+    case NodeKind::kRow: {
+      auto row = view.GetRow(node.table, id.partition_key, id.clustering);
+      if (!row.ok()) return row.status();
+      if (row.value()) {
+        *state = RowState(*row.value());
+        return Status::Ok();
+      }
+      NodeId plain = id;
+      plain.write = {};
+      if (!IsKept(plain)) return Status::NotFound("no such row");
+      *state = DirectoryState(mount_micros, 2);
+      return Status::Ok();
+    }
+    case NodeKind::kCell: {
+      size_t column = *node.column();
+      bool is_static = node.table->column(column).kind == ColumnKind::kStatic;
+      auto row = is_static ? view.GetStaticRow(node.table, id.partition_key)
+                           : view.GetRow(node.table, id.partition_key, id.clustering);
+      if (!row.ok()) return row.status();
+      const RowCell* cell = row.value() ? FindCell(*node.table, *row.value(), column) : nullptr;
+      if (cell == nullptr) {
+        // Created and still open, nothing stored yet: an empty file.
+        if (!IsKept(id)) return Status::NotFound("no such cell");
+        *state = NodeState{};
+        state->attr.mode = S_IFREG | 0644;
+        state->attr.mtime_micros = mount_micros;
+        return Status::Ok();
+      }
+      *state = CellState(*node.table->column(column).type, *cell);
+      return Status::Ok();
+    }
+    case NodeKind::kVirtualFile: {
+      Node directory = node;
+      directory.id.kind = id.directory;
+      directory.id.file = VirtualName::Kind::kCql;
+      directory.id.directory = NodeKind::kRoot;
+      if (Status s = StateOf(directory, view, state); !s.ok()) return s;
+      *state = NodeState{};
+      state->attr.mode = VirtualFileMode(node);
+      state->attr.nlink = 1;
+      state->attr.mtime_micros = mount_micros;
+      if (id.file == VirtualName::Kind::kSchema) {
+        Result<std::string> text = SchemaText(*engine, node);
+        if (!text.ok()) return text.status();
+        state->attr.size = text.value().size();
+      }
+      return Status::Ok();
+    }
+  }
+  return Status::NotFound("no such node");
+}
+
+void Filesystem::Impl::FinishAttr(uint64_t inode, NodeAttr* attr) const {
+  attr->inode = inode;
+  attr->uid = fs->options().uid;
+  attr->gid = fs->options().gid;
+  if (fs->options().read_only) attr->mode &= static_cast<mode_t>(~0222);
+}
+
+double Filesystem::Impl::TimeoutFor(const Node& node, const NodeState& state, int64_t now_micros,
+                                    double bound) const {
+  if (!node.id.write.empty()) return 0;  // a suffixed name is a one-off spelling
+  if (node.id.kind == NodeKind::kVirtualFile && node.id.file != VirtualName::Kind::kCql) {
+    return 0;  // generated: describe the current data on every stat
+  }
+  if (state.valid_until_micros == INT64_MAX) return bound;
+  double remaining = static_cast<double>(state.valid_until_micros - now_micros) / 1e6;
+  return std::clamp(remaining, 0.0, bound);
+}
+
+void Filesystem::Impl::MakeEntry(const Node& node, const NodeState& state, int64_t now_micros,
+                                 Entry* out) {
+  out->attr = state.attr;
+  FinishAttr(fs->inodes().Acquire(EncodeNodeId(node.id)), &out->attr);
+  out->entry_timeout = TimeoutFor(node, state, now_micros, fs->options().entry_timeout);
+  out->attr_timeout = TimeoutFor(node, state, now_micros, fs->options().attr_timeout);
+}
+
+}  // namespace cellfs::fs

@@ -1,0 +1,84 @@
+// Virtual names: the '@' names that resolve by lookup but are never listed
+// (@cql, @schema, @insert, @json, @csv, @stats, slice directories). The
+// write suffixes that may trail a name are fs/formats/write_suffixes.h.
+// Every function here is a pure function of its arguments: thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/status.h"
+#include "fs/formats/write_suffixes.h"
+
+namespace cellfs::fs {
+
+// True for names that begin with '@'. A data name never does: key names
+// escape a leading '@' as %40, and a column name cannot start with one.
+bool IsVirtualName(std::string_view name);
+
+// A parsed virtual name. Plain value type.
+struct VirtualName {
+  enum class Kind {
+    kCql,         // @cql
+    kSchema,      // @schema
+    kInsert,      // @insert, optionally with write suffixes
+    kJson,        // @json
+    kCsv,         // @csv
+    kStats,       // @stats
+    kSliceBound,  // @ge=T @gt=T @le=T @lt=T
+    kLimit,       // @limit=N
+    kReverse,     // @reverse
+    kStatsJson,   // @stats.json: @stats as one JSON object
+  };
+
+  Kind kind = Kind::kCql;
+
+  // kSliceBound: @ge/@gt bound from below, @le/@lt from above; @ge/@le are
+  // inclusive. bound_text is T exactly as written (non-empty, still escaped
+  // as key names are): the key-name layer decodes it against the table's
+  // clustering columns.
+  bool lower_bound = false;
+  bool inclusive = false;
+  std::string bound_text;
+
+  // kLimit: 1..UINT64_MAX.
+  uint64_t limit = 0;
+
+  // kInsert: "@insert@ttl=3600" applies the TTL to every line written.
+  WriteAttributes write;
+
+  bool operator==(const VirtualName&) const = default;
+};
+
+// Parses an '@' name.
+//
+// NotFound: not a virtual name cellfs knows ("@foo", "@JSON", "@limit",
+//   "@ge", "@reverse=1"), including any name not starting with '@'. The fs
+//   answers ENOENT.
+// InvalidArgument: a known name with a bad argument: "@limit=0",
+//   "@limit=abc", "@limit=007", a limit above UINT64_MAX, "@ge=" (empty T),
+//   a bad or repeated write suffix ("@insert@ttl=x"), or write suffixes on
+//   any name but @insert ("@json@ttl=5").
+//
+// A slice bound takes everything after its '=' as T, '@' included: key
+// names escape only a leading '@', so "@ge=a@ttl=5" bounds by the text
+// "a@ttl=5". Other names are split with SplitWriteSuffixes first.
+//
+// On success *out is overwritten; on error it is unspecified.
+Status ParseVirtualName(std::string_view name, VirtualName* out);
+
+// The directories a virtual name may appear in (DESIGN.md section 1).
+enum class TreeLevel { kMountRoot, kKeyspace, kTable, kPartition, kSlice, kRow };
+
+// Whether a name of kind `kind` exists under a directory at `level`:
+//   @cql: mount root.  @schema: keyspace, table.  @insert, @stats,
+//   @stats.json: table.
+//   @json: table, partition, slice, row.  @csv: table, partition, slice.
+//   slice bounds, @limit, @reverse: partition, slice.
+// A partition of a table without clustering columns holds its cells
+// directly; which level it counts as is the fs's choice.
+bool IsAllowedIn(VirtualName::Kind kind, TreeLevel level);
+
+}  // namespace cellfs::fs
