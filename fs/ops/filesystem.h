@@ -121,9 +121,11 @@ class Filesystem {
   bool CachesListing(uint64_t inode) const;
   // Lists from `offset` (0: the start, with "." and ".."), calling `sink`
   // until it returns false or the listing ends. Offsets are those the
-  // sink's entries carried; a listing continues by key from a snapshot
-  // taken at offset 0, so entries appearing or going meanwhile neither
-  // repeat nor skip others.
+  // sink's entries carried: entry i has offset i + 1, counted in a
+  // snapshot taken at offset 0 and held by the handle, so entries appearing
+  // or going meanwhile neither repeat nor skip others. Continuing from the
+  // last offset given resumes the open iterator; any other nonzero offset
+  // (seekdir) walks the same snapshot again from its start to that position.
   int ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEntrySink& sink);
   // fsync(2) of an open directory: makes every write acknowledged so far
   // durable (mkdir, rmdir, rm, rm -r under it included, and everything
