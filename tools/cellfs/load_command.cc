@@ -377,9 +377,11 @@ FileResult LoadFileThroughMount(const std::string& file, const std::string& inse
   return result;
 }
 
-int LoadThroughMount(const LoadArgs& args, const WriteAttributes& suffixes) {
-  std::string insert_path = args.target + "/" + args.keyspace + "/" + args.table + "/@insert" +
-                            fs::FormatWriteSuffixes(suffixes);
+// Loads every input file of `args` in turn with `load_file(file, meter,
+// descriptor)`, each with its own progress meter and summary; true when
+// every file opened and every row of each was stored.
+template <typename LoadFile>
+bool LoadEachFile(const LoadArgs& args, const LoadFile& load_file) {
   bool all_stored = true;
   for (const std::string& file : args.files) {
     int in = OpenInput(file);
@@ -388,10 +390,19 @@ int LoadThroughMount(const LoadArgs& args, const WriteAttributes& suffixes) {
       continue;
     }
     ProgressMeter meter(Label(file), InputSize(in), StderrIsTerminal());
-    FileResult result = LoadFileThroughMount(file, insert_path, args.skip_rows, meter, in);
+    FileResult result = load_file(file, meter, in);
     CloseInput(in);
     all_stored = Conclude(file, meter, result) && all_stored;
   }
+  return all_stored;
+}
+
+int LoadThroughMount(const LoadArgs& args, const WriteAttributes& suffixes) {
+  std::string insert_path = args.target + "/" + args.keyspace + "/" + args.table + "/@insert" +
+                            fs::FormatWriteSuffixes(suffixes);
+  bool all_stored = LoadEachFile(args, [&](const std::string& file, ProgressMeter& meter, int in) {
+    return LoadFileThroughMount(file, insert_path, args.skip_rows, meter, in);
+  });
   return all_stored ? 0 : 1;
 }
 
@@ -436,8 +447,6 @@ FileResult LoadFileOffline(Engine* engine, const TableHandle& table,
   return result;
 }
 
-// The store in `dir`, for this command alone; null after a message.
-
 int LoadOffline(const LoadArgs& args, const WriteAttributes& suffixes) {
   std::unique_ptr<Engine> engine = OpenOfflineStore(args.target, false, "load");
   if (engine == nullptr) return 1;
@@ -446,19 +455,9 @@ int LoadOffline(const LoadArgs& args, const WriteAttributes& suffixes) {
     std::fprintf(stderr, "cellfs: %s: %s\n", args.target.c_str(), table.status().message().c_str());
     return 1;
   }
-  bool all_stored = true;
-  for (const std::string& file : args.files) {
-    int in = OpenInput(file);
-    if (in < 0) {
-      all_stored = false;
-      continue;
-    }
-    ProgressMeter meter(Label(file), InputSize(in), StderrIsTerminal());
-    FileResult result =
-        LoadFileOffline(engine.get(), *table, suffixes, file, args.skip_rows, meter, in);
-    CloseInput(in);
-    all_stored = Conclude(file, meter, result) && all_stored;
-  }
+  bool all_stored = LoadEachFile(args, [&](const std::string& file, ProgressMeter& meter, int in) {
+    return LoadFileOffline(engine.get(), *table, suffixes, file, args.skip_rows, meter, in);
+  });
   Status synced = engine->Sync();
   if (!synced.ok()) {
     std::fprintf(stderr, "cellfs: syncing %s: %s\n", args.target.c_str(), synced.message().c_str());
