@@ -233,6 +233,12 @@ Status DecodeCell(FragmentReader* reader, int64_t base, int64_t previous_id, Row
 
 }  // namespace
 
+const RowCell* RowFragment::FindCell(uint32_t column_id) const {
+  auto it = std::lower_bound(cells.begin(), cells.end(), column_id,
+                             [](const RowCell& cell, uint32_t id) { return cell.column_id < id; });
+  return it != cells.end() && it->column_id == column_id ? &*it : nullptr;
+}
+
 RowMarker ReconcileMarkers(const RowMarker& a, const RowMarker& b) {
   const auto key = [](const RowMarker& m) {
     return std::tuple(m.write_time, m.is_expiring(), m.expiry, m.ttl);

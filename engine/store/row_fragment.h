@@ -51,6 +51,12 @@ struct RowFragment {
   std::vector<RowCell> cells;
 
   bool empty() const { return !marker && !deletion && cells.empty(); }
+  // The cell of column `column_id`, or null when the fragment holds none.
+  // A stored cell, whatever its state: a tombstone or an expired cell is
+  // returned too. Whether it is live is the reader's judgement (a ReadView
+  // hands out rows holding live cells only). REQUIRES: cells strictly
+  // increasing by column_id (every fragment read from the store is).
+  const RowCell* FindCell(uint32_t column_id) const;
   friend bool operator==(const RowFragment&, const RowFragment&) = default;
 };
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "fs/formats/cell_text.h"
-#include "fs/ops/errno_map.h"
 #include "fs/formats/row_json.h"
+#include "fs/ops/errno_map.h"
 
 namespace cellfs::fs {
 namespace {
@@ -173,7 +173,7 @@ const RowCell* CurrentCell(Filesystem::Impl* impl, const Node& node,
     return nullptr;
   }
   *row = std::move(read).value();
-  return *row ? FindCell(*node.table, **row, column) : nullptr;
+  return *row ? (*row)->FindCell(node.table->column_ids[column]) : nullptr;  // live: a view's
 }
 
 class CellFile final : public OpenFile {
@@ -308,8 +308,8 @@ class CellFile final : public OpenFile {
     const std::string& buffer = buffer_.str();
     if (IsText(type()) && at == buffer.size()) {
       size_t start = buffer.size();
-      for (int i = 0; i < 3 && start > 0 &&
-                      (static_cast<unsigned char>(buffer[start - 1]) & 0xC0) == 0x80;
+      for (int i = 0;
+           i < 3 && start > 0 && (static_cast<unsigned char>(buffer[start - 1]) & 0xC0) == 0x80;
            ++i) {
         --start;
       }
@@ -343,7 +343,7 @@ class CellFile final : public OpenFile {
     stored_.reset();
     const std::string& buffer = edits_content_ ? content_ : buffer_.str();
     Mutation mutation = impl_->engine->NewMutation();
-    WriteAttributes attributes = AttributesOf(node_.id.write);
+    const WriteAttributes& attributes = node_.id.write;
     const auto& pk = node_.id.partition_key;
     const auto& ck = node_.id.clustering;
     Status s;
@@ -364,7 +364,8 @@ class CellFile final : public OpenFile {
             IsText(type())
                 // A Unix append of file contents: "hello\n" + "world\n".
                 ? ParseCellContent(type(), (current ? FormatCellContent(type(), current->cell.value)
-                                                    : std::string()) + buffer)
+                                                    : std::string()) +
+                                               buffer)
                 : AppendCellValue(type(), current != nullptr, current ? current->cell.value : "",
                                   stored);
         if (!merged.ok()) return merged.status();
@@ -571,7 +572,8 @@ std::unique_ptr<OpenFile> NewTextFile(std::string content, bool direct_io) {
 int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool created,
                  std::unique_ptr<OpenFile>* out) {
   const CqlType& type = *node.table->column(*node.column()).type;
-  if ((flags & O_APPEND) != 0 && type.kind() != TypeKind::kCounter && !CanAppend(type)) return EINVAL;
+  if ((flags & O_APPEND) != 0 && type.kind() != TypeKind::kCounter && !CanAppend(type))
+    return EINVAL;
   // CQL refuses USING TTL and USING TIMESTAMP on counter updates.
   if (type.kind() == TypeKind::kCounter && !node.id.write.empty()) return EINVAL;
   Status s;
@@ -604,7 +606,8 @@ int OpenRowJsonFile(Filesystem::Impl* impl, const Node& row, std::unique_ptr<Ope
     if (!statics.ok()) return ErrnoFromStatus(statics.status());
     const RowFragment* static_row = statics.value() ? &*statics.value() : nullptr;
     text = RowToJson(*row.table, row.id.partition_key, row.id.clustering, static_row,
-                     *content.value()) + "\n";
+                     *content.value()) +
+           "\n";
   }
   *out = std::make_unique<RowJsonFile>(impl, row, std::move(text));
   return 0;

@@ -1,4 +1,5 @@
-// OpenFile: the state of one open file (fuse_file_info::fh): a cell being
+// OpenFile: the state of one open file (what fuse_file_info::fh names, through
+// fs/ops/handle_table.h): a cell being
 // read or written, a generated text (@schema, a row's @json), a streamed
 // export (@json / @csv of a partition, slice or table), or an @cql session.
 #pragma once
@@ -43,6 +44,10 @@ class OpenFile {
   virtual bool direct_io() const { return false; }
 
   std::mutex mutex;
+  // Opened for writing (O_WRONLY, O_RDWR), which only files that take
+  // writes are (fs/ops/filesystem_impl.h, WritabilityOf); set at open.
+  // Filesystem::Write refuses a file opened read-only with EBADF.
+  bool writable = false;
 
  protected:
   // Bytes [offset, offset + size) of `content` into *out (fewer at its end).

@@ -156,14 +156,6 @@ void AppendJson(const CqlType& type, std::string_view value, std::string* out) {
   }
 }
 
-const Cell* FindCell(const RowFragment* fragment, uint32_t column_id) {
-  if (fragment == nullptr) return nullptr;
-  auto it = std::lower_bound(fragment->cells.begin(), fragment->cells.end(), column_id,
-                             [](const RowCell& cell, uint32_t id) { return cell.column_id < id; });
-  if (it == fragment->cells.end() || it->column_id != column_id) return nullptr;
-  return it->cell.is_tombstone() ? nullptr : &it->cell;
-}
-
 // Every column's value in schema order; nullopt where absent.
 std::vector<std::optional<std::string_view>> RowValues(const TableSchema& table,
                                                        std::span<const std::string> partition_key,
@@ -180,7 +172,9 @@ std::vector<std::optional<std::string_view>> RowValues(const TableSchema& table,
       if (position < clustering.size()) values[i] = clustering[position];
     } else {
       const RowFragment* source = column.kind == ColumnKind::kStatic ? static_row : &row;
-      if (const Cell* cell = FindCell(source, table.column_ids[i])) values[i] = cell->value;
+      const RowCell* cell = source != nullptr ? source->FindCell(table.column_ids[i]) : nullptr;
+      // A tombstone is no value: the column shows as absent (null).
+      if (cell != nullptr && !cell->cell.is_tombstone()) values[i] = cell->cell.value;
     }
   }
   return values;

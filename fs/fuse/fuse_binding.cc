@@ -1,8 +1,10 @@
 // Binds fs::Filesystem to libfuse's low-level API (3.14): one handler per
-// request, each replying exactly once, plus the session's start-up and
-// shut-down order. Every handler runs under RequestGuard (fs/fuse/request_guard.h),
-// so an exception becomes an error reply, not a dead mount. The kernel
-// notifier lives in fs/kernel_notifier.cc.
+// request, each translating FUSE's structs to an operation and its result
+// to exactly one reply (the rules are the operations', fs/ops), plus the
+// session's start-up and shut-down order. Every handler runs under
+// RequestGuard (fs/fuse/request_guard.h), so an exception becomes an error
+// reply, not a dead mount. The kernel notifier lives in
+// fs/fuse/kernel_notifier.cc.
 #define FUSE_USE_VERSION 314
 
 #include "fs/fuse/fuse_binding.h"
@@ -11,7 +13,6 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -165,18 +166,20 @@ void GetAttr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
   ReplyAttr(req, err, attr, timeout);
 }
 
-// Only truncation means something; times are ignored so `touch` works.
+// The changes asked for, as the fs's request; Filesystem::SetAttr decides.
 void SetAttr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, fuse_file_info* fi) {
-  if ((to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID)) != 0) {
-    Reply(fuse_reply_err, req, EPERM);
-    return;
-  }
+  AttrChanges changes;
+  if ((to_set & FUSE_SET_ATTR_MODE) != 0) changes.mode = attr->st_mode;
+  if ((to_set & FUSE_SET_ATTR_UID) != 0) changes.uid = attr->st_uid;
+  if ((to_set & FUSE_SET_ATTR_GID) != 0) changes.gid = attr->st_gid;
+  if ((to_set & FUSE_SET_ATTR_SIZE) != 0) changes.size = static_cast<uint64_t>(attr->st_size);
+  changes.times = (to_set & (FUSE_SET_ATTR_ATIME | FUSE_SET_ATTR_MTIME | FUSE_SET_ATTR_ATIME_NOW |
+                             FUSE_SET_ATTR_MTIME_NOW | FUSE_SET_ATTR_CTIME)) != 0;
+  const fuse_ctx* ctx = fuse_req_ctx(req);
+  Caller caller{ctx->uid, ctx->gid};
   NodeAttr out;
   double timeout = 0;
-  int err = (to_set & FUSE_SET_ATTR_SIZE) != 0
-                ? Fs(req).SetSize(ino, static_cast<uint64_t>(attr->st_size),
-                                  fi != nullptr ? fi->fh : 0, &out, &timeout)
-                : Fs(req).GetAttr(ino, &out, &timeout);
+  int err = Fs(req).SetAttr(ino, changes, caller, fi != nullptr ? fi->fh : 0, &out, &timeout);
   ReplyAttr(req, err, out, timeout);
 }
 
@@ -315,20 +318,7 @@ void StatFs(fuse_req_t req, fuse_ino_t) {
 
 void SetXattr(fuse_req_t req, fuse_ino_t ino, const char* name, const char* value, size_t size,
               int flags) {
-  Filesystem& fs = Fs(req);
-  if ((flags & (XATTR_CREATE | XATTR_REPLACE)) != 0) {
-    std::string existing;
-    int found = fs.GetXattr(ino, name, &existing);
-    if ((flags & XATTR_CREATE) != 0 && found == 0) {
-      Reply(fuse_reply_err, req, EEXIST);
-      return;
-    }
-    if ((flags & XATTR_REPLACE) != 0 && found != 0) {
-      Reply(fuse_reply_err, req, found);
-      return;
-    }
-  }
-  Reply(fuse_reply_err, req, fs.SetXattr(ino, name, std::string_view(value, size)));
+  Reply(fuse_reply_err, req, Fs(req).SetXattr(ino, name, std::string_view(value, size), flags));
 }
 
 void GetXattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
@@ -360,21 +350,18 @@ void Create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t, fuse_fi
   }
 }
 
-// The tree holds keys and cells, never links, device nodes or moved names:
-// a key is an identity (Cassandra has no UPDATE of a primary key), so these
-// are refused outright rather than left to ENOSYS ("Function not
-// implemented", which reads like a missing feature).
-void Symlink(fuse_req_t req, const char*, fuse_ino_t, const char*) {
-  Reply(fuse_reply_err, req, EPERM);
+void Symlink(fuse_req_t req, const char* link, fuse_ino_t parent, const char* name) {
+  Reply(fuse_reply_err, req, Fs(req).Symlink(link, parent, name));
 }
-void Link(fuse_req_t req, fuse_ino_t, fuse_ino_t, const char*) {
-  Reply(fuse_reply_err, req, EPERM);
+void Link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t new_parent, const char* new_name) {
+  Reply(fuse_reply_err, req, Fs(req).Link(ino, new_parent, new_name));
 }
-void MkNod(fuse_req_t req, fuse_ino_t, const char*, mode_t, dev_t) {
-  Reply(fuse_reply_err, req, EPERM);
+void MkNod(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode, dev_t) {
+  Reply(fuse_reply_err, req, Fs(req).MkNod(parent, name, mode));
 }
-void Rename(fuse_req_t req, fuse_ino_t, const char*, fuse_ino_t, const char*, unsigned int) {
-  Reply(fuse_reply_err, req, EPERM);
+void Rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t new_parent,
+            const char* new_name, unsigned int) {
+  Reply(fuse_reply_err, req, Fs(req).Rename(parent, name, new_parent, new_name));
 }
 
 // ---- The guard every handler runs under (fs/fuse/request_guard.h).
@@ -404,8 +391,7 @@ enum class Fallback { kError, kNone };  // fuse_reply_err; fuse_reply_none (forg
 template <OpName kName, auto kHandler, Fallback kFallback = Fallback::kError>
 struct Guarded;
 
-template <OpName kName, typename... Args, void (*kHandler)(fuse_req_t, Args...),
-          Fallback kFallback>
+template <OpName kName, typename... Args, void (*kHandler)(fuse_req_t, Args...), Fallback kFallback>
 struct Guarded<kName, kHandler, kFallback> {
   static void Call(fuse_req_t req, Args... args) {
     RequestGuard::Run(
@@ -507,8 +493,8 @@ std::string EscapeOptionValue(const std::string& value) {
 class SessionArgs {
  public:
   explicit SessionArgs(const SessionOptions& options) {
-    std::string mount_options = "fsname=" + EscapeOptionValue(options.fs_name) +
-                                ",subtype=cellfs,default_permissions";
+    std::string mount_options =
+        "fsname=" + EscapeOptionValue(options.fs_name) + ",subtype=cellfs,default_permissions";
     if (options.allow_other) mount_options += ",allow_other";
     if (options.read_only) mount_options += ",ro";
     fuse_opt_add_arg(&args_, "cellfs");

@@ -8,30 +8,31 @@
 
 #include "engine/cql/cql_identifier.h"
 #include "engine/cql/cql_parser.h"
-#include "fs/tree/dir_listing.h"
 #include "fs/ops/errno_map.h"
 #include "fs/ops/filesystem.h"
+#include "fs/tree/dir_listing.h"
 
 namespace cellfs::fs {
-namespace {
 
-// Entries 0 and 1 are "." and ".."; the children follow.
-constexpr uint64_t kFirstChild = 2;
-
+// An open directory (Filesystem::Impl::dirs): its snapshot and where its
+// listing stands.
 struct DirHandle {
   std::mutex mutex;  // guards everything below
   Node node;
   uint64_t inode = 0;
   std::optional<ReadView> view;
   std::unique_ptr<DirListing> listing;
-  uint64_t position = 0;               // the offset of the next entry to emit
+  uint64_t position = 0;  // the offset of the next entry to emit
   // The entry produced last; `pending` while the kernel has not taken it.
   // Reused for every entry, so a long listing does not allocate per entry.
   ListedEntry slot;
   bool pending = false;
 };
 
-DirHandle* HandleOf(uint64_t handle) { return reinterpret_cast<DirHandle*>(handle); }
+namespace {
+
+// Entries 0 and 1 are "." and ".."; the children follow.
+constexpr uint64_t kFirstChild = 2;
 
 // readdir's d_ino: a stable, non-zero number from the directory and the
 // name, outside the inode table's range. Looking up the node's real inode
@@ -89,8 +90,8 @@ int Filesystem::MkDir(uint64_t parent, std::string_view name, Entry* out) {
       if (s.code() == StatusCode::kNotFound) return EINVAL;
       if (!s.ok()) return ErrnoFromStatus(s);
       if (child.id.kind == NodeKind::kCell) return EEXIST;  // a column's name
-      bool stores_marker = (child.id.kind == NodeKind::kRow || !dir.clustered()) &&
-                           !dir.table->def.has_counters();
+      bool stores_marker =
+          (child.id.kind == NodeKind::kRow || !dir.clustered()) && !dir.table->def.has_counters();
       if (!stores_marker) {
         // A clustered partition, or a counter row (counters have no row
         // marker): nothing is stored until something is written under it.
@@ -100,7 +101,7 @@ int Filesystem::MkDir(uint64_t parent, std::string_view name, Entry* out) {
       }
       Mutation mutation = impl_->engine->NewMutation();
       s = mutation.Insert(dir.table, child.id.partition_key, child.id.clustering, {},
-                          AttributesOf(child.id.write));
+                          child.id.write);
       if (s.ok()) s = impl_->Apply(std::move(mutation));
       if (!s.ok()) return ErrnoFromStatus(s);
       break;
@@ -175,13 +176,13 @@ int Filesystem::OpenDir(uint64_t inode, uint64_t* handle) {
   auto dir = std::make_unique<DirHandle>();
   dir->node = std::move(node).value();
   dir->inode = inode;
-  *handle = reinterpret_cast<uint64_t>(dir.release());
-  impl_->TrackOpenDir(*handle);  // released by ~Filesystem if the kernel never does
+  *handle = impl_->dirs.Add(std::move(dir));  // released by ~Filesystem if the kernel never does
   return 0;
 }
 
 int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEntrySink& sink) {
-  DirHandle* dir = HandleOf(handle);
+  std::shared_ptr<DirHandle> dir = impl_->dirs.Find(handle);
+  if (!dir) return EBADF;
   std::lock_guard lock(dir->mutex);
   if (offset != dir->position || !dir->view) {
     // The start takes a fresh snapshot, as rewinddir shows what changed; a
@@ -229,15 +230,13 @@ int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEn
   }
 }
 
-int Filesystem::FsyncDir(uint64_t) {
+int Filesystem::FsyncDir(uint64_t handle) {
+  if (!impl_->dirs.Find(handle)) return EBADF;
   // The engine syncs its log as a whole, so the directory does not matter:
   // the same sync as a file's fsync (Filesystem::Fsync), without a flush.
   return ErrnoFromStatus(impl_->engine->Sync());
 }
 
-void Filesystem::ReleaseDir(uint64_t handle) {
-  impl_->UntrackOpenDir(handle);
-  delete HandleOf(handle);
-}
+void Filesystem::ReleaseDir(uint64_t handle) { (void)impl_->dirs.Remove(handle); }
 
 }  // namespace cellfs::fs

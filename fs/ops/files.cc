@@ -6,14 +6,12 @@
 
 #include <cerrno>
 
+#include "fs/files/open_file.h"
 #include "fs/ops/errno_map.h"
 #include "fs/ops/filesystem.h"
-#include "fs/files/open_file.h"
 
 namespace cellfs::fs {
 namespace {
-
-OpenFile* FileOf(uint64_t handle) { return reinterpret_cast<OpenFile*>(handle); }
 
 bool Writing(int flags) { return (flags & O_ACCMODE) != O_RDONLY; }
 
@@ -24,7 +22,6 @@ int OpenVirtual(Filesystem::Impl* impl, const Node& node, int flags,
       *out = NewCqlFile(impl);
       return 0;
     case VirtualName::Kind::kSchema: {
-      if (Writing(flags)) return EACCES;
       Result<std::string> text = SchemaText(*impl->engine, node);
       if (!text.ok()) return ErrnoFromStatus(text.status());
       *out = NewTextFile(std::move(text).value());
@@ -32,12 +29,11 @@ int OpenVirtual(Filesystem::Impl* impl, const Node& node, int flags,
     }
     case VirtualName::Kind::kJson:
     case VirtualName::Kind::kCsv: {
-      if (node.IsWritableJson()) {
+      if (node.IsRowJson()) {
         Node row = node;
         row.id.kind = node.id.directory;
         return OpenRowJsonFile(impl, row, out);
       }
-      if (Writing(flags)) return EACCES;
       Node dir = node;
       dir.id.kind = node.id.directory;
       *out = NewExportFile(impl, dir, node.id.file == VirtualName::Kind::kCsv);
@@ -51,7 +47,6 @@ int OpenVirtual(Filesystem::Impl* impl, const Node& node, int flags,
     }
     case VirtualName::Kind::kStats:
     case VirtualName::Kind::kStatsJson: {
-      if (Writing(flags)) return EACCES;
       Node table = node;
       table.id.kind = NodeKind::kTable;
       return OpenStatsFile(impl, table, node.id.file == VirtualName::Kind::kStatsJson, out);
@@ -61,11 +56,11 @@ int OpenVirtual(Filesystem::Impl* impl, const Node& node, int flags,
   }
 }
 
-void Reply(Filesystem::Impl* impl, std::unique_ptr<OpenFile> file, OpenReply* reply) {
+void Reply(Filesystem::Impl* impl, std::unique_ptr<OpenFile> file, int flags, OpenReply* reply) {
+  file->writable = Writing(flags);
   reply->direct_io = file->direct_io();
   reply->nonseekable = false;
-  reply->handle = reinterpret_cast<uint64_t>(file.get());
-  impl->TrackOpenFile(file.release());
+  reply->handle = impl->files.Add(std::move(file));
 }
 
 }  // namespace
@@ -80,7 +75,8 @@ int Filesystem::Create(uint64_t parent, std::string_view name, int flags, Entry*
   Status s = impl_->ChildOf(directory.value(), name, /*split_suffixes=*/true, &child);
   if (s.code() == StatusCode::kNotFound) return EINVAL;  // not a column that lives here
   if (!s.ok()) return ErrnoFromStatus(s);
-  if (child.id.kind != NodeKind::kCell) return EISDIR;  // a key: rows are made by mkdir
+  // A key is EISDIR: rows are made by mkdir.
+  if (int e = impl_->WriteRefusal(child)) return e;
   NodeState state;
   state.attr.mode = S_IFREG | 0644;
   state.attr.nlink = 1;
@@ -92,7 +88,7 @@ int Filesystem::Create(uint64_t parent, std::string_view name, int flags, Entry*
     return e;
   }
   impl_->Keep(child.id);  // an empty file until the open file stores something
-  Reply(impl_.get(), std::move(file), reply);
+  Reply(impl_.get(), std::move(file), flags, reply);
   return 0;
 }
 
@@ -109,7 +105,7 @@ int Filesystem::Unlink(uint64_t parent, std::string_view name) {
   size_t column = *child.column();
   Mutation mutation = impl_->engine->NewMutation();
   s = mutation.DeleteCells(child.table, child.id.partition_key, child.id.clustering,
-                           std::span<const size_t>(&column, 1), AttributesOf(child.id.write));
+                           std::span<const size_t>(&column, 1), child.id.write);
   if (s.ok()) s = impl_->Apply(std::move(mutation));
   if (!s.ok()) return ErrnoFromStatus(s);
   // The directories stay while the kernel holds them, so rm -r can finish.
@@ -135,7 +131,7 @@ int Filesystem::Open(uint64_t inode, int flags, OpenReply* reply) {
   Result<Node> node = impl_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   if (Writing(flags)) {
-    if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+    if (int e = impl_->WriteRefusal(node.value())) return e;
   }
   std::unique_ptr<OpenFile> file;
   switch (node.value().id.kind) {
@@ -149,33 +145,37 @@ int Filesystem::Open(uint64_t inode, int flags, OpenReply* reply) {
       return EISDIR;
   }
   reply->noflush = !Writing(flags);  // a reader leaves nothing to store at close
-  Reply(impl_.get(), std::move(file), reply);
+  Reply(impl_.get(), std::move(file), flags, reply);
   return 0;
 }
 
 int Filesystem::Read(uint64_t handle, uint64_t offset, size_t size, std::string* out) {
-  OpenFile* file = FileOf(handle);
+  std::shared_ptr<OpenFile> file = impl_->files.Find(handle);
+  if (!file) return EBADF;
   std::lock_guard lock(file->mutex);
   return file->Read(offset, size, out);
 }
 
 ssize_t Filesystem::Write(uint64_t handle, uint64_t offset, std::string_view data) {
+  std::shared_ptr<OpenFile> file = impl_->files.Find(handle);
+  if (!file || !file->writable) return -EBADF;  // as write(2) through a read-only descriptor
   if (Status health = impl_->engine->WriteHealth(); !health.ok()) {
     return -ErrnoFromStatus(health);
   }
-  OpenFile* file = FileOf(handle);
   std::lock_guard lock(file->mutex);
   return file->Write(offset, data);
 }
 
 int Filesystem::Flush(uint64_t handle) {
-  OpenFile* file = FileOf(handle);
+  std::shared_ptr<OpenFile> file = impl_->files.Find(handle);
+  if (!file) return EBADF;
   std::lock_guard lock(file->mutex);
   return file->Flush();
 }
 
 int Filesystem::Fsync(uint64_t handle) {
-  OpenFile* file = FileOf(handle);
+  std::shared_ptr<OpenFile> file = impl_->files.Find(handle);
+  if (!file) return EBADF;
   int pending = 0;
   {
     std::lock_guard lock(file->mutex);
@@ -189,7 +189,8 @@ int Filesystem::Fsync(uint64_t handle) {
 }
 
 int Filesystem::TruncateOpenFile(uint64_t handle) {
-  OpenFile* file = FileOf(handle);
+  std::shared_ptr<OpenFile> file = impl_->files.Find(handle);
+  if (!file) return EBADF;
   std::lock_guard lock(file->mutex);
   return file->Truncate();
 }
@@ -203,7 +204,7 @@ int Filesystem::TruncateCell(const Node& cell) {
   Mutation mutation = impl_->engine->NewMutation();
   ColumnValue empty{column, std::string()};
   Status s = mutation.Update(cell.table, cell.id.partition_key, cell.id.clustering,
-                             std::span<const ColumnValue>(&empty, 1), AttributesOf(cell.id.write));
+                             std::span<const ColumnValue>(&empty, 1), cell.id.write);
   if (s.ok()) s = impl_->Apply(std::move(mutation));
   if (!s.ok()) return ErrnoFromStatus(s);
   NodeId plain = cell.id;
@@ -213,22 +214,19 @@ int Filesystem::TruncateCell(const Node& cell) {
 }
 
 void Filesystem::Discard(uint64_t handle) {
-  OpenFile* file = FileOf(handle);
-  impl_->UntrackOpenFile(file);
+  std::shared_ptr<OpenFile> file = impl_->files.Remove(handle);
+  if (!file) return;
+  std::lock_guard lock(file->mutex);
   file->Discard();
-  delete file;
 }
 
 void Filesystem::Release(uint64_t handle) {
-  OpenFile* file = FileOf(handle);
-  impl_->UntrackOpenFile(file);
-  {
-    std::lock_guard lock(file->mutex);
-    // Stores what no flush did (a descriptor the kernel never flushed);
-    // every flush stored what was dirty, a bare truncation included.
-    (void)file->Release();
-  }
-  delete file;
+  std::shared_ptr<OpenFile> file = impl_->files.Remove(handle);
+  if (!file) return;
+  std::lock_guard lock(file->mutex);
+  // Stores what no flush did (a descriptor the kernel never flushed);
+  // every flush stored what was dirty, a bare truncation included.
+  (void)file->Release();
 }
 
 }  // namespace cellfs::fs

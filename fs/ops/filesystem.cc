@@ -6,9 +6,9 @@
 
 #include <cerrno>
 
+#include "fs/files/open_file.h"
 #include "fs/ops/errno_map.h"
 #include "fs/ops/filesystem_impl.h"
-#include "fs/files/open_file.h"
 
 namespace cellfs::fs {
 
@@ -27,18 +27,11 @@ Filesystem::~Filesystem() {
   // Handles the kernel never released (the session ended by a signal):
   // files store what they hold and directories drop their snapshots before
   // the engine goes.
-  std::unordered_set<OpenFile*> files;
-  std::unordered_set<uint64_t> dirs;
-  {
-    std::lock_guard lock(impl_->mutex);
-    files.swap(impl_->open_files);
-    dirs.swap(impl_->open_dirs);
-  }
-  for (OpenFile* file : files) {
+  for (const std::shared_ptr<OpenFile>& file : impl_->files.RemoveAll()) {
+    std::lock_guard lock(file->mutex);
     (void)file->Release();
-    delete file;
   }
-  for (uint64_t dir : dirs) ReleaseDir(dir);
+  (void)impl_->dirs.RemoveAll();  // each freed as its pointer goes
 }
 
 int Filesystem::Lookup(uint64_t parent, std::string_view name, Entry* out) {
@@ -98,12 +91,7 @@ int Filesystem::SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr
   Result<Node> node = impl_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   const NodeId& id = node.value().id;
-  bool writable = id.kind == NodeKind::kCell ||
-                  (id.kind == NodeKind::kVirtualFile &&
-                   (id.file == VirtualName::Kind::kCql || id.file == VirtualName::Kind::kInsert ||
-                    (id.file == VirtualName::Kind::kJson && id.directory == NodeKind::kRow)));
-  if (!writable) return id.kind == NodeKind::kVirtualFile ? EACCES : EISDIR;
-  if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  if (int e = impl_->WriteRefusal(node.value())) return e;
   if (size != 0) return EINVAL;  // a value is replaced whole, never cut
   if (id.kind == NodeKind::kCell) {
     int e = handle != 0 ? TruncateOpenFile(handle) : TruncateCell(node.value());
@@ -120,6 +108,30 @@ int Filesystem::SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr
   if (result == 0) out->size = 0;
   return result;
 }
+
+int Filesystem::SetAttr(uint64_t inode, const AttrChanges& changes, const Caller& caller,
+                        uint64_t handle, NodeAttr* out, double* attr_timeout) {
+  if (changes.mode || changes.uid || changes.gid) {
+    if (options_.read_only) return EROFS;
+    NodeAttr now;
+    double timeout = 0;
+    if (int e = GetAttr(inode, &now, &timeout)) return e;
+    if (caller.uid != 0 && caller.uid != now.uid) return EPERM;  // neither owner nor root
+    constexpr mode_t kPermissionBits = 07777;
+    bool already =
+        (!changes.mode || (*changes.mode & kPermissionBits) == (now.mode & kPermissionBits)) &&
+        (!changes.uid || *changes.uid == now.uid) && (!changes.gid || *changes.gid == now.gid);
+    if (!already) return EPERM;
+  }
+  // Times need no check: they are ignored (changes.times).
+  if (changes.size) return SetSize(inode, *changes.size, handle, out, attr_timeout);
+  return GetAttr(inode, out, attr_timeout);
+}
+
+int Filesystem::Rename(uint64_t, std::string_view, uint64_t, std::string_view) { return EPERM; }
+int Filesystem::Link(uint64_t, uint64_t, std::string_view) { return EPERM; }
+int Filesystem::Symlink(std::string_view, uint64_t, std::string_view) { return EPERM; }
+int Filesystem::MkNod(uint64_t, std::string_view, mode_t) { return EPERM; }
 
 // ---- Impl helpers shared by the operation files.
 
@@ -147,26 +159,6 @@ void Filesystem::Impl::Forgotten(const std::string& identity) {
   // probe sees that inode or the maker's Keep comes after this erase.
   std::lock_guard lock(mutex);
   if (!fs->inodes().Find(identity)) kept.erase(identity);
-}
-
-void Filesystem::Impl::TrackOpenFile(OpenFile* file) {
-  std::lock_guard lock(mutex);
-  open_files.insert(file);
-}
-
-void Filesystem::Impl::UntrackOpenFile(OpenFile* file) {
-  std::lock_guard lock(mutex);
-  open_files.erase(file);
-}
-
-void Filesystem::Impl::TrackOpenDir(uint64_t handle) {
-  std::lock_guard lock(mutex);
-  open_dirs.insert(handle);
-}
-
-void Filesystem::Impl::UntrackOpenDir(uint64_t handle) {
-  std::lock_guard lock(mutex);
-  open_dirs.erase(handle);
 }
 
 std::mutex& Filesystem::Impl::AppendLock(const NodeId& cell) {
@@ -202,16 +194,21 @@ Status Filesystem::Impl::CheckWritable() const {
   return Status::Ok();
 }
 
+int Filesystem::Impl::WriteRefusal(const Node& node) const {
+  switch (WritabilityOf(node)) {
+    case Writability::kDirectory:
+      return EISDIR;
+    case Writability::kReadOnlyFile:
+      return fs->options().read_only ? EROFS : EACCES;
+    case Writability::kWritable:
+      return fs->options().read_only ? EROFS : 0;
+  }
+  return EACCES;
+}
+
 Status Filesystem::Impl::Apply(Mutation&& mutation) {
   if (Status s = CheckWritable(); !s.ok()) return s;
   return engine->Apply(std::move(mutation));
-}
-
-WriteAttributes AttributesOf(const WriteAttributes& write) {
-  WriteAttributes attributes;
-  attributes.ttl = write.ttl;
-  attributes.timestamp = write.timestamp;
-  return attributes;
 }
 
 }  // namespace cellfs::fs

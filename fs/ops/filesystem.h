@@ -8,12 +8,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "engine/engine.h"
-#include "fs/tree/inode_table.h"
 #include "fs/ops/notifier.h"
+#include "fs/tree/inode_table.h"
 
 namespace cellfs::fs {
 
@@ -48,13 +49,28 @@ struct Entry {
   double attr_timeout = 0;
 };
 
+// What a setattr asks to change; unset fields stay as they are.
+struct AttrChanges {
+  std::optional<mode_t> mode;    // chmod
+  std::optional<uid_t> uid;      // chown
+  std::optional<gid_t> gid;      // chown, chgrp
+  std::optional<uint64_t> size;  // truncate, ftruncate
+  bool times = false;            // utimens, touch: atime and/or mtime
+};
+
+// Who sends a request (fuse_req_ctx).
+struct Caller {
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+
 struct OpenReply {
-  uint64_t handle = 0;      // fuse_file_info::fh
+  uint64_t handle = 0;  // fuse_file_info::fh
   // Reads and writes bypass the kernel's page cache: cells (each open reads
   // its own snapshot) and generated content with no fixed size (@cql, @json...).
   bool direct_io = false;
   bool nonseekable = false;
-  bool noflush = false;     // nothing to store at close: the kernel need not send flush
+  bool noflush = false;  // nothing to store at close: the kernel need not send flush
 };
 
 // One directory entry for readdir / readdirplus. `next_offset` is the
@@ -74,6 +90,9 @@ using DirEntrySink = std::function<bool(const DirEntry&)>;
 
 // Errors: every operation returns 0 or a positive errno (ErrnoFromStatus
 // for engine errors); Write returns the bytes taken or a negative errno.
+// A handle (OpenReply::handle, OpenDir's) is a number checked against a
+// table (fs/ops/handle_table.h), never a pointer: one released, or never
+// issued, is EBADF; Release, Discard and ReleaseDir of one do nothing.
 //
 // Thread-safe: the FUSE session calls from several threads at once; every
 // operation may run concurrently with every other. Handles (files and
@@ -82,7 +101,9 @@ using DirEntrySink = std::function<bool(const DirEntry&)>;
 // handle's lock is held across that handle's store (flush, fsync, release),
 // which serialises the writes through one handle; the append lock across
 // an append's read and write; the other two are held only for map
-// operations. None is held across a reply to the kernel.
+// operations. The handle tables' locks (fs/ops/handle_table.h) are leaves,
+// taken with none of these held. None is held across a reply to the
+// kernel.
 class Filesystem {
  public:
   // `engine` and `notifier` must outlive the Filesystem.
@@ -98,16 +119,28 @@ class Filesystem {
   int Lookup(uint64_t parent, std::string_view name, Entry* out);
   void Forget(uint64_t inode, uint64_t count);
   int GetAttr(uint64_t inode, NodeAttr* out, double* attr_timeout);
-  // setattr with FUSE_SET_ATTR_SIZE: only size 0 of a cell or writable
-  // virtual file is accepted (what O_TRUNC asks); the write that follows
-  // supplies the value. Other attribute changes (chmod, utimes) are refused
-  // with EPERM, except times, which are ignored so `touch` of a cell works.
-  // `handle`: the open file the truncation came through (ftruncate, which
-  // drops what that file has written), or 0 (truncate(2) by path, which
-  // stores the empty value at once for text and blobs). Either way, a type
-  // without an empty spelling (int...) is EINVAL and nothing changes.
-  int SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr* out,
-              double* attr_timeout);
+  // setattr (chmod, chown, utimens, truncate), the changes decided here:
+  // - A mode, owner or group that is already true succeeds (`cp -p`,
+  //   `rsync -a` and `tar` set them); any other is EPERM, as is any such
+  //   request from a caller who is neither the owner nor root (the kernel,
+  //   with default_permissions, checks that too); EROFS when mounted
+  //   read-only. Only the permission bits of `mode` are compared.
+  // - Times are accepted and ignored (a cell's mtime is its write time), so
+  //   `touch` of a cell works.
+  // - A size: SetSize. A refused mode or owner comes first: nothing changes.
+  // On success *out holds the attributes after the change.
+  int SetAttr(uint64_t inode, const AttrChanges& changes, const Caller& caller, uint64_t handle,
+              NodeAttr* out, double* attr_timeout);
+  // Truncation (setattr of the size): only size 0 of a node that takes
+  // writes is accepted (what O_TRUNC asks); the write that follows
+  // supplies the value. A node that does not is refused as Open for
+  // writing refuses it (EISDIR, EROFS, EACCES: WritabilityOf in
+  // fs/ops/filesystem_impl.h). `handle`: the open file the truncation came
+  // through (ftruncate, which drops what that file has written), or 0
+  // (truncate(2) by path, which stores the empty value at once for text
+  // and blobs). Either way, a type without an empty spelling (int...) is
+  // EINVAL and nothing changes.
+  int SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr* out, double* attr_timeout);
 
   // ---- Directories.
   int MkDir(uint64_t parent, std::string_view name, Entry* out);
@@ -138,13 +171,17 @@ class Filesystem {
   // create(2) of a cell (O_CREAT of a name that does not exist).
   int Create(uint64_t parent, std::string_view name, int flags, Entry* out, OpenReply* reply);
   int Unlink(uint64_t parent, std::string_view name);
+  // Opening for writing (O_WRONLY, O_RDWR) a node that takes no writes:
+  // EISDIR for a directory, EROFS when mounted read-only, EACCES for a
+  // read-only file (@schema, an export, @stats).
   int Open(uint64_t inode, int flags, OpenReply* reply);
   int Read(uint64_t handle, uint64_t offset, size_t size, std::string* out);
-  // Validates as it goes: a write that makes the value invalid fails with
-  // EINVAL and is not kept. Once storage has failed (a full or read-only
-  // device: Engine::WriteHealth) every write fails at once with that errno,
-  // so a shell's `echo >`, which ignores close(2)'s result, still reports
-  // it. Returns data.size() on success.
+  // EBADF through a file opened read-only. Validates as it goes: a write
+  // that makes the value invalid fails with EINVAL and is not kept. Once
+  // storage has failed (a full or read-only device: Engine::WriteHealth)
+  // every write fails at once with that errno, so a shell's `echo >`,
+  // which ignores close(2)'s result, still reports it. Returns data.size()
+  // on success.
   ssize_t Write(uint64_t handle, uint64_t offset, std::string_view data);
   // close(2) of one descriptor: stores what was written (the engine has it
   // when flush returns 0).
@@ -156,10 +193,23 @@ class Filesystem {
   // storing nothing.
   void Discard(uint64_t handle);
 
+  // ---- Names the tree never takes: a key is an identity (Cassandra has
+  // no UPDATE of a primary key) and the tree holds keys and cells, never
+  // links or device nodes, so these are EPERM, not ENOSYS ("Function not
+  // implemented" reads like a missing feature).
+  int Rename(uint64_t parent, std::string_view name, uint64_t new_parent,
+             std::string_view new_name);
+  int Link(uint64_t inode, uint64_t new_parent, std::string_view new_name);
+  int Symlink(std::string_view target, uint64_t parent, std::string_view name);
+  int MkNod(uint64_t parent, std::string_view name, mode_t mode);
+
   // ---- Extended attributes.
   int GetXattr(uint64_t inode, std::string_view name, std::string* value);
   int ListXattr(uint64_t inode, std::string* names);  // NUL-terminated names
-  int SetXattr(uint64_t inode, std::string_view name, std::string_view value);
+  // `flags`: setxattr(2)'s. XATTR_CREATE fails with EEXIST when the
+  // attribute exists; XATTR_REPLACE with GetXattr's errno (ENODATA) when
+  // it does not.
+  int SetXattr(uint64_t inode, std::string_view name, std::string_view value, int flags = 0);
   int RemoveXattr(uint64_t inode, std::string_view name);
 
   InodeTable& inodes() { return inodes_; }

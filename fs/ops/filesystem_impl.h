@@ -15,13 +15,15 @@
 
 #include "engine/engine.h"
 #include "fs/ops/filesystem.h"
+#include "fs/ops/handle_table.h"
 #include "fs/tree/node_id.h"
 
 namespace cellfs::fs {
 
 // A node with what resolving it needs: the table's current schema for
 // kTable and below.
-class OpenFile;  // fs/files/open_file.h
+class OpenFile;    // fs/files/open_file.h
+struct DirHandle;  // fs/ops/directories.cc: an open directory
 
 struct Node {
   NodeId id;
@@ -33,14 +35,23 @@ struct Node {
   bool clustered() const { return table && table->clustering_count() > 0; }
   // The column of a kCell node (index in table->def.columns).
   std::optional<size_t> column() const;
-  // Whether this is an @json that takes writes: a row's, or the partition's
-  // of a table without clustering columns (the partition is the row).
-  bool IsWritableJson() const {
+  // Whether this is a row's @json: a row's, or the partition's of a table
+  // without clustering columns (the partition is the row). It is read and
+  // written as one object; every other @json is an export.
+  bool IsRowJson() const {
     return id.kind == NodeKind::kVirtualFile && id.file == VirtualName::Kind::kJson &&
            (id.directory == NodeKind::kRow ||
             (id.directory == NodeKind::kPartition && !clustered()));
   }
 };
+
+// The one rule for which nodes take writes (docs/FILESYSTEM.md, "Errors"):
+// cells, @cql, @insert and a row's @json do; directories do not (EISDIR);
+// every other file is read-only (EACCES, root included). Open for writing,
+// truncation, create and stat's mode bits all ask this; the errno a writer
+// gets is Filesystem::Impl::WriteRefusal's. Defined in fs/tree/node_state.cc.
+enum class Writability { kWritable, kDirectory, kReadOnlyFile };
+Writability WritabilityOf(const Node& node);
 
 // What a live node looks like at a read view: its attributes (inode left
 // 0) and when it stops being what the kernel cached (expiry of the TTL that
@@ -67,8 +78,7 @@ struct Filesystem::Impl {
   // off the name first (the create paths); otherwise the whole name is the
   // key or column. NotFound for names that cannot exist here; the key
   // parser's InvalidArgument / NameTooLong for keys that do not parse.
-  Status ChildOf(const Node& parent, std::string_view name, bool split_suffixes,
-                 Node* child) const;
+  Status ChildOf(const Node& parent, std::string_view name, bool split_suffixes, Node* child) const;
   // The table a node id names, checked against its table id.
   Result<TableHandle> TableOf(const NodeId& id) const;
 
@@ -79,8 +89,7 @@ struct Filesystem::Impl {
   // (table, a clustered partition, slice) is answered without reading it;
   // its existence is judged when its name is looked up again. This keeps
   // getattr of a partition O(1) however many deleted rows it holds.
-  Status StateOf(const Node& node, const ReadView& view, NodeState* state,
-                 bool held = false) const;
+  Status StateOf(const Node& node, const ReadView& view, NodeState* state, bool held = false) const;
   // Fills an Entry for a live node: acquires a lookup and bounds the
   // timeouts by the state's validity.
   void MakeEntry(const Node& node, const NodeState& state, int64_t now_micros, Entry* out);
@@ -118,18 +127,22 @@ struct Filesystem::Impl {
   // only (an exception to "no lock across engine I/O", bounded to appends).
   std::mutex& AppendLock(const NodeId& cell);
 
-  // ---- Open files and directories the kernel has not released. At
-  // shutdown (a signal can end the session with handles still open) the
-  // Filesystem releases them before the engine closes: what files were
-  // given is stored, no batch of theirs is still being applied, and no
-  // directory listing still holds an engine snapshot or iterator.
-  void TrackOpenFile(OpenFile* file);
-  void UntrackOpenFile(OpenFile* file);
-  void TrackOpenDir(uint64_t handle);
-  void UntrackOpenDir(uint64_t handle);
+  // ---- Open files and directories the kernel has not released, by the
+  // handle it holds (fuse_file_info::fh): a handle released, or never
+  // issued, finds nothing (EBADF). At shutdown (a signal can end the
+  // session with handles still open) the Filesystem releases them before
+  // the engine closes: what files were given is stored, no batch of theirs
+  // is still being applied, and no directory listing still holds an engine
+  // snapshot or iterator.
+  HandleTable<OpenFile> files;
+  HandleTable<DirHandle> dirs;
 
   // ---- Writes.
   Status CheckWritable() const;  // ReadOnly when mounted read-only
+  // Whether `node` may be opened for writing or truncated, as an errno: 0;
+  // EISDIR for a directory; EROFS on a read-only mount; EACCES for a
+  // read-only file. In that order, as Linux's open(2) checks them.
+  int WriteRefusal(const Node& node) const;
   Status Apply(Mutation&& mutation);
 
   // Bytes of memory held by the write buffers of all open files (a cell's
@@ -137,21 +150,16 @@ struct Filesystem::Impl {
   // fs/files/open_file.cc charges it and refuses growth past its budget.
   std::atomic<uint64_t> write_buffer_bytes{0};
 
-  // Guards `kept`, `open_files` and `open_dirs`. Held for set operations
-  // and, in Forgotten, one inode-table probe (the inode table's lock comes
-  // after it in the lock order); never across a call out of the fs.
+  // Guards `kept`. Held for set operations and, in Forgotten, one
+  // inode-table probe (the inode table's lock comes after it in the lock
+  // order); never across a call out of the fs.
   mutable std::mutex mutex;
   std::unordered_set<std::string> kept;  // identities
   std::array<std::mutex, 64> append_locks;
-  std::unordered_set<OpenFile*> open_files;
-  std::unordered_set<uint64_t> open_dirs;  // ReleaseDir handles
 };
 
 // The name of a column, for listings. Shared by listings and invalidation.
 const std::string& ColumnName(const TableSchema& table, size_t column);
-
-// The live cell of `column` in a row's content, or null.
-const RowCell* FindCell(const TableSchema& table, const RowFragment& row, size_t column);
 
 // States of directories (keyspace, table, partition...), of rows (mtime:
 // newest write; valid until the last TTL ends) and of cells.
@@ -164,8 +172,5 @@ Status RunStatement(Engine* engine, const std::string& cql);
 
 // What @schema shows for a keyspace or table node (DESCRIBE text).
 Result<std::string> SchemaText(const Engine& engine, const Node& node);
-
-// WriteAttributes as engine write attributes.
-WriteAttributes AttributesOf(const WriteAttributes& write);
 
 }  // namespace cellfs::fs

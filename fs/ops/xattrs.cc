@@ -1,5 +1,7 @@
 // Extended attributes: user.cellfs.ttl and user.cellfs.writetime on cells,
 // user.cellfs.token on partitions; setting the TTL rewrites the cell.
+#include <sys/xattr.h>
+
 #include <cerrno>
 #include <cstring>
 
@@ -25,7 +27,7 @@ Status ReadCell(const Filesystem::Impl& impl, const Node& node, const ReadView& 
   (void)impl;
   if (!read.ok()) return read.status();
   *row = std::move(read).value();
-  *cell = *row ? FindCell(*node.table, **row, column) : nullptr;
+  *cell = *row ? (*row)->FindCell(node.table->column_ids[column]) : nullptr;  // live: a view's
   if (*cell == nullptr) return Status::NotFound("no such cell");
   return Status::Ok();
 }
@@ -87,7 +89,13 @@ int Filesystem::ListXattr(uint64_t inode, std::string* names) {
   return 0;
 }
 
-int Filesystem::SetXattr(uint64_t inode, std::string_view name, std::string_view value) {
+int Filesystem::SetXattr(uint64_t inode, std::string_view name, std::string_view value, int flags) {
+  if ((flags & (XATTR_CREATE | XATTR_REPLACE)) != 0) {
+    std::string existing;
+    int found = GetXattr(inode, name, &existing);
+    if ((flags & XATTR_CREATE) != 0 && found == 0) return EEXIST;
+    if ((flags & XATTR_REPLACE) != 0 && found != 0) return found;
+  }
   Result<Node> node = impl_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   if (name != kTtl || node.value().id.kind != NodeKind::kCell) {

@@ -68,7 +68,7 @@ void AppendCells(const Node& dir, const RowFragment& row, ColumnKind kind,
   for (size_t i = 0; i < table.def.columns.size(); ++i) {
     const ColumnDef& column = table.def.columns[i];
     if (column.kind != kind) continue;
-    const RowCell* cell = FindCell(table, row, i);
+    const RowCell* cell = row.FindCell(table.column_ids[i]);
     if (cell == nullptr) continue;
     ListedEntry entry;
     entry.name = column.name;

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <climits>
 
+#include "engine/cql/describe.h"
 #include "engine/store/cell.h"
 #include "fs/formats/cell_text.h"
-#include "engine/cql/describe.h"
 #include "fs/ops/filesystem_impl.h"
 
 namespace cellfs::fs {
@@ -54,23 +54,37 @@ NodeState CellStateImpl(const CqlType& type, const RowCell& cell) {
   state.attr.nlink = 1;
   state.attr.size = FormatCellContent(type, cell.cell.value).size();
   state.attr.mtime_micros = cell.cell.write_time;
-  if (cell.cell.ttl != 0) state.valid_until_micros = cell.cell.local_deletion_time * kMicrosPerSecond;
+  if (cell.cell.ttl != 0)
+    state.valid_until_micros = cell.cell.local_deletion_time * kMicrosPerSecond;
   return state;
 }
 
 mode_t VirtualFileMode(const Node& node) {
-  if (node.IsWritableJson()) return S_IFREG | 0644;
-  switch (node.id.file) {
-    case VirtualName::Kind::kCql:
-      return S_IFREG | 0644;
-    case VirtualName::Kind::kInsert:
-      return S_IFREG | 0600;  // written, then read back for its report
-    default:
-      return S_IFREG | 0444;
-  }
+  if (WritabilityOf(node) != Writability::kWritable) return S_IFREG | 0444;
+  // @insert is written, then read back for its report: its owner's alone.
+  return node.id.file == VirtualName::Kind::kInsert ? S_IFREG | 0600 : S_IFREG | 0644;
 }
 
 }  // namespace
+
+Writability WritabilityOf(const Node& node) {
+  switch (node.id.kind) {
+    case NodeKind::kCell:
+      return Writability::kWritable;
+    case NodeKind::kVirtualFile:
+      switch (node.id.file) {
+        case VirtualName::Kind::kCql:
+        case VirtualName::Kind::kInsert:
+          return Writability::kWritable;
+        case VirtualName::Kind::kJson:
+          return node.IsRowJson() ? Writability::kWritable : Writability::kReadOnlyFile;
+        default:  // @schema, @csv, @stats, @stats.json
+          return Writability::kReadOnlyFile;
+      }
+    default:
+      return Writability::kDirectory;
+  }
+}
 
 NodeState DirectoryState(int64_t mtime, nlink_t nlink) { return DirectoryStateImpl(mtime, nlink); }
 NodeState RowState(const RowFragment& row) { return RowStateImpl(row); }
@@ -88,20 +102,13 @@ const std::string& ColumnName(const TableSchema& table, size_t column) {
   return table.def.columns[column].name;
 }
 
-const RowCell* FindCell(const TableSchema& table, const RowFragment& row, size_t column) {
-  uint32_t id = table.column_ids[column];
-  for (const RowCell& cell : row.cells) {
-    if (cell.column_id == id) return &cell;
-  }
-  return nullptr;
-}
-
 Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeState* state,
                                  bool held) const {
   const NodeId& id = node.id;
   switch (id.kind) {
     case NodeKind::kRoot:
-      *state = DirectoryState(mount_micros, static_cast<nlink_t>(2 + engine->catalog()->keyspaces().size()));
+      *state = DirectoryState(mount_micros,
+                              static_cast<nlink_t>(2 + engine->catalog()->keyspaces().size()));
       return Status::Ok();
     case NodeKind::kKeyspace: {
       // Holds the catalog while its KeyspaceDef is read: a DDL may replace it.
@@ -166,7 +173,9 @@ Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeSta
       auto row = is_static ? view.GetStaticRow(node.table, id.partition_key)
                            : view.GetRow(node.table, id.partition_key, id.clustering);
       if (!row.ok()) return row.status();
-      const RowCell* cell = row.value() ? FindCell(*node.table, *row.value(), column) : nullptr;
+      // A view's rows hold live cells only.
+      const RowCell* cell =
+          row.value() ? row.value()->FindCell(node.table->column_ids[column]) : nullptr;
       if (cell == nullptr) {
         // Created and still open, nothing stored yet: an empty file.
         if (!IsKept(id)) return Status::NotFound("no such cell");

@@ -3,16 +3,16 @@
 // in-memory engine whose ManualClock makes TTLs expire on demand.
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cerrno>
 #include <climits>
 #include <set>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "engine/cql/describe.h"
 #include "tests/fs/filesystem_test_util.h"
@@ -45,7 +45,7 @@ void MakeSchema(FsDriver& d) {
 
 // mkdir -p of every component of `path` below the keyspace level.
 void MkdirP(FsDriver& d, const std::string& path) {
-  for (size_t slash = path.find('/'); ; slash = path.find('/', slash + 1)) {
+  for (size_t slash = path.find('/');; slash = path.find('/', slash + 1)) {
     std::string prefix = path.substr(0, slash);
     if (!d.Exists(prefix)) {
       INFO("mkdir " << prefix);
@@ -130,9 +130,10 @@ TEST_CASE("CREATE TABLE written to @cql runs, and the same open file reads its t
   }
 }
 
-TEST_CASE("mkdir -p of partition and row: a clustered partition stores nothing but stays "
-          "visible while the kernel holds it",
-          "[filesystem]") {
+TEST_CASE(
+    "mkdir -p of partition and row: a clustered partition stores nothing but stays "
+    "visible while the kernel holds it",
+    "[filesystem]") {
   FsDriver d;
   MakeSchema(d);
   REQUIRE(d.Mkdir("ks/t/p1") == 0);
@@ -413,13 +414,15 @@ TEST_CASE("listings come in the engine's order and never show virtual names", "[
   MakeSchema(d);
   SECTION("rows of an ASC int column in numeric order") {
     MkdirP(d, "ks/t/p");
-    for (const char* key : {"10", "9", "100", "-1"}) REQUIRE(d.Mkdir(std::string("ks/t/p/") + key) == 0);
+    for (const char* key : {"10", "9", "100", "-1"})
+      REQUIRE(d.Mkdir(std::string("ks/t/p/") + key) == 0);
     CHECK(d.Ls("ks/t/p") == Names{"-1", "9", "10", "100"});
     CHECK(d.Ls("ks/t/p", true) == Names{"-1", "9", "10", "100"});
   }
   SECTION("a DESC clustering column lists newest first") {
     MkdirP(d, "ks/ev/p");
-    for (const char* key : {"1", "3", "2", "10"}) REQUIRE(d.Mkdir(std::string("ks/ev/p/") + key) == 0);
+    for (const char* key : {"1", "3", "2", "10"})
+      REQUIRE(d.Mkdir(std::string("ks/ev/p/") + key) == 0);
     CHECK(d.Ls("ks/ev/p") == Names{"10", "3", "2", "1"});
     CHECK(d.Ls("ks/ev/p", true) == Names{"10", "3", "2", "1"});
   }
@@ -528,8 +531,10 @@ TEST_CASE("entries written or removed while a listing is read in chunks do not b
       options.chunk = chunk;
       options.between_chunks = [&] {
         ++round;
-        std::string before = "-" + std::to_string(1000 * (plus ? 2 : 1) + 10 * static_cast<int>(chunk) + round);
-        std::string after = std::to_string(1000 * (plus ? 2 : 1) + 10 * static_cast<int>(chunk) + round + 100);
+        std::string before =
+            "-" + std::to_string(1000 * (plus ? 2 : 1) + 10 * static_cast<int>(chunk) + round);
+        std::string after =
+            std::to_string(1000 * (plus ? 2 : 1) + 10 * static_cast<int>(chunk) + round + 100);
         REQUIRE(d.Mkdir("ks/t/p/" + before) == 0);
         REQUIRE(d.Mkdir("ks/t/p/" + after) == 0);
         if (round == 2) {  // one not listed yet goes
@@ -550,9 +555,10 @@ TEST_CASE("entries written or removed while a listing is read in chunks do not b
   }
 }
 
-TEST_CASE("seekdir to an offset the listing gave continues after that entry though entries "
-          "came meanwhile",
-          "[filesystem]") {
+TEST_CASE(
+    "seekdir to an offset the listing gave continues after that entry though entries "
+    "came meanwhile",
+    "[filesystem]") {
   FsDriver d;
   MakeSchema(d);
   MakeRows(d, "ks/t/p", 10);
@@ -602,8 +608,9 @@ TEST_CASE("slice directories bound, limit and reverse a partition's rows, nested
   }
   SECTION("a slice has its own @json and @csv") {
     std::string json = d.Cat(p + "@ge=9/@json");
-    CHECK(json == "{\"k\": \"p\", \"c\": 9, \"b\": null, \"n\": null, \"tags\": null, \"v\": null}\n"
-                  "{\"k\": \"p\", \"c\": 10, \"b\": null, \"n\": null, \"tags\": null, \"v\": null}\n");
+    CHECK(json ==
+          "{\"k\": \"p\", \"c\": 9, \"b\": null, \"n\": null, \"tags\": null, \"v\": null}\n"
+          "{\"k\": \"p\", \"c\": 10, \"b\": null, \"n\": null, \"tags\": null, \"v\": null}\n");
     std::string csv = d.Cat(p + "@gt=8/@reverse/@csv");
     CHECK(csv == "k,c,b,n,tags,v\np,10,,,,\np,9,,,,\n");
   }
@@ -625,8 +632,7 @@ TEST_CASE("slice directories bound, limit and reverse a partition's rows, nested
 
 // ---------------------------------------------------------------- static columns
 
-TEST_CASE("static cells live in the partition directory, listed before its rows",
-          "[filesystem]") {
+TEST_CASE("static cells live in the partition directory, listed before its rows", "[filesystem]") {
   FsDriver d;
   MakeSchema(d);
   REQUIRE(d.Mkdir("ks/st/p") == 0);
@@ -635,7 +641,8 @@ TEST_CASE("static cells live in the partition directory, listed before its rows"
   CHECK(d.Ls("ks/st") == Names{"p"});  // a live static cell keeps the partition
   CHECK(d.Ls("ks/st/p") == Names{"s"});
   CHECK(d.Cat("ks/st/p/s") == "shared\n");
-  CHECK(d.Cat("ks/st/p/@json") == R"({"k": "p", "c": null, "s": "shared", "v": null})" "\n");
+  CHECK(d.Cat("ks/st/p/@json") == R"({"k": "p", "c": null, "s": "shared", "v": null})"
+                                  "\n");
   MkdirP(d, "ks/st/p/2");
   MkdirP(d, "ks/st/p/1");
   Put(d, "ks/st/p/1/v", "one\n");
@@ -644,13 +651,16 @@ TEST_CASE("static cells live in the partition directory, listed before its rows"
   CHECK(d.Ls("ks/st/p/1") == Names{"v"});  // a row shows its regular cells only
   fs::NodeAttr attr;
   CHECK(d.Stat("ks/st/p/1/s", &attr) == ENOENT);
-  CHECK(d.Cat("ks/st/p/1/@json") == R"({"k": "p", "c": 1, "s": "shared", "v": "one"})" "\n");
-  CHECK(d.Cat("ks/st/p/@ge=2/@json") == R"({"k": "p", "c": 2, "s": "shared", "v": null})" "\n");
+  CHECK(d.Cat("ks/st/p/1/@json") == R"({"k": "p", "c": 1, "s": "shared", "v": "one"})"
+                                    "\n");
+  CHECK(d.Cat("ks/st/p/@ge=2/@json") == R"({"k": "p", "c": 2, "s": "shared", "v": null})"
+                                        "\n");
   CHECK(d.Ls("ks/st/p/@ge=1") == Names{"1", "2"});  // a slice lists rows only
   SECTION("rm of a static cell") {
     CHECK(d.Rm("ks/st/p/s") == 0);
     CHECK(d.Ls("ks/st/p") == Names{"1", "2"});
-    CHECK(d.Cat("ks/st/p/1/@json") == R"({"k": "p", "c": 1, "s": null, "v": "one"})" "\n");
+    CHECK(d.Cat("ks/st/p/1/@json") == R"({"k": "p", "c": 1, "s": null, "v": "one"})"
+                                      "\n");
   }
   SECTION("a static cell with a TTL") {
     Put(d, "ks/st/p/s@ttl=5", "brief\n");
@@ -672,14 +682,18 @@ TEST_CASE("@json and @csv show a row, a partition and a table", "[filesystem]") 
   Put(d, "ks/j/p1/1/b", "5\n");
   Put(d, "ks/j/p1/2/a", "y, \"quoted\"\n");
   Put(d, "ks/j/p2/1/a", "z\n");
-  const std::string row11 = R"({"k": "p1", "c": 1, "a": "x", "b": 5})" "\n";
-  const std::string row12 = R"({"k": "p1", "c": 2, "a": "y, \"quoted\"", "b": null})" "\n";
-  const std::string row21 = R"({"k": "p2", "c": 1, "a": "z", "b": null})" "\n";
+  const std::string row11 = R"({"k": "p1", "c": 1, "a": "x", "b": 5})"
+                            "\n";
+  const std::string row12 = R"({"k": "p1", "c": 2, "a": "y, \"quoted\"", "b": null})"
+                            "\n";
+  const std::string row21 = R"({"k": "p2", "c": 1, "a": "z", "b": null})"
+                            "\n";
   CHECK(d.Cat("ks/j/p1/1/@json") == row11);
   CHECK(d.Cat("ks/j/p1/@json") == row11 + row12);
   Names partitions = d.Ls("ks/j");
   REQUIRE(partitions.size() == 2);
-  CHECK(d.Cat("ks/j/@json") == (partitions[0] == "p1" ? row11 + row12 + row21 : row21 + row11 + row12));
+  CHECK(d.Cat("ks/j/@json") ==
+        (partitions[0] == "p1" ? row11 + row12 + row21 : row21 + row11 + row12));
   const std::string csv_p1 = "k,c,a,b\np1,1,x,5\np1,2,\"y, \"\"quoted\"\"\",\n";
   CHECK(d.Cat("ks/j/p1/@csv") == csv_p1);
   std::string table_csv = d.Cat("ks/j/@csv");
@@ -705,7 +719,8 @@ TEST_CASE("@json and @csv show a row, a partition and a table", "[filesystem]") 
   SECTION("the partition of a table without clustering columns") {
     REQUIRE(d.Mkdir("ks/flat/f") == 0);
     Put(d, "ks/flat/f/v", "hi\n");
-    CHECK(d.Cat("ks/flat/f/@json") == R"({"k": "f", "n": null, "v": "hi"})" "\n");
+    CHECK(d.Cat("ks/flat/f/@json") == R"({"k": "f", "n": null, "v": "hi"})"
+                                      "\n");
     CHECK(d.Cat("ks/flat/@csv") == "k,n,v\nf,,hi\n");
   }
 }
@@ -724,7 +739,8 @@ TEST_CASE("writing a row's @json changes the columns it names; null deletes", "[
   CHECK(d.Ls("ks/j/p/1") == Names{"a"});
   CHECK(d.Write("ks/j/p/1/@json", R"({"k": "p", "c": 1, "b": 7})", FsDriver::kWriteFlags, 3) == 0);
   CHECK(d.Cat("ks/j/p/1/b") == "7\n");
-  CHECK(d.Cat("ks/j/p/1/@json") == R"({"k": "p", "c": 1, "a": "changed", "b": 7})" "\n");
+  CHECK(d.Cat("ks/j/p/1/@json") == R"({"k": "p", "c": 1, "a": "changed", "b": 7})"
+                                   "\n");
   SECTION("a bad object fails the write and changes nothing") {
     CHECK(d.Write("ks/j/p/1/@json", R"({"b": "abc"})") == EINVAL);
     CHECK(d.last_step() == "write");
@@ -992,7 +1008,8 @@ TEST_CASE("hostile names: too long, unparsable, escaped and other spellings", "[
     Names listed = d.Ls("ks/flat");
     std::sort(listed.begin(), listed.end());
     CHECK(listed == Names{"%2Edot", "%40at", "100%25", "a%2Fb", "c%2Cd"});
-    CHECK(d.Cat("ks/flat/a%2Fb/@json") == R"({"k": "a/b", "n": null, "v": null})" "\n");
+    CHECK(d.Cat("ks/flat/a%2Fb/@json") == R"({"k": "a/b", "n": null, "v": null})"
+                                          "\n");
     CHECK(d.Exists("ks/flat/%2Edot"));
     CHECK(d.Exists("ks/flat/c%2Cd"));
     CHECK(d.Mkdir("ks/flat/@x") == EPERM);  // the virtual namespace: no @ name can be made
@@ -1049,6 +1066,193 @@ TEST_CASE("a read-only filesystem answers EROFS to every write and still reads",
   CHECK(rw.Exists("ks/j"));
 }
 
+// Open for writing and truncation ask one rule: for every kind of node they
+// refuse alike, with the errno docs/FILESYSTEM.md ("Errors") gives, and the
+// mode bits stat shows agree.
+TEST_CASE("open for writing and truncation refuse the same nodes with the same errno",
+          "[filesystem]") {
+  FsDriver rw;
+  MakeSchema(rw);
+  MkdirP(rw, "ks/t/p/1");
+  Put(rw, "ks/t/p/1/v", "x\n");
+  MkdirP(rw, "ks/flat/f");
+  Put(rw, "ks/flat/f/v", "y\n");
+  fs::FilesystemOptions read_only;
+  read_only.read_only = true;
+  FsDriver ro(&rw.test_engine(), read_only);
+  const std::vector<std::pair<std::string, int>> nodes = {
+      {"", EISDIR},
+      {"ks", EISDIR},
+      {"ks/t", EISDIR},
+      {"ks/t/p", EISDIR},
+      {"ks/t/p/@ge=1", EISDIR},
+      {"ks/t/p/1", EISDIR},
+      {"ks/flat/f", EISDIR},
+      {"ks/t/p/1/v", 0},
+      {"ks/t/p/1/v@ttl=60", 0},
+      {"ks/flat/f/v", 0},
+      {"@cql", 0},
+      {"ks/t/@insert", 0},
+      {"ks/t/p/1/@json", 0},
+      {"ks/flat/f/@json", 0},
+      {"ks/@schema", EACCES},
+      {"ks/t/@schema", EACCES},
+      {"ks/t/@json", EACCES},
+      {"ks/t/@csv", EACCES},
+      {"ks/t/p/@json", EACCES},
+      {"ks/t/p/@csv", EACCES},
+      {"ks/t/p/@ge=1/@json", EACCES},
+      {"ks/t/p/@ge=1/@csv", EACCES},
+      {"ks/flat/@json", EACCES},
+      {"ks/flat/@csv", EACCES},
+      {"ks/t/@stats", EACCES},
+      {"ks/t/@stats.json", EACCES},
+  };
+  for (FsDriver* d : {&rw, &ro}) {
+    const bool mounted_read_only = d == &ro;
+    for (const auto& [path, refusal] : nodes) {
+      INFO((mounted_read_only ? "ro " : "rw ") << "'" << path << "'");
+      // A read-only mount refuses every write with EROFS; a directory is
+      // EISDIR first, as open(2) of one for writing is everywhere.
+      const int expected = mounted_read_only && refusal != EISDIR ? EROFS : refusal;
+      uint64_t inode = 0;
+      fs::NodeAttr attr;
+      REQUIRE(d->Resolve(path, &inode, &attr) == 0);
+      for (int flags : {O_WRONLY, O_RDWR, O_WRONLY | O_TRUNC}) {
+        fs::OpenReply reply;
+        const int opened = d->fs().Open(inode, flags, &reply);
+        CHECK(opened == expected);
+        if (opened == 0) d->fs().Discard(reply.handle);
+      }
+      double timeout = 0;
+      fs::NodeAttr truncated;
+      CHECK(d->fs().SetSize(inode, 0, 0, &truncated, &timeout) == expected);
+      if (!S_ISDIR(attr.mode)) CHECK(((attr.mode & 0222) != 0) == (expected == 0));
+    }
+  }
+}
+
+// ---------------------------------------------------------------- setattr, xattr flags
+
+TEST_CASE("chmod and chown succeed only when the mode or owner is already true", "[filesystem]") {
+  fs::FilesystemOptions options;
+  options.uid = 1000;
+  options.gid = 100;
+  FsDriver d(options);
+  MakeSchema(d);
+  MkdirP(d, "ks/t/p/1");
+  Put(d, "ks/t/p/1/v", "x\n");
+  const fs::Caller owner{1000, 100};
+  const fs::Caller root{0, 0};
+  const fs::Caller stranger{2000, 200};
+  auto set = [&](const std::string& path, const fs::AttrChanges& changes,
+                 const fs::Caller& caller) {
+    uint64_t inode = 0;
+    REQUIRE(d.Resolve(path, &inode) == 0);
+    fs::NodeAttr out;
+    double timeout = 0;
+    return d.fs().SetAttr(inode, changes, caller, 0, &out, &timeout);
+  };
+  auto mode = [](mode_t m) {
+    fs::AttrChanges changes;
+    changes.mode = m;
+    return changes;
+  };
+  SECTION("a mode") {
+    CHECK(set("ks/t/p/1/v", mode(S_IFREG | 0644), owner) == 0);
+    CHECK(set("ks/t/p/1/v", mode(0644), root) == 0);  // only permission bits count
+    CHECK(set("ks/t/p/1/v", mode(S_IFREG | 0666), owner) == EPERM);
+    CHECK(set("ks/t/p/1", mode(S_IFDIR | 0755), owner) == 0);
+    CHECK(set("ks/t/p/1", mode(S_IFDIR | 0777), root) == EPERM);
+    CHECK(set("ks/t/@schema", mode(S_IFREG | 0444), owner) == 0);
+    CHECK(set("ks/t/p/1/v", mode(S_IFREG | 0644), stranger) == EPERM);
+  }
+  SECTION("an owner or group") {
+    fs::AttrChanges same;
+    same.uid = 1000;
+    same.gid = 100;
+    CHECK(set("ks/t/p/1/v", same, owner) == 0);
+    CHECK(set("ks/t/p/1/v", same, stranger) == EPERM);
+    fs::AttrChanges other_owner;
+    other_owner.uid = 2000;
+    CHECK(set("ks/t/p/1/v", other_owner, root) == EPERM);
+    fs::AttrChanges other_group;
+    other_group.gid = 200;
+    CHECK(set("ks/t/p/1/v", other_group, owner) == EPERM);
+  }
+  SECTION("times are accepted and change nothing (touch)") {
+    fs::NodeAttr before;
+    REQUIRE(d.Stat("ks/t/p/1/v", &before) == 0);
+    fs::AttrChanges times;
+    times.times = true;
+    CHECK(set("ks/t/p/1/v", times, owner) == 0);
+    CHECK(set("ks/t/p/1/v", times, stranger) == 0);
+    fs::NodeAttr after;
+    REQUIRE(d.Stat("ks/t/p/1/v", &after) == 0);
+    CHECK(after.mtime_micros == before.mtime_micros);
+    CHECK(d.Cat("ks/t/p/1/v") == "x\n");
+  }
+  SECTION("a refused mode leaves the size alone") {
+    fs::AttrChanges both = mode(S_IFREG | 0600);
+    both.size = 0;
+    CHECK(set("ks/t/p/1/v", both, owner) == EPERM);
+    CHECK(d.Cat("ks/t/p/1/v") == "x\n");
+    both.mode = S_IFREG | 0644;
+    CHECK(set("ks/t/p/1/v", both, owner) == 0);
+    CHECK(d.Cat("ks/t/p/1/v") == "\n");  // the empty text
+  }
+  SECTION("a read-only mount refuses even a mode already true") {
+    fs::FilesystemOptions ro_options = options;
+    ro_options.read_only = true;
+    FsDriver ro(&d.test_engine(), ro_options);
+    uint64_t inode = 0;
+    REQUIRE(ro.Resolve("ks/t/p/1/v", &inode) == 0);
+    fs::NodeAttr out;
+    double timeout = 0;
+    CHECK(ro.fs().SetAttr(inode, mode(S_IFREG | 0444), owner, 0, &out, &timeout) == EROFS);
+  }
+}
+
+TEST_CASE("setxattr's XATTR_CREATE and XATTR_REPLACE follow whether the attribute exists",
+          "[filesystem]") {
+  FsDriver d;
+  MakeSchema(d);
+  MkdirP(d, "ks/t/p/1");
+  Put(d, "ks/t/p/1/v", "x\n");
+  uint64_t inode = 0;
+  REQUIRE(d.Resolve("ks/t/p/1/v", &inode) == 0);
+  std::string value;
+  REQUIRE(d.GetXattr("ks/t/p/1/v", "user.cellfs.ttl", &value) == ENODATA);
+  CHECK(d.fs().SetXattr(inode, "user.cellfs.ttl", "60", XATTR_REPLACE) == ENODATA);
+  CHECK(d.GetXattr("ks/t/p/1/v", "user.cellfs.ttl", &value) == ENODATA);
+  CHECK(d.fs().SetXattr(inode, "user.cellfs.ttl", "60", XATTR_CREATE) == 0);
+  REQUIRE(d.GetXattr("ks/t/p/1/v", "user.cellfs.ttl", &value) == 0);
+  CHECK(value == "60");
+  CHECK(d.fs().SetXattr(inode, "user.cellfs.ttl", "90", XATTR_CREATE) == EEXIST);
+  CHECK(d.fs().SetXattr(inode, "user.cellfs.ttl", "90", XATTR_REPLACE) == 0);
+  REQUIRE(d.GetXattr("ks/t/p/1/v", "user.cellfs.ttl", &value) == 0);
+  CHECK(value == "90");
+  CHECK(d.fs().SetXattr(inode, "user.cellfs.writetime", "1", XATTR_CREATE) == EEXIST);
+  CHECK(d.fs().SetXattr(inode, "user.other", "1", XATTR_REPLACE) == ENODATA);
+}
+
+TEST_CASE("rename, links and device nodes are refused with EPERM", "[filesystem]") {
+  FsDriver d;
+  MakeSchema(d);
+  MkdirP(d, "ks/t/p/1");
+  Put(d, "ks/t/p/1/v", "x\n");
+  uint64_t row = 0;
+  uint64_t cell = 0;
+  REQUIRE(d.Resolve("ks/t/p/1", &row) == 0);
+  REQUIRE(d.Resolve("ks/t/p/1/v", &cell) == 0);
+  CHECK(d.fs().Rename(row, "v", row, "b") == EPERM);
+  CHECK(d.fs().Link(cell, row, "b") == EPERM);
+  CHECK(d.fs().Symlink("v", row, "b") == EPERM);
+  CHECK(d.fs().MkNod(row, "b", S_IFIFO | 0644) == EPERM);
+  CHECK(d.Cat("ks/t/p/1/v") == "x\n");
+  CHECK(d.Ls("ks/t/p/1") == Names{"v"});
+}
+
 // ---------------------------------------------------------------- bookkeeping
 
 TEST_CASE("every lookup the fs hands out is taken back by forget", "[filesystem]") {
@@ -1071,8 +1275,7 @@ TEST_CASE("every lookup the fs hands out is taken back by forget", "[filesystem]
   CHECK(d.fs().inodes().size() == 1);
 }
 
-TEST_CASE("cell opens reply direct_io, so each open reads its own whole value",
-          "[filesystem]") {
+TEST_CASE("cell opens reply direct_io, so each open reads its own whole value", "[filesystem]") {
   FsDriver d;
   MakeSchema(d);
   MkdirP(d, "ks/t/p/1");
@@ -1107,8 +1310,7 @@ TEST_CASE("cell opens reply direct_io, so each open reads its own whole value",
   }
 }
 
-TEST_CASE("a CQL statement split across writes to @cql runs once it is complete",
-          "[filesystem]") {
+TEST_CASE("a CQL statement split across writes to @cql runs once it is complete", "[filesystem]") {
   FsDriver d;
   REQUIRE(d.Mkdir("ks") == 0);
   uint64_t cql = 0;
@@ -1121,7 +1323,7 @@ TEST_CASE("a CQL statement split across writes to @cql runs once it is complete"
   CHECK_FALSE(d.Exists("ks/x"));
   CHECK(d.fs().Write(reply.handle, first.size(), second) == static_cast<ssize_t>(second.size()));
   CHECK(d.Exists("ks/x"));
-  CHECK_FALSE(d.Exists("ks/y"));  // no ';' yet
+  CHECK_FALSE(d.Exists("ks/y"));           // no ';' yet
   CHECK(d.fs().Flush(reply.handle) == 0);  // close ends the script
   d.fs().Release(reply.handle);
   CHECK(d.Ls("ks") == Names{"x", "y"});

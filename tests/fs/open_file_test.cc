@@ -5,14 +5,14 @@
 #include <fcntl.h>
 #include <leveldb/helpers/memenv.h>
 
+#include <catch2/catch.hpp>
 #include <cerrno>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
+#include "fs/ops/handle_table.h"
 #include "tests/engine/fault_env.h"
 #include "tests/fs/filesystem_test_util.h"
 
@@ -385,6 +385,92 @@ TEST_CASE("the write buffers of all open files share one budget; the writer past
     CHECK(h.Truncate() == 0);
   }
   CHECK(files[5]->Truncate() == 0);
+}
+
+// ---- Handles: numbers checked against a table, never pointers.
+
+TEST_CASE("a handle table refuses a released handle, also once its slot is reused", "[open_file]") {
+  fs::HandleTable<std::string> table;
+  CHECK(table.Find(0) == nullptr);  // never issued
+  CHECK(table.Find(12345) == nullptr);
+  const uint64_t first = table.Add(std::make_shared<std::string>("first"));
+  CHECK(first != 0);
+  REQUIRE(table.Find(first) != nullptr);
+  CHECK(*table.Find(first) == "first");
+  std::shared_ptr<std::string> held = table.Find(first);
+  std::shared_ptr<std::string> removed = table.Remove(first);
+  REQUIRE(removed != nullptr);
+  CHECK(*held == "first");  // a caller still holding it is not left dangling
+  CHECK(table.Find(first) == nullptr);
+  CHECK(table.Remove(first) == nullptr);
+  const uint64_t second = table.Add(std::make_shared<std::string>("second"));
+  CHECK(static_cast<uint32_t>(second) == static_cast<uint32_t>(first));  // the slot, reused
+  CHECK(second != first);
+  CHECK(table.Find(first) == nullptr);
+  CHECK(table.Remove(first) == nullptr);
+  REQUIRE(table.Find(second) != nullptr);
+  CHECK(*table.Find(second) == "second");
+  const uint64_t third = table.Add(std::make_shared<std::string>("third"));
+  CHECK(table.size() == 2);
+  std::vector<std::shared_ptr<std::string>> all = table.RemoveAll();
+  CHECK(all.size() == 2);
+  CHECK(table.size() == 0);
+  CHECK(table.Find(second) == nullptr);
+  CHECK(table.Find(third) == nullptr);
+}
+
+TEST_CASE("a file or directory handle used after its release is EBADF", "[open_file]") {
+  FsDriver d;
+  MakeSchema(d);
+  REQUIRE(d.Mkdir("ks/kv/a") == 0);
+  REQUIRE(d.Write("ks/kv/a/v", "old\n") == 0);
+  uint64_t inode = 0;
+  REQUIRE(d.Resolve("ks/kv/a/v", &inode) == 0);
+
+  fs::OpenReply first;
+  REQUIRE(d.fs().Open(inode, O_RDWR, &first) == 0);
+  d.fs().Release(first.handle);
+  fs::OpenReply second;  // takes the slot the first one left
+  REQUIRE(d.fs().Open(inode, O_WRONLY | O_TRUNC, &second) == 0);
+  CHECK(second.handle != first.handle);
+  std::string out;
+  CHECK(d.fs().Read(first.handle, 0, 10, &out) == EBADF);
+  CHECK(d.fs().Write(first.handle, 0, "stale\n") == -EBADF);
+  CHECK(d.fs().Flush(first.handle) == EBADF);
+  CHECK(d.fs().Fsync(first.handle) == EBADF);
+  fs::NodeAttr attr;
+  double timeout = 0;
+  CHECK(d.fs().SetSize(inode, 0, first.handle, &attr, &timeout) == EBADF);
+  d.fs().Release(first.handle);  // a second release does nothing
+  d.fs().Discard(first.handle);
+  CHECK(d.fs().Write(second.handle, 0, "new\n") == 4);
+  CHECK(d.fs().Flush(second.handle) == 0);
+  d.fs().Release(second.handle);
+  CHECK(Stored(d, "ks/kv/a/v") == "new\n");
+
+  uint64_t dir_inode = 0;
+  REQUIRE(d.Resolve("ks/kv", &dir_inode) == 0);
+  uint64_t dir = 0;
+  REQUIRE(d.fs().OpenDir(dir_inode, &dir) == 0);
+  d.fs().ReleaseDir(dir);
+  const fs::DirEntrySink sink = [](const fs::DirEntry&) { return true; };
+  CHECK(d.fs().ReadDir(dir, 0, false, sink) == EBADF);
+  CHECK(d.fs().FsyncDir(dir) == EBADF);
+  d.fs().ReleaseDir(dir);
+  CHECK(d.fs().ReadDir(0, 0, false, sink) == EBADF);  // never issued
+}
+
+TEST_CASE("a write through a file opened read-only is EBADF and stores nothing", "[open_file]") {
+  FsDriver d;
+  MakeSchema(d);
+  REQUIRE(d.Mkdir("ks/kv/a") == 0);
+  REQUIRE(d.Write("ks/kv/a/v", "old\n") == 0);
+  Handle h(d, "ks/kv/a/v", O_RDONLY);
+  REQUIRE(h.opened() == 0);
+  CHECK(h.Write(0, "new\n") == EBADF);
+  CHECK(h.Flush() == 0);
+  h.Release();
+  CHECK(Stored(d, "ks/kv/a/v") == "old\n");
 }
 
 }  // namespace
