@@ -217,8 +217,10 @@ Status Engine::Apply(Mutation&& mutation) {
   if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
   uint64_t ticket = 0;
   {
-    // Shared with other writers; a DROP TABLE waits, so no write lands in a
-    // table after its drop has committed.
+    // Shared with other writers, and held across Write (in kBatch mode a
+    // synced write): Execute's swap of the schema waits for every write that
+    // passed this check, so none lands in a table once its DROP has returned
+    // (engine_core.h). Not held across AwaitDurable.
     std::shared_lock lock(core_->schema_mutex);
     for (uint32_t id : consumed.batch_->table_ids) {
       if (core_->schema->FindTableById(id) == nullptr) {

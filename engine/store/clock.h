@@ -44,7 +44,8 @@ class ManualClock final : public Clock {
 //
 // Thread-safe. Next() is one compare-and-swap and one atomic load, plus one
 // lease write per lease window (lease writes are serialised by lease_mutex_,
-// a leaf lock held across the write).
+// held across the lease writer: with the engine's writer a synced LevelDB
+// write, inside which only the write fence's lock is taken).
 class WriteTimeSource {
  public:
   // Durably records that every write time handed out from now on is below

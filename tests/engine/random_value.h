@@ -10,7 +10,7 @@
 
 #include "engine/cql/collection_codec.h"
 #include "engine/cql/cql_type.h"
-#include "engine/cql/internal/temporal_literal.h"
+#include "engine/cql/internal/duration_literal.h"
 
 namespace cellfs {
 

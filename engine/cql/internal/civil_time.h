@@ -1,11 +1,21 @@
 // Proleptic-Gregorian calendar arithmetic: civil dates <-> days since
-// 1970-01-01, for every year a timestamp or date value can reach (BCE too).
+// 1970-01-01, for every year a timestamp or date value can reach (BCE too),
+// and the fixed clock units that time, timestamp and duration share.
 // Header-only and constexpr; internal to engine/.
 #pragma once
 
 #include <cstdint>
 
 namespace cellfs {
+
+// Clock units. A day is always 24 hours here: CQL has no leap seconds.
+inline constexpr int64_t kNanosPerMicro = 1'000;
+inline constexpr int64_t kNanosPerMilli = 1'000'000;
+inline constexpr int64_t kNanosPerSecond = 1'000'000'000;
+inline constexpr int64_t kNanosPerMinute = 60 * kNanosPerSecond;
+inline constexpr int64_t kNanosPerHour = 60 * kNanosPerMinute;
+inline constexpr int64_t kNanosPerDay = 24 * kNanosPerHour;
+inline constexpr int64_t kMillisPerDay = kNanosPerDay / kNanosPerMilli;
 
 struct CivilDate {
   int64_t year = 1970;  // astronomical numbering: year 0 is 1 BCE, -1 is 2 BCE

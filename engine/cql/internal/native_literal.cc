@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "engine/cql/internal/duration_literal.h"
 #include "engine/cql/internal/numeric_literal.h"
 #include "engine/cql/internal/temporal_literal.h"
 #include "engine/cql/internal/utf8.h"

@@ -1,6 +1,7 @@
 // Text <-> serialized bytes for every native CQL type: text, ascii, blob,
-// boolean, uuid, timeuuid and inet here; the numeric and temporal kinds are
-// handed to numeric_literal.h and temporal_literal.h. Internal to engine/.
+// boolean, uuid, timeuuid and inet here; the numeric kinds are handed to
+// numeric_literal.h, timestamp, date and time to temporal_literal.h and
+// duration to duration_literal.h. Internal to engine/.
 #pragma once
 
 #include <string>

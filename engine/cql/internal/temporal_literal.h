@@ -1,11 +1,11 @@
-// Text <-> serialized bytes for timestamp, date, time and duration.
-// Internal to engine/; literal.cc dispatches here. Every Parse* leaves *out
-// untouched on error and returns InvalidArgument quoting the input.
+// Text <-> serialized bytes for timestamp, date and time (duration has its
+// own duration_literal.h). Internal to engine/; native_literal.cc dispatches
+// here. Every Parse* leaves *out untouched on error and returns
+// InvalidArgument quoting the input.
 // Calendar dates are proleptic Gregorian, years numbered astronomically
 // (0000 is 1 BCE); see engine/cql/internal/civil_time.h.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -40,38 +40,10 @@ Status ParseTimeLiteral(std::string_view text, std::string* out);
 // HH:MM:SS.nnnnnnnnn (always nine fraction digits).
 std::string FormatTimeLiteral(std::string_view bytes);
 
-// A duration's three independent parts, all >= 0 or all <= 0.
-struct DurationValue {
-  int32_t months = 0;
-  int32_t days = 0;
-  int64_t nanoseconds = 0;
-};
-
-// duration: an optional '-' then one of
-//  - standard: 1y2mo3w4d5h6m7s8ms9us10ns (µs too; units in any case, at
-//    least one, each at most once, in this order);
-//  - ISO 8601: P1Y2M3DT4H5M6S (at least one part; T needs a time part), P4W;
-//  - ISO 8601 alternative: P0001-02-03T04:05:06.
-// y = 12 mo, w = 7 d; h..ns add to nanoseconds. A part that overflows
-// (months, days: int32; nanoseconds: int64) is an error.
-Status ParseDurationLiteral(std::string_view text, std::string* out);
-// Cassandra's form: [-]NyNmoNdNhNmNsNmsNusNns with zero parts omitted (days
-// are never folded into weeks), "0s" for the zero duration.
-// REQUIRES: DecodeDuration(bytes) succeeds.
-std::string FormatDurationLiteral(std::string_view bytes);
-
-// The serialization: months, days, nanoseconds, each a zigzag-encoded
-// unsigned vint in Cassandra's VIntCoding (the count of leading 1 bits of the
-// first byte is the number of bytes that follow; the first byte's remaining
-// bits are the value's high bits; big-endian). Always minimal.
-std::string EncodeDuration(const DurationValue& value);
-// Decodes and validates: exactly three minimal vints and nothing else,
-// months and days within int32, parts of one sign. InvalidArgument otherwise.
-Status DecodeDuration(std::string_view bytes, DurationValue* out);
-
 // Ok when `bytes` is a well-formed non-empty serialization of the temporal
 // `kind` (kTimestamp: 8 bytes; kDate: 4; kTime: 8 within a day; kDuration:
-// DecodeDuration succeeds). Otherwise InvalidArgument naming the problem.
+// DecodeDuration in duration_literal.h succeeds). Otherwise InvalidArgument
+// naming the problem.
 Status ValidateTemporalValue(TypeKind kind, std::string_view bytes);
 
 }  // namespace cellfs

@@ -27,7 +27,9 @@ void AppendSignedVarint64(int64_t value, std::string* out);
 // The zig-zag counterpart of ReadVarint64.
 [[nodiscard]] bool ReadSignedVarint64(std::string_view* in, int64_t* value);
 
-// Zig-zag mapping, exposed for tests and for callers that bound lengths.
+// The zig-zag mapping itself: the one definition, used here and by the
+// duration codec (duration_literal.cc), whose parts are zig-zagged into
+// Cassandra's VIntCoding rather than LEB128.
 inline uint64_t ZigZagEncode(int64_t value) {
   // Unsigned arithmetic: shifting a negative signed value left is UB-prone.
   const uint64_t bits = static_cast<uint64_t>(value);

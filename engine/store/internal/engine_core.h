@@ -26,8 +26,23 @@ namespace cellfs {
 class BatchPool;
 
 // Thread-safety: the members are thread-safe themselves, except `schema`,
-// which schema_mutex guards. Lock order: ddl_mutex, then schema_mutex; both
-// before any lock inside a member. Neither is held across a sync wait.
+// which schema_mutex guards. Lock order: ddl_mutex, then schema_mutex (or
+// sweep_mutex, then schema_mutex); all three before any lock inside a
+// member. Each of the three may be held across LevelDB writes, syncs too:
+//  - ddl_mutex, by Engine::Execute, across the schema change's synced write
+//    (one fsync of the log) and the swap of `schema` after it: a change is
+//    durable before anyone sees it, and each change starts from the last.
+//    Only DDL takes it, so only DDL waits.
+//  - schema_mutex shared, by Engine::Apply, across CommitPolicy::Write: a
+//    log append, which in kBatch mode is a synced write (an fsync). The
+//    exclusive side (Execute's swap, no I/O) thus waits for the writes in
+//    flight, so once a DROP TABLE returns no write into the table can still
+//    land. It is released before AwaitDurable: no one holds it across
+//    kGroup's wait for the syncer, nor across Engine::Sync.
+//  - sweep_mutex, across a whole sweep: LevelDB reads and unsynced writes,
+//    and the synced write of a sequence lease when a fold's new entry needs
+//    one (SequenceAllocator, once per 2^20 sequences).
+// docs/FILESYSTEM.md "Locks" has the order across the fs and the engine.
 struct EngineCore {
   EngineOptions options;
   const Clock* clock = nullptr;
@@ -44,7 +59,7 @@ struct EngineCore {
   std::unique_ptr<WriteTimeSource> write_times;
 
   std::mutex ddl_mutex;                    // serialises schema changes
-  std::mutex sweep_mutex;                  // serialises sweeps (a leaf lock)
+  std::mutex sweep_mutex;                  // serialises sweeps
   mutable std::shared_mutex schema_mutex;  // guards `schema` (the pointer)
   std::shared_ptr<const storage::SchemaState> schema;
 

@@ -37,7 +37,9 @@ class SequenceAllocator {
   leveldb::DB* db_ = nullptr;
   WriteFence* fence_ = nullptr;
   std::atomic<uint64_t> next_{1};
-  std::mutex mutex_;  // guards leased_ and lease writes
+  // Guards leased_ and lease writes; held across a lease's synced LevelDB
+  // write, inside which only the write fence's lock is taken.
+  std::mutex mutex_;
   std::atomic<uint64_t> leased_{0};  // numbers below this are leased
 };
 
