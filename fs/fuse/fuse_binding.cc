@@ -526,8 +526,15 @@ int RunLoop(fuse_session* session, unsigned max_threads) {
 
 }  // namespace
 
-Status ServeFilesystem(Filesystem* filesystem, const SessionOptions& options,
-                       const std::function<void()>& on_ready) {
+FuseSession::FuseSession(SessionOptions options)
+    : options_(std::move(options)), notifier_(std::make_unique<KernelNotifierThread>()) {}
+
+FuseSession::~FuseSession() = default;
+
+Notifier* FuseSession::notifier() { return notifier_.get(); }
+
+Status FuseSession::Serve(Filesystem* filesystem, const std::function<void()>& on_ready) {
+  const SessionOptions& options = options_;
   const std::string& mount_point = options.mount_point;
   CELLFS_RETURN_IF_ERROR(CheckMountPoint(mount_point));
   Binding binding{filesystem, options.fs_name};
@@ -547,11 +554,10 @@ Status ServeFilesystem(Filesystem* filesystem, const SessionOptions& options,
     return Status::IOError("cannot mount at " + mount_point);
   }
 
-  KernelNotifierThread& notifier = KernelNotifierThreadInstance();
-  notifier.Start(session);
+  notifier_->Start(session);
   if (on_ready) on_ready();
   int rc = RunLoop(session, options.max_threads);
-  notifier.Stop();  // before the session it writes to goes away
+  notifier_->Stop();  // before the session it writes to goes away
 
   fuse_session_unmount(session);
   fuse_remove_signal_handlers(session);
@@ -559,7 +565,5 @@ Status ServeFilesystem(Filesystem* filesystem, const SessionOptions& options,
   if (rc < 0) return Status::IOError("the FUSE session failed: " + ErrnoText(-rc));
   return Status::Ok();
 }
-
-Notifier* KernelNotifier() { return &KernelNotifierThreadInstance(); }
 
 }  // namespace cellfs::fs

@@ -3,10 +3,15 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "engine/status.h"
 #include "fs/ops/filesystem.h"
+
+namespace cellfs::fs {
+class KernelNotifierThread;
+}  // namespace cellfs::fs
 
 namespace cellfs::fs {
 
@@ -19,20 +24,37 @@ struct SessionOptions {
   unsigned max_threads = 8;  // the session loop's worker threads
 };
 
-// Mounts `filesystem` at options.mount_point, calls `on_ready` once the
-// mount is live (a daemonising caller lets its parent exit then), and serves
-// requests until the mount is unmounted (fusermount3 -u, umount) or SIGINT /
-// SIGTERM / SIGHUP arrives, which unmount it. Kernel invalidations
-// (Notifier) are sent from a thread of the binding's own, never from a
-// request handler. Returns IOError naming the problem when the mount fails
-// (mount point missing, not a directory, already a mount, no /dev/fuse).
-// The Filesystem's notifier should be the one `MakeKernelNotifier` made.
-Status ServeFilesystem(Filesystem* filesystem, const SessionOptions& options,
-                       const std::function<void()>& on_ready);
+// One FUSE session: the mount it serves and the kernel notifier it owns.
+// Build the Filesystem with notifier(), then Serve() it:
+//   FuseSession session(options);
+//   Filesystem filesystem(engine, session.notifier(), ...);
+//   session.Serve(&filesystem, on_ready);
+// The session outlives the Filesystem (declare it first), so the notifier
+// the Filesystem holds is never dangling. Not copyable; Serve runs once.
+class FuseSession {
+ public:
+  explicit FuseSession(SessionOptions options);
+  ~FuseSession();
+  FuseSession(const FuseSession&) = delete;
+  FuseSession& operator=(const FuseSession&) = delete;
 
-// A Notifier whose invalidations go to the kernel of the session that
-// ServeFilesystem runs; calls before the mount is live or after it ended are
-// dropped. One per process (the binding keeps the session it serves).
-Notifier* KernelNotifier();
+  // Invalidations go to the kernel of this session while Serve runs, from a
+  // thread of the session's own, never from a request handler; calls
+  // before the mount is live or after it ended are dropped.
+  Notifier* notifier();
+
+  // Mounts `filesystem` at options.mount_point, calls `on_ready` once the
+  // mount is live (a daemonising caller lets its parent exit then), and
+  // serves requests until the mount is unmounted (fusermount3 -u, umount)
+  // or SIGINT / SIGTERM / SIGHUP arrives, which unmount it. Returns IOError
+  // naming the problem when the mount fails (mount point missing, not a
+  // directory, already a mount, no /dev/fuse).
+  // REQUIRES: `filesystem` was built with notifier().
+  Status Serve(Filesystem* filesystem, const std::function<void()>& on_ready);
+
+ private:
+  SessionOptions options_;
+  std::unique_ptr<KernelNotifierThread> notifier_;
+};
 
 }  // namespace cellfs::fs

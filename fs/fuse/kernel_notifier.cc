@@ -99,9 +99,4 @@ void KernelNotifierThread::Send(fuse_session* session, const Item& item) {
            static_cast<unsigned long long>(item.inode), std::strerror(-rc));
 }
 
-KernelNotifierThread& KernelNotifierThreadInstance() {
-  static KernelNotifierThread* const instance = new KernelNotifierThread();
-  return *instance;
-}
-
 }  // namespace cellfs::fs

@@ -1,6 +1,6 @@
-// KernelNotifierThread: the Notifier behind fs::KernelNotifier(). Internal
-// to the FUSE binding (fs/fuse/fuse_binding.cc), which starts it once the mount
-// is live and stops it before the session goes away.
+// KernelNotifierThread: the Notifier a FuseSession owns (fs/fuse/fuse_binding.h).
+// Internal to the FUSE binding, which starts it once the mount is live and
+// stops it before the session goes away.
 #pragma once
 
 #include <condition_variable>
@@ -60,8 +60,5 @@ class KernelNotifierThread final : public Notifier {
   bool stopping_ = false;            // guarded by mutex_
   std::thread thread_;               // touched only by Start and Stop
 };
-
-// The one instance of the process (never destroyed).
-KernelNotifierThread& KernelNotifierThreadInstance();
 
 }  // namespace cellfs::fs

@@ -138,10 +138,11 @@ fs::SessionOptions SessionOptionsFor(const MountPaths& paths, const MountOptions
 // Runs the filesystem over an open engine until unmounted; the exit code.
 int ServeEngine(Daemon& daemon, Engine* engine, const MountPaths& paths,
                 const MountOptions& options, TerminationSignalsBlocked* signals) {
-  fs::Filesystem filesystem(engine, fs::KernelNotifier(), FilesystemOptionsFor(options));
+  fs::FuseSession session(SessionOptionsFor(paths, options));
+  fs::Filesystem filesystem(engine, session.notifier(), FilesystemOptionsFor(options));
   signals->Restore();
   std::string where = paths.data_dir + " at " + paths.mount_point;
-  Status served = fs::ServeFilesystem(&filesystem, SessionOptionsFor(paths, options), [&] {
+  Status served = session.Serve(&filesystem, [&] {
     daemon.ReportReady();
     daemon.Log(LOG_INFO, "mounted " + where);
   });
