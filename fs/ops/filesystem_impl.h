@@ -122,9 +122,11 @@ struct Filesystem::Impl {
 
   // ---- Appends (`>>`) read the cell, merge and write it back; this lock,
   // one of a fixed set chosen by the cell's identity, serialises those
-  // steps for one cell. It is a leaf: nothing else is locked while it is
-  // held, and it is held across the engine read and write of an append
-  // only (an exception to "no lock across engine I/O", bounded to appends).
+  // steps for one cell. No other fs lock is taken while it is held, but it
+  // is held across the engine read and the Apply of an append, so the
+  // engine's locks (schema_mutex shared, the commit policy's) are taken
+  // under it: an exception to "no lock across engine I/O", bounded to
+  // appends (docs/FILESYSTEM.md "Locks").
   std::mutex& AppendLock(const NodeId& cell);
 
   // ---- Open files and directories the kernel has not released, by the

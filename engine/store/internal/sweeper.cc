@@ -442,6 +442,9 @@ Status Sweep::ReclaimDroppedTables() {
     uint32_t table_id = 0;
     if (key[0] != kDroppedTag) break;
     if (!ParseDroppedTableKey(key, &table_id)) continue;
+    // Engine::Execute stores the entry before the schema swap that hides the
+    // table; until then a write may still land in it, so wait for the swap.
+    if (core_->CurrentSchema()->FindTableById(table_id) != nullptr) continue;
     CELLFS_RETURN_IF_ERROR(ReclaimTable(key, table_id, &budget));
   }
   return FromLevelDb(dropped->status());
