@@ -526,5 +526,29 @@ TEST_CASE("corrupting bytes of valid encodings never crashes the decoder",
   CHECK(decoded > 0);  // some corruptions stay well-formed: values, times
 }
 
+TEST_CASE("FindCell finds every stored cell by column id, tombstones too, and nothing else",
+          "[row_fragment]") {
+  RowFragment row;
+  for (uint32_t id : {2u, 3u, 7u, 40u, 41u}) {
+    RowCell cell;
+    cell.column_id = id;
+    cell.cell.write_time = id;
+    cell.cell.value = "v" + std::to_string(id);
+    if (id == 7) cell.cell.kind = CellKind::kTombstone;
+    row.cells.push_back(cell);
+  }
+  for (uint32_t id = 0; id < 50; ++id) {
+    const RowCell* found = row.FindCell(id);
+    const bool stored = id == 2 || id == 3 || id == 7 || id == 40 || id == 41;
+    INFO("column " << id);
+    REQUIRE((found != nullptr) == stored);
+    if (found != nullptr) {
+      CHECK(found->column_id == id);
+      CHECK(found->cell.write_time == id);
+    }
+  }
+  CHECK(RowFragment{}.FindCell(0) == nullptr);
+}
+
 }  // namespace
 }  // namespace cellfs
