@@ -14,7 +14,8 @@ seconds=${1:-30}
 shift || true
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-  targets=(cql_parser_fuzz key_name_fuzz key_codec_fuzz literal_fuzz insert_line_fuzz)
+  targets=(cql_parser_fuzz key_name_fuzz key_codec_fuzz literal_fuzz insert_line_fuzz
+           json_differential_fuzz)
 fi
 if ! [[ $seconds =~ ^[0-9]+$ ]] || [[ $seconds -lt 1 ]]; then
   echo "fuzz.sh: SECONDS_PER_TARGET must be a positive integer, got '$seconds'" >&2
@@ -44,7 +45,7 @@ cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${targets[@]}"
 max_len() {
   case $1 in
     cql_parser_fuzz) echo 8192 ;;
-    insert_line_fuzz) echo 4096 ;;
+    insert_line_fuzz | json_differential_fuzz) echo 4096 ;;
     *) echo 1024 ;;
   esac
 }

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/store/mutation.h"
-#include "engine/status.h"
 #include "engine/cql/table_schema.h"
+#include "engine/status.h"
+#include "engine/store/mutation.h"
 #include "fs/formats/write_suffixes.h"
 
 namespace cellfs::fs {
@@ -32,9 +32,10 @@ struct InsertRow {
 //
 // JSON Lines: one object per line; members name columns (exact names, or
 // "\"Quoted\"" for names that need quotes in CQL); every key column must be
-// present and non-null; values as fs/formats/row_json.h reads them (numbers,
-// strings holding CQL literals, arrays for lists/sets/tuples, objects for
-// maps/UDTs, null); optional members "@ttl" (integer 0..630720000) and
+// present and non-null; values as a row's @json write reads them, by
+// Cassandra's fromJson rules (fs/formats/json_value.h: numbers, strings
+// holding CQL literals, arrays for lists/sets/tuples, objects for maps/UDTs,
+// null); optional members "@ttl" (integer 0..630720000) and
 // "@timestamp" (integer microseconds) override the defaults for that line.
 // Blank lines are skipped.
 //

@@ -9,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/cql/table_schema.h"
+#include "engine/status.h"
 #include "engine/store/mutation.h"
 #include "engine/store/row_fragment.h"
-#include "engine/status.h"
-#include "engine/cql/table_schema.h"
 
 namespace cellfs::fs {
 
@@ -56,16 +56,19 @@ std::string RowToCsv(const TableSchema& table, std::span<const std::string> part
                      const RowFragment& row);
 
 // A row's @json write: a JSON object whose members name static or regular
-// columns of `table` and give their new values (JSON as RowToJson writes
-// them; for non-string types, a string holding a CQL literal is accepted
-// too, as Cassandra's fromJson does: "42" for an int); null deletes the
-// cell. Members naming key columns must equal the row's key (compare after
-// parsing) and are otherwise ignored. On success *cells holds one
-// ColumnValue per member that is not a key column, in member order.
+// columns of `table` (exactly, or "\"Quoted\"" as Cassandra's fromJson takes
+// case-sensitive names) and give their new values, read as @insert's JSON
+// Lines read them (Cassandra's fromJson rules, fs/formats/json_value.h: JSON
+// as RowToJson writes them, and for non-string types a string holding a CQL
+// literal too, "42" for an int); null deletes the cell. Members naming key
+// columns must equal the row's key (compare after parsing) and are otherwise
+// ignored. On success *cells holds one ColumnValue per member that is not a
+// key column, in member order.
 // InvalidArgument naming the column and problem for: text that is not one
-// JSON object, an unknown column, a value of the wrong JSON type or that
-// does not fit the column's type, a counter column (counters change only by
-// adding), a key column whose value differs from the row's.
+// JSON object, an unknown column, a column given twice, a value of the
+// wrong JSON type or that does not fit the column's type, a counter column
+// (counters change only by adding), a key column whose value differs from
+// the row's or is null.
 // On error *cells is unspecified.
 Status ParseRowJson(const TableSchema& table, std::span<const std::string> partition_key,
                     std::span<const std::string> clustering, std::string_view json,

@@ -1,6 +1,6 @@
-// What fs/formats/row_json.cc (rows out as JSON), fs/formats/row_json_parse.cc (a row's
-// @json write in) and fs/formats/insert_json.cc (@insert's JSON Lines) share.
-// Internal to fs/.
+// What fs/formats/row_json.cc (rows out as JSON) and fs/formats/json_value.cc
+// (JSON in: a row's @json write and @insert's JSON Lines) share. Internal to
+// fs/formats.
 #pragma once
 
 #include "engine/cql/cql_type.h"

@@ -92,7 +92,8 @@ Calls LoadChunks(const TableHandle& table, const std::vector<std::string>& chunk
   return calls;
 }
 
-Calls Load(const std::string& table, const std::string& input, const WriteAttributes& defaults = {}) {
+Calls Load(const std::string& table, const std::string& input,
+           const WriteAttributes& defaults = {}) {
   return LoadChunks(Table(table), {input}, defaults);
 }
 
@@ -585,6 +586,66 @@ TEST_CASE("after an unclosed quoted field is refused at Finish, the CSV reader s
   parser.Finish(sink);
   CHECK(calls == Calls{"2: InvalidArgument: a quoted field is not closed at the end of the input",
                        "3: 3 v='after'"});
+}
+
+// The JSON object {"k": 1, <member>} as an @insert line and as a row's @json
+// write (row k = 1), each rendered as Render renders a record ("1: ..."), so
+// that the two can be compared.
+std::pair<std::string, std::string> BothPaths(const std::string& member) {
+  TableHandle table = Table("types");
+  const std::string json = R"({"k": 1, )" + member + "}";
+  const Calls calls = Load("types", json);
+  REQUIRE(calls.size() == 1);
+  std::string insert = calls[0];
+  std::string row;
+  std::vector<ColumnValue> cells;
+  const std::vector<std::string> pk = {testing::Value(*table->column(0).type, "1")};
+  Status status = ParseRowJson(*table, pk, {}, json, &cells);
+  if (status.ok()) {
+    InsertRow as_row{.partition_key = pk, .clustering = {}, .cells = cells, .attributes = {}};
+    row = Render(*table, 1, Result<InsertRow>(std::move(as_row)));
+  } else {
+    row = "1: " + status.ToString();
+  }
+  return {insert, row};
+}
+
+TEST_CASE("a JSON value reads the same as an @insert line and as a row's @json write",
+          "[insert_parser][row_json]") {
+  // Each once read differently by the two paths; now both follow Cassandra.
+  // Both accept with the same record, or both refuse; either way `expected`
+  // is in what each path says.
+  auto agree = [](const std::string& member, const std::string& expected) {
+    INFO(member);
+    const auto [insert, row] = BothPaths(member);
+    const std::string refused = "1: InvalidArgument: ";
+    if (insert.starts_with(refused) || row.starts_with(refused)) {
+      CHECK_THAT(insert, StartsWith(refused));
+      CHECK_THAT(row, StartsWith(refused));
+    } else {
+      CHECK(insert == row);
+    }
+    CHECK_THAT(insert, Contains(expected));
+    CHECK_THAT(row, Contains(expected));
+  };
+  SECTION("-0, an integer to Cassandra's JSON reader, is +0.0 for float and double") {
+    agree(R"("t_float": -0)", "t_float=0");
+    agree(R"("t_double": -0)", "t_double=0");
+    agree(R"("t_double": -0.0)", "t_double=-0");
+    agree(R"("t_float": "-0")", "t_float=-0");
+  }
+  SECTION("a UDT field given twice keeps its last value, null included") {
+    agree(R"("t_udt": {"zip": 1, "zip": null})", "t_udt={street: null, city: null, zip: null}");
+    agree(R"("t_udt": {"city": null, "city": "x"})", "t_udt={street: null, city: 'x'}");
+  }
+  SECTION("a name loses one pair of double quotes, not more") {
+    agree(R"("\"t_int\"": 5)", "t_int=5");
+    agree(R"("\"\"t_int\"\"": 5)", "unknown column");
+    agree(R"("t_udt": {"\"\"zip\"\"": 5})", "has no field named \"\"zip\"\"");
+  }
+  SECTION("nesting deeper than 64 levels is refused as such") {
+    agree(R"("t_list": )" + std::string(100, '[') + std::string(100, ']'), "nested deeper");
+  }
 }
 
 }  // namespace

@@ -26,13 +26,13 @@
 #include <vector>
 
 #include "engine/cql/catalog.h"
-#include "engine/cql/cql_parser.h"
 #include "engine/cql/literal.h"
 #include "engine/cql/schema.h"
 #include "engine/cql/table_schema.h"
 #include "fs/formats/insert_parser.h"
 #include "fs/tree/virtual_name.h"
 #include "tests/fs/all_types_schema.h"
+#include "tests/fuzz/fuzz_tables.h"
 #include "tests/fuzz/fuzz_util.h"
 
 namespace cellfs::fuzz {
@@ -54,37 +54,12 @@ CREATE TABLE ks.odd (k frozen<tuple<int, text>>, c frozen<set<decimal>>, "Q" tex
 
 constexpr const char* kTables[] = {"types", "logs", "counts", "odd"};
 
-void Apply(Catalog* catalog, const std::string& script) {
-  CqlParser parser(script);
-  std::string keyspace;
-  for (;;) {
-    Statement statement;
-    bool done = false;
-    Status status = parser.Next(&statement, &done);
-    if (status.ok() && done) return;
-    if (status.ok()) status = catalog->Apply(statement, &keyspace);
-    if (!status.ok()) Fail("the harness schema applies", status.ToString());
-  }
-}
-
-// A TableHandle as the engine would make it: stable ids for non-key columns.
-TableHandle MakeHandle(const TableDef& def, uint32_t id) {
-  auto table = std::make_shared<TableSchema>();
-  table->def = def;
-  table->id = id;
-  uint32_t next = 1;
-  for (const ColumnDef& column : def.columns) {
-    table->column_ids.push_back(column.is_primary_key() ? 0 : next++);
-  }
-  return table;
-}
-
 const std::vector<TableHandle>& Tables() {
   static const std::vector<TableHandle> tables = [] {
     Catalog catalog;
-    Apply(&catalog, kSchema);
-    Apply(&catalog, testing::kAllTypesDdl);
-    Apply(&catalog, kOddTable);
+    ApplyDdl(&catalog, kSchema);
+    ApplyDdl(&catalog, testing::kAllTypesDdl);
+    ApplyDdl(&catalog, kOddTable);
     std::vector<TableHandle> out;
     for (const char* name : kTables) {
       const TableDef* def = catalog.FindTable("ks", name);
@@ -183,8 +158,7 @@ std::string Load(const TableHandle& table, const WriteAttributes& defaults,
       // A bad record, or a key whose name would pass 255 bytes (DESIGN §2).
       const StatusCode code = row.status().code();
       if (code != StatusCode::kInvalidArgument && code != StatusCode::kNameTooLong) {
-        Fail("refused records are InvalidArgument or NameTooLong",
-             where(row.status().ToString()));
+        Fail("refused records are InvalidArgument or NameTooLong", where(row.status().ToString()));
       }
       records += " error " + row.status().message() + "\n";
       return;
