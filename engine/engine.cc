@@ -14,9 +14,9 @@
 #include <cstdint>
 #include <utility>
 
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/directory_env.h"
 #include "engine/store/internal/engine_core.h"
+#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/mutation_batch.h"
 #include "engine/store/internal/read_state.h"
 #include "engine/store/internal/storage_keys.h"
@@ -91,8 +91,8 @@ Result<std::unique_ptr<Engine>> Engine::Open(const std::string& path,
   leveldb::DB* db = nullptr;
   leveldb::Status s = leveldb::DB::Open(LevelDbOptions(options, core.get()), path, &db);
   if (IsLockHeld(s)) {
-    return Status::IOError("the data directory " + path +
-                           " is in use by another process (" + s.ToString() + ")");
+    return Status::IOError("the data directory " + path + " is in use by another process (" +
+                           s.ToString() + ")");
   }
   CELLFS_RETURN_IF_ERROR(FromLevelDb(s, "opening " + path));
   core->db.reset(db);
@@ -137,16 +137,15 @@ Status Engine::Initialize() {
   }
   core_->commit = std::make_unique<storage::CommitPolicy>(db, &core_->write_fence, core_->options);
   if (core_->options.background_sweeper && !core_->options.read_only) {
-    sweeper_ = std::make_unique<storage::SweeperThread>(core_.get(),
-                                                        core_->options.sweep_interval_ms);
+    sweeper_ =
+        std::make_unique<storage::SweeperThread>(core_.get(), core_->options.sweep_interval_ms);
   }
   return Status::Ok();
 }
 
 Engine::~Engine() {
   sweeper_.reset();
-  if (core_->db && !core_->options.read_only && core_->commit &&
-      core_->write_fence.Check().ok()) {
+  if (core_->db && !core_->options.read_only && core_->commit && core_->write_fence.Check().ok()) {
     // The least bound instead of the lease's end, so the next open starts at
     // the clock. Lowering the bound is safe only here, with no Next() to come;
     // if the write is lost, the larger bound stays.
@@ -185,18 +184,16 @@ Status Engine::Execute(const Statement& statement, std::string* current_keyspace
   return Status::Ok();
 }
 
-std::shared_ptr<const Catalog> Engine::catalog() const {
-  return core_->CurrentSchema()->catalog();
-}
+std::shared_ptr<const Catalog> Engine::catalog() const { return core_->CurrentSchema()->catalog(); }
 
-Result<TableHandle> Engine::FindTable(const std::string& keyspace,
-                                      const std::string& table) const {
+Result<TableHandle> Engine::FindTable(const std::string& keyspace, const std::string& table) const {
   std::shared_ptr<const storage::SchemaState> schema = core_->CurrentSchema();
   if (schema->catalog()->FindKeyspace(keyspace) == nullptr) {
     return Status::NotFound("keyspace " + keyspace + " does not exist");
   }
   TableHandle handle = schema->FindTable(keyspace, table);
-  if (handle == nullptr) return Status::NotFound("table " + keyspace + "." + table + " does not exist");
+  if (handle == nullptr)
+    return Status::NotFound("table " + keyspace + "." + table + " does not exist");
   return handle;
 }
 

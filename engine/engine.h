@@ -10,11 +10,11 @@
 
 #include "engine/cql/catalog.h"
 #include "engine/cql/cql_statement.h"
+#include "engine/cql/table_schema.h"
 #include "engine/engine_options.h"
+#include "engine/status.h"
 #include "engine/store/mutation.h"
 #include "engine/store/read_view.h"
-#include "engine/status.h"
-#include "engine/cql/table_schema.h"
 
 namespace cellfs {
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <functional>
 
-#include "engine/store/clock.h"
 #include "engine/status.h"
+#include "engine/store/clock.h"
 
 namespace leveldb {
 class Env;

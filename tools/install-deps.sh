@@ -10,6 +10,7 @@ packages=(
   libleveldb-dev libsnappy-dev  # storage (LevelDB links snappy)
   nlohmann-json3-dev          # the stored catalog's records
   clang-14 libclang-rt-14-dev # libFuzzer runs (tools/fuzz.sh)
+  clang-format-14             # the format check (tools/test.sh)
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds cellfs and runs every test: a warnings-as-errors build, then an
+# Checks the format, then builds cellfs and runs every test: the sources
+# must match .clang-format exactly (clang-format 14), then a warnings-as-errors build, then an
 # ASan+UBSan build, then the concurrency stress tests under TSan, then every
 # fuzz target (corpus replay plus a bounded libFuzzer run, tools/fuzz.sh).
 # Exits non-zero on the first failure. CELLFS_FUZZ_SECONDS sets the fuzzing
@@ -19,6 +20,9 @@ run_suite() {  # run_suite BUILD_DIR CMAKE_ARGS...
   cmake --build "$1" -j "$jobs"
   ctest --test-dir "$1" --output-on-failure -j "$jobs"
 }
+
+# Every C and C++ source as .clang-format says (a reformat: tools/format.sh).
+git ls-files -z '*.cc' '*.h' '*.c' | xargs -0 clang-format-14 --dry-run -Werror
 
 run_suite build/release
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -126,8 +126,8 @@ class StatementApplier {
     }
     if (s.if_exists) return Status::Ok();
     if (!found.ok()) return found;
-    return Fail(Status::NotFound("table " + keyspace->name + "." + s.table.name +
-                                 " does not exist"));
+    return Fail(
+        Status::NotFound("table " + keyspace->name + "." + s.table.name + " does not exist"));
   }
 
   Status operator()(const AlterTable& s) {
@@ -137,8 +137,8 @@ class StatementApplier {
     auto it = keyspace->tables.find(s.table.name);
     if (it == keyspace->tables.end()) {
       if (s.if_exists) return Status::Ok();
-      return Fail(Status::NotFound("table " + keyspace->name + "." + s.table.name +
-                                   " does not exist"));
+      return Fail(
+          Status::NotFound("table " + keyspace->name + "." + s.table.name + " does not exist"));
     }
     auto altered = AlterTableDef(s, *keyspace, it->second);
     if (!altered.ok()) return altered.status();
@@ -152,8 +152,8 @@ class StatementApplier {
     CELLFS_RETURN_IF_ERROR(FindKeyspaceOf(s.type, &keyspace));
     if (keyspace->types.contains(s.type.name)) {
       if (s.if_not_exists) return Status::Ok();
-      return Fail(Status::AlreadyExists("type " + keyspace->name + "." + s.type.name +
-                                        " already exists"));
+      return Fail(
+          Status::AlreadyExists("type " + keyspace->name + "." + s.type.name + " already exists"));
     }
     if (CqlType::NativeByName(s.type.name) != nullptr) {
       return Fail(Status::InvalidArgument("a user type cannot be named " + s.type.name +
@@ -171,9 +171,8 @@ class StatementApplier {
     for (const auto& [field, expr] : s.fields) {
       if (std::find(type.field_names.begin(), type.field_names.end(), field) !=
           type.field_names.end()) {
-        return Positioned(expr.position,
-                          Status::InvalidArgument("duplicate field name " + field + " in type " +
-                                                  s.type.name));
+        return Positioned(expr.position, Status::InvalidArgument("duplicate field name " + field +
+                                                                 " in type " + s.type.name));
       }
       auto resolved = ResolveType(expr, *keyspace);
       if (!resolved.ok()) return resolved.status();
@@ -204,8 +203,8 @@ class StatementApplier {
     if (!found.ok()) return s.if_exists ? Status::Ok() : found;
     if (!keyspace->types.contains(s.type.name)) {
       if (s.if_exists) return Status::Ok();
-      return Fail(Status::NotFound("type " + keyspace->name + "." + s.type.name +
-                                   " does not exist"));
+      return Fail(
+          Status::NotFound("type " + keyspace->name + "." + s.type.name + " does not exist"));
     }
     CELLFS_RETURN_IF_ERROR(CheckTypeUnused(*keyspace, s.type.name));
     keyspace->types.erase(s.type.name);
@@ -220,8 +219,8 @@ class StatementApplier {
     if (keyspace->routines.contains(s.routine.name) && !s.or_replace) {
       if (s.if_not_exists) return Status::Ok();
       const char* kind = s.kind == CreateRoutine::Kind::kFunction ? "function " : "aggregate ";
-      return Fail(Status::AlreadyExists(kind + keyspace->name + "." + s.routine.name +
-                                        " already exists"));
+      return Fail(
+          Status::AlreadyExists(kind + keyspace->name + "." + s.routine.name + " already exists"));
     }
     keyspace->routines[s.routine.name] = QualifiedRoutineText(s, statement_, keyspace->name);
     Report(change_, SchemaChange::Kind::kCreated, keyspace->name, s.routine.name);
@@ -240,10 +239,9 @@ class StatementApplier {
   Status FindKeyspaceOf(const QualifiedName& name, KeyspaceDef** keyspace) {
     const std::string& ks = name.keyspace.empty() ? current_ : name.keyspace;
     if (ks.empty()) {
-      return Positioned(name.position,
-                        Status::InvalidArgument("no keyspace has been specified for " + name.name +
-                                                ": USE a keyspace, or write keyspace." +
-                                                name.name));
+      return Positioned(name.position, Status::InvalidArgument(
+                                           "no keyspace has been specified for " + name.name +
+                                           ": USE a keyspace, or write keyspace." + name.name));
     }
     auto it = keyspaces_.find(ks);
     if (it == keyspaces_.end()) {

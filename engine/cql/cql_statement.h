@@ -107,8 +107,8 @@ struct AlterTable {
   Action action = Action::kWith;
   bool if_column_not_exists = false;  // ADD IF NOT EXISTS: skip columns already present
   bool if_column_exists = false;      // DROP / RENAME IF EXISTS: skip absent columns
-  std::vector<ColumnExpr> added;                             // kAdd
-  std::vector<std::string> dropped;                          // kDrop
+  std::vector<ColumnExpr> added;      // kAdd
+  std::vector<std::string> dropped;   // kDrop
   std::vector<std::pair<std::string, std::string>> renamed;  // kRename: from -> to
   std::vector<TableOption> options;                          // kWith
   SourcePosition action_position;

@@ -64,7 +64,8 @@ class SerializedCursor {
 
 void AppendInt32(int32_t v, std::string* out) {
   const auto u = static_cast<uint32_t>(v);
-  for (int shift = 24; shift >= 0; shift -= 8) out->push_back(static_cast<char>((u >> shift) & 0xFF));
+  for (int shift = 24; shift >= 0; shift -= 8)
+    out->push_back(static_cast<char>((u >> shift) & 0xFF));
 }
 
 void AppendComponentAsc(const CqlType& type, std::string_view value, std::string* out);
@@ -213,7 +214,8 @@ Status ReadCollectionBody(const CqlType& type, KeyReader* in, std::string* value
     CELLFS_RETURN_IF_ERROR(ReadTag(in, kTagEnd, &tag));
     if (tag == kTagEnd) break;
     if (tag == kTagNull) return Status::Corruption("null element in a collection");
-    if (count == std::numeric_limits<int32_t>::max()) return Status::Corruption("too many elements");
+    if (count == std::numeric_limits<int32_t>::max())
+      return Status::Corruption("too many elements");
     CELLFS_RETURN_IF_ERROR(ReadFramedElement(*type.params()[0], tag, in, value));
     const size_t end = in->position();
     if (sorted && count > 0 && in->CompareSpans(previous_begin, previous_end, begin, end) >= 0) {

@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <utility>
 
+#include "engine/cql/literal.h"
 #include "engine/store/cell.h"
 #include "engine/store/internal/clustering_ranges.h"
 #include "engine/store/internal/engine_core.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/mutation_batch.h"
 #include "engine/store/internal/storage_keys.h"
-#include "engine/cql/literal.h"
 
 namespace cellfs {
 namespace {
@@ -143,8 +143,7 @@ Status ResolvePartition(const TableSchema& table, std::span<const std::string> p
 
 }  // namespace
 
-Mutation::Mutation(EngineCore* core, int64_t write_time, int64_t now,
-                   std::unique_ptr<Batch> batch)
+Mutation::Mutation(EngineCore* core, int64_t write_time, int64_t now, std::unique_ptr<Batch> batch)
     : core_(core), write_time_(write_time), now_(now), batch_(std::move(batch)) {}
 Mutation::Mutation(Mutation&&) noexcept = default;
 Mutation& Mutation::operator=(Mutation&&) noexcept = default;
@@ -232,8 +231,8 @@ void Mutation::Commit(const TableSchema& table) {
 }
 
 Status Mutation::Insert(const TableHandle& table, std::span<const std::string> partition_key,
-                        std::span<const std::string> clustering,
-                        std::span<const ColumnValue> cells, const WriteAttributes& attributes) {
+                        std::span<const std::string> clustering, std::span<const ColumnValue> cells,
+                        const WriteAttributes& attributes) {
   const TableSchema& t = *table;
   Batch& b = *batch_;
   if (t.def.has_counters()) {
@@ -248,8 +247,8 @@ Status Mutation::Insert(const TableHandle& table, std::span<const std::string> p
   b.static_row.Reset();
   CELLFS_RETURN_IF_ERROR(ValueCells(t, cells, timestamp, ttl, now_s, &b.row, &b.static_row));
   // Cassandra's static-only INSERT (no clustering given) writes no row.
-  const bool writes_row = !(clustering.empty() && t.clustering_count() > 0 && b.row.empty() &&
-                            !b.static_row.empty());
+  const bool writes_row =
+      !(clustering.empty() && t.clustering_count() > 0 && b.row.empty() && !b.static_row.empty());
   CELLFS_RETURN_IF_ERROR(ResolveRowGroup(t, b.prefix, clustering, writes_row, &b.row_group));
   if (writes_row) b.row.fragment().marker = RowMarker{timestamp, ttl != 0 ? now_s + ttl : 0, ttl};
   CELLFS_RETURN_IF_ERROR(PutRowAndStatic(t));
@@ -258,8 +257,8 @@ Status Mutation::Insert(const TableHandle& table, std::span<const std::string> p
 }
 
 Status Mutation::Update(const TableHandle& table, std::span<const std::string> partition_key,
-                        std::span<const std::string> clustering,
-                        std::span<const ColumnValue> cells, const WriteAttributes& attributes) {
+                        std::span<const std::string> clustering, std::span<const ColumnValue> cells,
+                        const WriteAttributes& attributes) {
   const TableSchema& t = *table;
   Batch& b = *batch_;
   if (cells.empty()) return Status::InvalidArgument("an update needs at least one column");
@@ -275,8 +274,8 @@ Status Mutation::Update(const TableHandle& table, std::span<const std::string> p
 }
 
 Status Mutation::AddToCounter(const TableHandle& table, std::span<const std::string> partition_key,
-                              std::span<const std::string> clustering, size_t column,
-                              int64_t delta, const WriteAttributes& attributes) {
+                              std::span<const std::string> clustering, size_t column, int64_t delta,
+                              const WriteAttributes& attributes) {
   const TableSchema& t = *table;
   Batch& b = *batch_;
   CELLFS_RETURN_IF_ERROR(CheckNoTtl(attributes, "counters"));
@@ -292,8 +291,7 @@ Status Mutation::AddToCounter(const TableHandle& table, std::span<const std::str
   CELLFS_RETURN_IF_ERROR(ResolvePartition(t, partition_key, &b.prefix));
   b.row.Reset();
   b.static_row.Reset();
-  AddCell(t, column, &b.row, &b.static_row).cell =
-      Cell::Counter(write_time_, delta);
+  AddCell(t, column, &b.row, &b.static_row).cell = Cell::Counter(write_time_, delta);
   CELLFS_RETURN_IF_ERROR(FinishCells(t, &b.row, &b.static_row));
   return FinishCellWrite(t, clustering);
 }

@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/cql/table_schema.h"
+#include "engine/status.h"
 #include "engine/store/row_fragment.h"
 #include "engine/store/slice.h"
-#include "engine/status.h"
-#include "engine/cql/table_schema.h"
 
 namespace cellfs {
 
@@ -92,8 +92,7 @@ class Mutation {
 
   // DELETE FROM ... WHERE <full primary key>: a row tombstone.
   Status DeleteRow(const TableHandle& table, std::span<const std::string> partition_key,
-                   std::span<const std::string> clustering,
-                   const WriteAttributes& attributes = {});
+                   std::span<const std::string> clustering, const WriteAttributes& attributes = {});
 
   // DELETE FROM ... WHERE pk AND <clustering bounds>: a range tombstone over
   // the rows `range.lower` / `range.upper` select (limit, reverse and

@@ -7,10 +7,10 @@
 
 #include <utility>
 
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/clustering_ranges.h"
 #include "engine/store/internal/fold_queue.h"
 #include "engine/store/internal/fragment_reader.h"
+#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/partition_iterator_impl.h"
 #include "engine/store/internal/read_state.h"
@@ -147,7 +147,8 @@ Result<std::unique_ptr<RowIterator>> ReadView::NewRowIterator(
 
 std::unique_ptr<PartitionIterator> ReadView::NewPartitionIterator(
     const TableHandle& table, std::optional<std::string> resume_after) const {
-  std::unique_ptr<leveldb::Iterator> it(state_->core->db->NewIterator(state_->Options(fill_cache_)));
+  std::unique_ptr<leveldb::Iterator> it(
+      state_->core->db->NewIterator(state_->Options(fill_cache_)));
   return std::make_unique<PartitionIteratorImpl>(state_, table, std::move(it), resume_after);
 }
 

@@ -8,12 +8,12 @@
 #include <span>
 #include <string>
 
+#include "engine/cql/table_schema.h"
+#include "engine/status.h"
 #include "engine/store/partition_iterator.h"
 #include "engine/store/row_fragment.h"
 #include "engine/store/row_iterator.h"
 #include "engine/store/slice.h"
-#include "engine/status.h"
-#include "engine/cql/table_schema.h"
 
 namespace cellfs {
 
@@ -36,22 +36,21 @@ class ReadView {
                                             std::span<const std::string> clustering) const;
 
   // The partition's live static cells; nullopt when it has none.
-  Result<std::optional<RowFragment>> GetStaticRow(
-      const TableHandle& table, std::span<const std::string> partition_key) const;
+  Result<std::optional<RowFragment>> GetStaticRow(const TableHandle& table,
+                                                  std::span<const std::string> partition_key) const;
 
   // True when the partition is live (a live static cell or a live row).
   Result<bool> IsPartitionLive(const TableHandle& table,
                                std::span<const std::string> partition_key) const;
 
   // The partition's token and encoded position (as PartitionIterator's).
-  Result<int64_t> Token(const TableHandle& table,
-                        std::span<const std::string> partition_key) const;
+  Result<int64_t> Token(const TableHandle& table, std::span<const std::string> partition_key) const;
 
   // The rows of one partition that `slice` selects. InvalidArgument for a
   // bad key or bound (too many components, values that do not parse).
-  Result<std::unique_ptr<RowIterator>> NewRowIterator(
-      const TableHandle& table, std::span<const std::string> partition_key,
-      const SliceSpec& slice = {}) const;
+  Result<std::unique_ptr<RowIterator>> NewRowIterator(const TableHandle& table,
+                                                      std::span<const std::string> partition_key,
+                                                      const SliceSpec& slice = {}) const;
 
   // The table's live partitions in token order, starting after
   // `resume_after` (a PartitionIterator::position()) when given.

@@ -67,9 +67,7 @@ int64_t WrappingSum(int64_t delta, int64_t reference) {
 
 // The expiry an expiring write made at `write_time` with `ttl` usually has;
 // expiries are stored relative to it, so they usually take one byte.
-int64_t PredictedExpiry(int64_t write_time, uint32_t ttl) {
-  return FloorSeconds(write_time) + ttl;
-}
+int64_t PredictedExpiry(int64_t write_time, uint32_t ttl) { return FloorSeconds(write_time) + ttl; }
 
 int64_t BaseWriteTime(const RowFragment& fragment) {
   if (fragment.marker) return fragment.marker->write_time;
@@ -135,7 +133,8 @@ class FragmentReader {
     return Status::Ok();
   }
   Status Signed(std::string_view what, int64_t* value) {
-    if (!ReadSignedVarint64(&in_, value)) return Error("truncated or overlong " + std::string(what));
+    if (!ReadSignedVarint64(&in_, value))
+      return Error("truncated or overlong " + std::string(what));
     return Status::Ok();
   }
   Status Relative(std::string_view what, int64_t reference, int64_t* value) {
@@ -172,8 +171,8 @@ Status DecodeMarker(FragmentReader* reader, uint8_t header, int64_t base, RowMar
   CELLFS_RETURN_IF_ERROR(reader->Relative("marker write time", base, &marker->write_time));
   if ((header & kMarkerExpiring) == 0) return Status::Ok();
   CELLFS_RETURN_IF_ERROR(reader->Ttl(&marker->ttl));
-  return reader->Relative("marker expiry",
-                          PredictedExpiry(marker->write_time, marker->ttl), &marker->expiry);
+  return reader->Relative("marker expiry", PredictedExpiry(marker->write_time, marker->ttl),
+                          &marker->expiry);
 }
 
 Status DecodeDeletion(FragmentReader* reader, int64_t base, RowDeletion* deletion) {
@@ -247,7 +246,9 @@ RowMarker ReconcileMarkers(const RowMarker& a, const RowMarker& b) {
 }
 
 RowDeletion ReconcileDeletions(const RowDeletion& a, const RowDeletion& b) {
-  const auto key = [](const RowDeletion& d) { return std::pair(d.write_time, d.local_deletion_time); };
+  const auto key = [](const RowDeletion& d) {
+    return std::pair(d.write_time, d.local_deletion_time);
+  };
   return key(a) >= key(b) ? a : b;
 }
 
@@ -271,7 +272,8 @@ void NormalizeRowFragment(RowFragment* fragment) {
 
 void MergeRowFragmentInto(RowFragment* target, RowFragment&& other) {
   if (other.marker) {
-    target->marker = target->marker ? ReconcileMarkers(*target->marker, *other.marker) : other.marker;
+    target->marker =
+        target->marker ? ReconcileMarkers(*target->marker, *other.marker) : other.marker;
   }
   if (other.deletion) {
     target->deletion =
@@ -367,7 +369,8 @@ Status DecodeRowFragment(std::string_view bytes, RowFragment* fragment) {
   FragmentReader reader(bytes);
   uint8_t header = 0;
   CELLFS_RETURN_IF_ERROR(reader.Byte("header", &header));
-  if ((header & ~kHeaderBits) != 0 || ((header & kMarkerExpiring) != 0 && (header & kHasMarker) == 0)) {
+  if ((header & ~kHeaderBits) != 0 ||
+      ((header & kMarkerExpiring) != 0 && (header & kHasMarker) == 0)) {
     return Status::Corruption("row fragment: bad header flags " + std::to_string(header));
   }
   int64_t base = 0;
@@ -398,8 +401,7 @@ Status DecodeRowFragment(std::string_view bytes, RowFragment* fragment) {
   return Status::Ok();
 }
 
-Status MergeEncodedRowFragments(std::span<const std::string_view> encoded,
-                                RowFragment* merged) {
+Status MergeEncodedRowFragments(std::span<const std::string_view> encoded, RowFragment* merged) {
   *merged = RowFragment();
   RowFragment next;
   for (size_t i = 0; i < encoded.size(); ++i) {

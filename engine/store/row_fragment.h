@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/store/cell.h"
 #include "engine/status.h"
+#include "engine/store/cell.h"
 
 namespace cellfs {
 
@@ -126,7 +126,6 @@ Status DecodeRowFragment(std::string_view bytes, RowFragment* fragment);
 // Decodes each of `encoded` (a row's fragments, in any order) and merges
 // them into `*merged` with linear merges of the sorted cell vectors; the
 // first Corruption is returned with the fragment's index as context.
-Status MergeEncodedRowFragments(std::span<const std::string_view> encoded,
-                                RowFragment* merged);
+Status MergeEncodedRowFragments(std::span<const std::string_view> encoded, RowFragment* merged);
 
 }  // namespace cellfs

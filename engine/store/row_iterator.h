@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/store/row_fragment.h"
 #include "engine/status.h"
+#include "engine/store/row_fragment.h"
 
 namespace cellfs {
 

@@ -6,7 +6,8 @@
 namespace cellfs {
 
 TableScan::TableScan(ReadView view, TableHandle table)
-    : view_(std::move(view)), table_(std::move(table)),
+    : view_(std::move(view)),
+      table_(std::move(table)),
       partitions_(view_.NewPartitionIterator(table_)) {
   EnterPartition();
 }

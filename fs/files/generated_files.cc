@@ -5,10 +5,10 @@
 #include <string>
 #include <utility>
 
-#include "fs/formats/cql_session.h"
-#include "fs/ops/errno_map.h"
 #include "fs/files/open_file.h"
+#include "fs/formats/cql_session.h"
 #include "fs/formats/row_text_stream.h"
+#include "fs/ops/errno_map.h"
 #include "fs/tree/slice_path.h"
 
 namespace cellfs::fs {
@@ -57,7 +57,8 @@ class ExportFile final : public OpenFile {
   int Restart() {
     RowSource source;
     if (Status status = SourceOf(dir_, &source); !status.ok()) return ErrnoFromStatus(status);
-    stream_ = std::make_unique<RowTextStream>(std::move(source), impl_->engine->NewReadView(), csv_);
+    stream_ =
+        std::make_unique<RowTextStream>(std::move(source), impl_->engine->NewReadView(), csv_);
     data_.clear();
     base_ = 0;
     return 0;

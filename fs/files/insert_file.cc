@@ -4,11 +4,11 @@
 #include <cerrno>
 #include <string>
 
-#include "fs/ops/errno_map.h"
+#include "fs/files/open_file.h"
 #include "fs/formats/insert_batcher.h"
 #include "fs/formats/insert_parser.h"
-#include "fs/files/open_file.h"
 #include "fs/formats/table_stats.h"
+#include "fs/ops/errno_map.h"
 
 namespace cellfs::fs {
 namespace {

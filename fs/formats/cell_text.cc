@@ -60,8 +60,8 @@ Status AppendItems(std::string_view value, size_t items_per_entry,
                    std::vector<std::string>* items) {
   if (value.empty()) return Status::Ok();
   std::vector<std::string_view> views;
-  CELLFS_RETURN_IF_ERROR(UnpackCollection(value, items_per_entry, &views)
-                             .WithContext("malformed collection value"));
+  CELLFS_RETURN_IF_ERROR(
+      UnpackCollection(value, items_per_entry, &views).WithContext("malformed collection value"));
   items->insert(items->end(), views.begin(), views.end());
   return Status::Ok();
 }

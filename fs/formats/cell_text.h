@@ -77,7 +77,7 @@ Result<int64_t> ParseCounterDelta(std::string_view content);
 // serialized canonically (sets and maps sorted, duplicates dropped), as
 // ParseLiteral would produce it.
 // REQUIRES: `appended` and (when has_current) `current` pass ValidateValue.
-Result<std::string> AppendCellValue(const CqlType& type, bool has_current,
-                                    std::string_view current, std::string_view appended);
+Result<std::string> AppendCellValue(const CqlType& type, bool has_current, std::string_view current,
+                                    std::string_view appended);
 
 }  // namespace cellfs::fs

@@ -83,9 +83,8 @@ void InsertBatcher::Launch() {
   in_flight_ = std::make_unique<InFlight>();
   in_flight_->lines = std::exchange(batch_lines_, {});
   in_flight_->touched = std::exchange(touched_, {});
-  in_flight_->applied = std::async(
-      std::launch::async,
-      [engine = engine_, mutation = std::move(*batch_)]() mutable {
+  in_flight_->applied =
+      std::async(std::launch::async, [engine = engine_, mutation = std::move(*batch_)]() mutable {
         return engine->Apply(std::move(mutation));
       });
   batch_.reset();

@@ -142,7 +142,8 @@ struct InsertParser::State {
   uint64_t header_line = 0;  // CSV: the header's line
 };
 
-InsertParser::InsertParser(TableHandle table, const WriteAttributes& defaults, size_t max_line_bytes)
+InsertParser::InsertParser(TableHandle table, const WriteAttributes& defaults,
+                           size_t max_line_bytes)
     : state_(std::make_unique<State>(std::move(table), defaults, max_line_bytes)) {}
 
 InsertParser::~InsertParser() = default;

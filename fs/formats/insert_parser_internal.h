@@ -10,9 +10,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/store/mutation.h"
-#include "engine/status.h"
 #include "engine/cql/table_schema.h"
+#include "engine/status.h"
+#include "engine/store/mutation.h"
 #include "fs/formats/insert_parser.h"
 #include "fs/formats/write_suffixes.h"
 

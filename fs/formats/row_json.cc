@@ -43,13 +43,27 @@ void AppendJsonString(std::string_view text, std::string* out) {
     out->append(text.substr(plain, i - plain));
     plain = i + 1;
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      case '\b':
+        out->append("\\b");
+        break;
+      case '\f':
+        out->append("\\f");
+        break;
       default:
         out->append("\\u00");
         out->push_back(kHex[c >> 4]);
@@ -183,8 +197,7 @@ std::vector<std::optional<std::string_view>> RowValues(const TableSchema& table,
 // A CSV field, double-quoted when it holds a separator, a quote or a line
 // break, or when `quote_empty` and it is empty.
 void AppendCsvField(std::string_view text, bool quote_empty, std::string* out) {
-  const bool quoted =
-      (quote_empty && text.empty()) || NeedsCsvQuotes(text);
+  const bool quoted = (quote_empty && text.empty()) || NeedsCsvQuotes(text);
   if (!quoted) {
     out->append(text);
     return;

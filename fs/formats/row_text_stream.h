@@ -3,9 +3,8 @@
 #pragma once
 
 #include <memory>
-#include <string>
-
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/status.h"

@@ -215,8 +215,8 @@ class StatsBuilder {
       ring.bytes[node] += size.bytes;
     }
     const bool wide = size.rows > kWidePartitionRows || size.bytes > kWidePartitionBytes;
-    const bool keep = widest_count_ > 0 &&
-                      (heap_.size() < widest_count_ || Wider(size, heap_.top()));
+    const bool keep =
+        widest_count_ > 0 && (heap_.size() < widest_count_ || Wider(size, heap_.top()));
     if (!wide && !keep) return;  // the common case names nothing
     size.name = PartitionName(*table_, key);
     if (wide) {
@@ -276,7 +276,8 @@ std::string PercentileTable(const TableStats& stats) {
       {"50%", {r.p50, b.p50}}, {"75%", {r.p75, b.p75}}, {"95%", {r.p95, b.p95}},
       {"98%", {r.p98, b.p98}}, {"99%", {r.p99, b.p99}}, {"Min", {r.min, b.min}},
       {"Max", {r.max, b.max}}};
-  std::vector<std::vector<std::string>> rows = {{"Percentile", "Rows/partition", "Bytes/partition"}};
+  std::vector<std::vector<std::string>> rows = {
+      {"Percentile", "Rows/partition", "Bytes/partition"}};
   for (const auto& [label, values] : lines) {
     rows.push_back({label, std::to_string(values.first), std::to_string(values.second)});
   }
@@ -325,19 +326,19 @@ std::string FormatStatsText(const TableStats& stats) {
   text += "Widest partitions (by rows):\n" + WidestTable(stats) + "\n";
   text += "Token spread (partitions / bytes per node, skew = max/mean):\n";
   for (const RingSpread& ring : stats.rings) {
-    text += "  " + std::to_string(ring.nodes) + " nodes:  " + Joined(ring.partitions) +
-            "  (skew " + Fixed2(ring.partition_skew) + ")  bytes: " + Joined(ring.bytes) +
-            "  (skew " + Fixed2(ring.byte_skew) + ")\n";
+    text += "  " + std::to_string(ring.nodes) + " nodes:  " + Joined(ring.partitions) + "  (skew " +
+            Fixed2(ring.partition_skew) + ")  bytes: " + Joined(ring.bytes) + "  (skew " +
+            Fixed2(ring.byte_skew) + ")\n";
   }
   if (stats.wide_partitions == 0) return text + "\nWarnings: none\n";
   text += "\nWarnings: " + std::to_string(stats.wide_partitions) + " partition" +
           (stats.wide_partitions == 1 ? "" : "s") + " over the guidance of " +
-          std::to_string(kWidePartitionRows) + " rows or " +
-          std::to_string(kWidePartitionBytes) + " bytes\n";
+          std::to_string(kWidePartitionRows) + " rows or " + std::to_string(kWidePartitionBytes) +
+          " bytes\n";
   for (const std::string& warning : stats.warnings) text += "  " + warning + "\n";
   if (stats.wide_partitions > stats.warnings.size()) {
-    text += "  ... and " + std::to_string(stats.wide_partitions - stats.warnings.size()) +
-            " more\n";
+    text +=
+        "  ... and " + std::to_string(stats.wide_partitions - stats.warnings.size()) + " more\n";
   }
   return text;
 }
@@ -355,18 +356,19 @@ std::string FormatStatsJson(const TableStats& stats) {
                      {"partition_skew", ring.partition_skew},
                      {"byte_skew", ring.byte_skew}});
   }
-  nlohmann::ordered_json json = {{"keyspace", stats.keyspace},
-                                 {"table", stats.table},
-                                 {"partitions", stats.partitions},
-                                 {"rows", stats.rows},
-                                 {"cells", stats.cells},
-                                 {"bytes", stats.bytes},
-                                 {"rows_per_partition", PercentilesJson(stats.rows_per_partition)},
-                                 {"bytes_per_partition", PercentilesJson(stats.bytes_per_partition)},
-                                 {"widest", std::move(widest)},
-                                 {"rings", std::move(rings)},
-                                 {"wide_partitions", stats.wide_partitions},
-                                 {"warnings", stats.warnings}};
+  nlohmann::ordered_json json = {
+      {"keyspace", stats.keyspace},
+      {"table", stats.table},
+      {"partitions", stats.partitions},
+      {"rows", stats.rows},
+      {"cells", stats.cells},
+      {"bytes", stats.bytes},
+      {"rows_per_partition", PercentilesJson(stats.rows_per_partition)},
+      {"bytes_per_partition", PercentilesJson(stats.bytes_per_partition)},
+      {"widest", std::move(widest)},
+      {"rings", std::move(rings)},
+      {"wide_partitions", stats.wide_partitions},
+      {"warnings", stats.warnings}};
   // Names are valid UTF-8 (key values are validated); replacing bad bytes
   // keeps dump from throwing should one ever not be.
   return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/store/read_view.h"
-#include "engine/status.h"
 #include "engine/cql/table_schema.h"
+#include "engine/status.h"
+#include "engine/store/read_view.h"
 
 namespace cellfs::fs {
 

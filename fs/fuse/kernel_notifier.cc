@@ -88,10 +88,9 @@ void KernelNotifierThread::Run() {
 }
 
 void KernelNotifierThread::Send(fuse_session* session, const Item& item) {
-  int rc = item.name.empty()
-               ? fuse_lowlevel_notify_inval_inode(session, item.inode, 0, 0)
-               : fuse_lowlevel_notify_inval_entry(session, item.inode, item.name.c_str(),
-                                                  item.name.size());
+  int rc = item.name.empty() ? fuse_lowlevel_notify_inval_inode(session, item.inode, 0, 0)
+                             : fuse_lowlevel_notify_inval_entry(
+                                   session, item.inode, item.name.c_str(), item.name.size());
   // ENOENT: the kernel had nothing cached, the usual case. ENOTCONN: the
   // connection is not initialised yet or already gone.
   if (rc == 0 || rc == -ENOENT || rc == -ENOTCONN) return;

@@ -86,7 +86,10 @@ void AppendCells(const Node& dir, const RowFragment& row, ColumnKind kind,
 class PartitionListing final : public DirListing {
  public:
   PartitionListing(const Node& dir, const ReadView& view, int64_t mtime)
-      : dir_(dir), view_(view), mtime_(mtime), types_(dir.PartitionTypes()),
+      : dir_(dir),
+        view_(view),
+        mtime_(mtime),
+        types_(dir.PartitionTypes()),
         it_(view.NewPartitionIterator(dir.table)) {}
   bool Next(ListedEntry* out) override {
     for (; it_->Valid(); it_->Next()) {

@@ -2,8 +2,8 @@
 // without reading data (fs/ops/filesystem_impl.h).
 #include <cassert>
 
-#include "fs/ops/filesystem_impl.h"
 #include "fs/formats/key_name.h"
+#include "fs/ops/filesystem_impl.h"
 #include "fs/tree/slice_path.h"
 #include "fs/tree/virtual_name.h"
 
@@ -49,7 +49,8 @@ Status VirtualChild(const Node& parent, std::string_view name, Node* child) {
                     parsed.kind == VirtualName::Kind::kLimit ||
                     parsed.kind == VirtualName::Kind::kReverse;
   if (slice_kind) {
-    if (!parent.clustered()) return Status::NotFound("a table without clustering columns has no slices");
+    if (!parent.clustered())
+      return Status::NotFound("a table without clustering columns has no slices");
     child->id.kind = NodeKind::kSlice;
     child->id.slice.emplace_back(name);
     SliceSpec slice;  // a bound that does not parse fails its lookup, not a later listing

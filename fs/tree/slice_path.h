@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "engine/cql/cql_type.h"
-#include "engine/store/slice.h"
 #include "engine/status.h"
+#include "engine/store/slice.h"
 
 namespace cellfs::fs {
 

@@ -4,12 +4,10 @@
 
 #include <limits>
 
-
 namespace cellfs::fs {
 namespace {
 
 std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
-
 
 using Kind = VirtualName::Kind;
 
@@ -21,8 +19,9 @@ struct FixedName {
 };
 
 constexpr FixedName kFixedNames[] = {
-    {"@cql", Kind::kCql},         {"@schema", Kind::kSchema}, {"@insert", Kind::kInsert},
-    {"@json", Kind::kJson},       {"@csv", Kind::kCsv},       {"@stats", Kind::kStats},
+    {"@cql", Kind::kCql},         {"@schema", Kind::kSchema},
+    {"@insert", Kind::kInsert},   {"@json", Kind::kJson},
+    {"@csv", Kind::kCsv},         {"@stats", Kind::kStats},
     {"@reverse", Kind::kReverse}, {"@stats.json", Kind::kStatsJson},
 };
 

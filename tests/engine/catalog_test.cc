@@ -41,10 +41,9 @@ TEST_CASE("keyspace creation needs a replication map with a class", "[catalog]")
              Catch::Contains("replication"));
   CHECK_THAT(RunScript(catalog, "CREATE KEYSPACE k1 WITH replication = {'dc1': 3};").message(),
              Catch::Contains("'class'"));
-  CHECK_THAT(
-      RunScript(catalog, "CREATE KEYSPACE k1 WITH replication = {'class': 'X'} AND foo = 1;")
-          .message(),
-      Catch::Contains("unknown keyspace option foo"));
+  CHECK_THAT(RunScript(catalog, "CREATE KEYSPACE k1 WITH replication = {'class': 'X'} AND foo = 1;")
+                 .message(),
+             Catch::Contains("unknown keyspace option foo"));
   CHECK(catalog.keyspaces().empty());
 }
 
@@ -56,8 +55,8 @@ TEST_CASE("keyspace names follow Cassandra's 48-character word rule", "[catalog]
   CHECK_FALSE(RunScript(catalog, "CREATE KEYSPACE " + std::string(49, 'a') +
                                      " WITH replication = {'class': 'X'};")
                   .ok());
-  CHECK(RunScript(catalog, "CREATE KEYSPACE " + std::string(48, 'a') +
-                               " WITH replication = {'class': 'X'};")
+  CHECK(RunScript(catalog,
+                  "CREATE KEYSPACE " + std::string(48, 'a') + " WITH replication = {'class': 'X'};")
             .ok());
 }
 
@@ -87,15 +86,13 @@ TEST_CASE("IF NOT EXISTS and IF EXISTS turn conflicts into no-ops", "[catalog]")
   SECTION("type") {
     REQUIRE(RunScript(catalog, "CREATE TYPE ks.a (x int);").ok());
     CHECK(RunScript(catalog, "CREATE TYPE IF NOT EXISTS ks.a (y text);").ok());
-    CHECK(catalog.FindKeyspace("ks")->types.at("a").field_names ==
-          std::vector<std::string>{"x"});
+    CHECK(catalog.FindKeyspace("ks")->types.at("a").field_names == std::vector<std::string>{"x"});
     CHECK(RunScript(catalog, "DROP TYPE IF EXISTS ks.nope;").ok());
     CHECK(RunScript(catalog, "DROP TYPE ks.nope;").code() == StatusCode::kNotFound);
   }
 }
 
-TEST_CASE("every primary key form yields the right partition and clustering columns",
-          "[catalog]") {
+TEST_CASE("every primary key form yields the right partition and clustering columns", "[catalog]") {
   struct Case {
     const char* columns;
     std::vector<std::string> partition;
@@ -112,7 +109,8 @@ TEST_CASE("every primary key form yields the right partition and clustering colu
   for (const auto& c : cases) {
     Catalog catalog;
     INFO(c.columns);
-    REQUIRE(RunScript(catalog, std::string(kKeyspace) + "CREATE TABLE t (" + c.columns + ");").ok());
+    REQUIRE(
+        RunScript(catalog, std::string(kKeyspace) + "CREATE TABLE t (" + c.columns + ");").ok());
     const TableDef* t = catalog.FindTable("ks", "t");
     REQUIRE(t != nullptr);
     std::vector<std::string> partition, clustering;
@@ -125,8 +123,7 @@ TEST_CASE("every primary key form yields the right partition and clustering colu
   }
 }
 
-TEST_CASE("columns are kept in canonical order: partition, clustering, then by name",
-          "[catalog]") {
+TEST_CASE("columns are kept in canonical order: partition, clustering, then by name", "[catalog]") {
   Catalog catalog;
   REQUIRE(RunScript(catalog, std::string(kKeyspace) +
                                  "CREATE TABLE t (z text, c int, y int static, b int, a int, "
@@ -210,9 +207,10 @@ TEST_CASE("collection nesting follows Cassandra's frozen rules", "[catalog]") {
 
 TEST_CASE("a frozen collection freezes everything inside it", "[catalog]") {
   Catalog catalog;
-  REQUIRE(RunScript(catalog, std::string(kKeyspace) +
-                                 "CREATE TABLE t (a int PRIMARY KEY, m frozen<map<text, list<int>>>);")
-              .ok());
+  REQUIRE(
+      RunScript(catalog, std::string(kKeyspace) +
+                             "CREATE TABLE t (a int PRIMARY KEY, m frozen<map<text, list<int>>>);")
+          .ok());
   const TypePtr& m = catalog.FindTable("ks", "t")->FindColumn("m")->type;
   CHECK(m->ToCql() == "frozen<map<text, frozen<list<int>>>>");
 }
@@ -346,8 +344,7 @@ TEST_CASE("a user type cannot take the name of a parameterised type", "[catalog]
                 "CREATE TABLE t (k int PRIMARY KEY, v frozen<\"List\">);") == "");
 }
 
-TEST_CASE("types nested too deeply through user types are refused with a position",
-          "[catalog]") {
+TEST_CASE("types nested too deeply through user types are refused with a position", "[catalog]") {
   // The parser caps one type expression at 32 levels; user types chain
   // expressions, and every recursive walk over values would follow the chain
   // (a hostile schema crashed the process).
@@ -404,8 +401,7 @@ TEST_CASE("functions and aggregates are kept as written", "[catalog]") {
   CHECK_THAT(routines.at("f"), Catch::StartsWith("CREATE OR REPLACE FUNCTION ks.f (a int)"));
 }
 
-TEST_CASE("a failed statement leaves the catalog and the session keyspace unchanged",
-          "[catalog]") {
+TEST_CASE("a failed statement leaves the catalog and the session keyspace unchanged", "[catalog]") {
   Catalog catalog;
   std::string ks;
   REQUIRE(RunScript(catalog, kKeyspace, &ks).ok());
@@ -419,8 +415,8 @@ TEST_CASE("a failed statement leaves the catalog and the session keyspace unchan
 TEST_CASE("DROP KEYSPACE drops its tables and clears the session keyspace", "[catalog]") {
   Catalog catalog;
   std::string ks;
-  REQUIRE(RunScript(catalog, std::string(kKeyspace) + "CREATE TABLE t (a int PRIMARY KEY);", &ks)
-              .ok());
+  REQUIRE(
+      RunScript(catalog, std::string(kKeyspace) + "CREATE TABLE t (a int PRIMARY KEY);", &ks).ok());
   SchemaChange change;
   Statement statement;
   bool done = false;

@@ -3,7 +3,6 @@
 #include "engine/store/cell.h"
 
 #include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -186,8 +185,12 @@ TEST_CASE("Supersedes is a strict total order on distinct cells", "[cell]") {
 }
 
 TEST_CASE("counters add their deltas and keep the later write time", "[cell][counter]") {
-  SECTION("positive") { CHECK(Reconcile(Cell::Counter(1, 2), Cell::Counter(3, 5)) == Cell::Counter(3, 7)); }
-  SECTION("negative") { CHECK(Reconcile(Cell::Counter(4, -2), Cell::Counter(3, 5)) == Cell::Counter(4, 3)); }
+  SECTION("positive") {
+    CHECK(Reconcile(Cell::Counter(1, 2), Cell::Counter(3, 5)) == Cell::Counter(3, 7));
+  }
+  SECTION("negative") {
+    CHECK(Reconcile(Cell::Counter(4, -2), Cell::Counter(3, 5)) == Cell::Counter(4, 3));
+  }
   SECTION("an older write time still adds") {
     CHECK(CounterDelta(Reconcile(Cell::Counter(100, 1), Cell::Counter(1, 1))) == 2);
   }

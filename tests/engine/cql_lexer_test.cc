@@ -124,8 +124,10 @@ TEST_CASE("unterminated literals and comments are errors at their start", "[lexe
     const char* message;
   };
   const Case cases[] = {
-      {"x 'abc", "unterminated string literal"},     {"x \"abc", "unterminated quoted identifier"},
-      {"x $$abc", "unterminated $$ string literal"}, {"x /* abc", "unterminated /* comment"},
+      {"x 'abc", "unterminated string literal"},
+      {"x \"abc", "unterminated quoted identifier"},
+      {"x $$abc", "unterminated $$ string literal"},
+      {"x /* abc", "unterminated /* comment"},
       {"x 'it''", "unterminated string literal"},
       {"x 'a\xff'", "invalid UTF-8 in string literal"},
       {"x \"v\xc0\xaf\"", "invalid UTF-8 in quoted identifier"},

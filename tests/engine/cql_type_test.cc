@@ -12,9 +12,10 @@ TypePtr Int() { return CqlType::Native(TypeKind::kInt); }
 TypePtr Text() { return CqlType::Native(TypeKind::kText); }
 
 TEST_CASE("every native type has its CQL name and varchar is text", "[cql_type]") {
-  for (const char* name : {"ascii", "bigint", "blob", "boolean", "counter", "date", "decimal",
-                           "double", "duration", "float", "inet", "int", "smallint", "text",
-                           "time", "timestamp", "timeuuid", "tinyint", "uuid", "varint"}) {
+  for (const char* name :
+       {"ascii",  "bigint",    "blob",     "boolean", "counter", "date",     "decimal",
+        "double", "duration",  "float",    "inet",    "int",     "smallint", "text",
+        "time",   "timestamp", "timeuuid", "tinyint", "uuid",    "varint"}) {
     TypePtr t = CqlType::NativeByName(name);
     REQUIRE(t != nullptr);
     CHECK(t->ToCql() == name);
@@ -44,8 +45,7 @@ TEST_CASE("freezing a type freezes everything nested in it", "[cql_type]") {
   CHECK(CqlType::Tuple({CqlType::List(Int(), false)})->params()[0]->frozen());
 }
 
-TEST_CASE("wrapping an already frozen type shares it instead of copying its tree",
-          "[cql_type]") {
+TEST_CASE("wrapping an already frozen type shares it instead of copying its tree", "[cql_type]") {
   // Deep copies made every use of a nested user type cost its whole tree:
   // a chain of UDTs took quadratic memory.
   TypePtr frozen_list = CqlType::List(Int(), true);
@@ -62,14 +62,13 @@ TEST_CASE("wrapping an already frozen type shares it instead of copying its tree
   CHECK(wrapped->frozen());
 }
 
-TEST_CASE("a type's depth counts its levels of nesting, user type fields included",
-          "[cql_type]") {
+TEST_CASE("a type's depth counts its levels of nesting, user type fields included", "[cql_type]") {
   CHECK(Int()->depth() == 1);
   CHECK(CqlType::List(Int(), false)->depth() == 2);
   CHECK(CqlType::Map(Int(), CqlType::Set(Text(), true), true)->depth() == 3);
   CHECK(CqlType::Tuple({Int(), CqlType::Tuple({CqlType::List(Int(), true)})})->depth() == 4);
-  TypePtr address = CqlType::Udt("ks", "address", {"a", "b"}, {Int(), CqlType::List(Int(), true)},
-                                 true);
+  TypePtr address =
+      CqlType::Udt("ks", "address", {"a", "b"}, {Int(), CqlType::List(Int(), true)}, true);
   CHECK(address->depth() == 3);
   CHECK(CqlType::Udt("ks", "u", {}, {}, true)->depth() == 1);
 }
@@ -91,8 +90,7 @@ TEST_CASE("type equality is structural", "[cql_type]") {
   CHECK(Int()->Equals(*CqlType::NativeByName("int")));
 }
 
-TEST_CASE("key capability excludes counters, durations and non-frozen collections",
-          "[cql_type]") {
+TEST_CASE("key capability excludes counters, durations and non-frozen collections", "[cql_type]") {
   CHECK(Int()->CheckKeyCapable().ok());
   CHECK(CqlType::List(Int(), true)->CheckKeyCapable().ok());
   CHECK(CqlType::Tuple({Int(), Text()})->CheckKeyCapable().ok());
@@ -100,8 +98,7 @@ TEST_CASE("key capability excludes counters, durations and non-frozen collection
   CHECK_FALSE(CqlType::Native(TypeKind::kDuration)->CheckKeyCapable().ok());
   CHECK_THAT(CqlType::Set(Int(), false)->CheckKeyCapable().message(),
              Catch::Contains("non-frozen set<int>"));
-  CHECK_FALSE(
-      CqlType::List(CqlType::Native(TypeKind::kDuration), true)->CheckKeyCapable().ok());
+  CHECK_FALSE(CqlType::List(CqlType::Native(TypeKind::kDuration), true)->CheckKeyCapable().ok());
 }
 
 TEST_CASE("fixed widths match the serialized sizes", "[cql_type]") {

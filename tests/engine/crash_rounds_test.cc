@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,8 +17,6 @@
 #include <thread>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
 #include "engine/cql/cql_parser.h"
 #include "engine/engine.h"
 #include "engine/store/table_scan.h"
@@ -27,8 +26,8 @@
 namespace cellfs {
 namespace {
 
-using testing::IntValue;
 using testing::IntOf;
+using testing::IntValue;
 using testing::RunCql;
 
 using testing::FaultEnv;

@@ -7,6 +7,7 @@
 #include <leveldb/helpers/memenv.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -19,8 +20,6 @@
 #include <utility>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
 #include "engine/cql/cql_parser.h"
 #include "engine/engine.h"
 #include "engine/store/table_scan.h"
@@ -30,8 +29,8 @@
 namespace cellfs {
 namespace {
 
-using testing::IntValue;
 using testing::IntOf;
+using testing::IntValue;
 using testing::RunCql;
 
 using testing::DiskFault;
@@ -618,14 +617,13 @@ TEST_CASE("a MANIFEST that fails at a random byte loses no acknowledged write",
   PrintTotals(totals);
 }
 
-// LevelDB 1.23, which the engine's GuardedEnv guards against: a compaction flushes a full memtable from inside its loop
-// (DoCompactionWork) and retries that flush for every later key when it
-// fails; it also records its own result in the MANIFEST when it ends. Once
-// a full disk has torn a MANIFEST record and space comes back, those
-// retries append whole records behind the torn one, and the next open fails
-// with "Corruption: checksum mismatch": the store cannot be opened at all.
-// Appends after a failed append to the same file are what must not happen:
-// GuardedEnv's files stay failed after their first failure.
+// LevelDB 1.23, which the engine's GuardedEnv guards against: a compaction flushes a full memtable
+// from inside its loop (DoCompactionWork) and retries that flush for every later key when it fails;
+// it also records its own result in the MANIFEST when it ends. Once a full disk has torn a MANIFEST
+// record and space comes back, those retries append whole records behind the torn one, and the next
+// open fails with "Corruption: checksum mismatch": the store cannot be opened at all. Appends after
+// a failed append to the same file are what must not happen: GuardedEnv's files stay failed after
+// their first failure.
 TEST_CASE("a MANIFEST record torn by a full disk during a compaction leaves the store openable",
           "[disk_fault]") {
   FaultStore store(CommitMode::kPeriodic, /*write_buffer_bytes=*/64u << 10);

@@ -7,12 +7,11 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
-
-#include <catch2/catch.hpp>
 
 #include "tests/engine/crash_env.h"
 #include "tests/engine/engine_test_util.h"

@@ -6,22 +6,21 @@
 #include <leveldb/env.h>
 #include <leveldb/helpers/memenv.h>
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
-#include "engine/store/cell.h"
 #include "engine/cql/cql_parser.h"
-#include "engine/engine.h"
 #include "engine/cql/literal.h"
+#include "engine/cql/table_schema.h"
+#include "engine/engine.h"
+#include "engine/store/cell.h"
 #include "engine/store/read_view.h"
 #include "engine/store/row_fragment.h"
 #include "engine/store/slice.h"
-#include "engine/cql/table_schema.h"
 
 namespace cellfs::testing {
 
@@ -72,7 +71,8 @@ inline void RunDdl(Engine* engine, const std::string& cql, std::string* keyspace
 
 class TestEngine {
  public:
-  explicit TestEngine(EngineOptions options = {}) : env_(leveldb::NewMemEnv(leveldb::Env::Default())) {
+  explicit TestEngine(EngineOptions options = {})
+      : env_(leveldb::NewMemEnv(leveldb::Env::Default())) {
     options.env = env_.get();
     options.clock = &clock;
     options.background_sweeper = false;

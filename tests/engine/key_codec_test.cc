@@ -5,7 +5,6 @@
 #include "engine/cql/key_codec.h"
 
 #include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -135,8 +134,8 @@ void CheckOrderMatchesCassandra(const TypePtr& type, uint64_t seed, size_t pool_
       }
     }
   }
-  INFO(type->ToCql() << ": " << pairs << " pairs, " << ties << " ties; first mismatch: "
-                     << first_mismatch);
+  INFO(type->ToCql() << ": " << pairs << " pairs, " << ties
+                     << " ties; first mismatch: " << first_mismatch);
   CHECK(mismatches == 0);
   CHECK(pairs == pool_size * (pool_size - 1) / 2);
 }
@@ -249,8 +248,8 @@ TEST_CASE("timeuuid keys sort as Cassandra's TimeUUIDType", "[key_codec]") {
 
 TEST_CASE("frozen list keys sort element-wise, shorter first", "[key_codec]") {
   CheckOrderMatchesCassandra(CqlType::List(Native(TypeKind::kInt), true), 19);
-  CheckOrderMatchesCassandra(
-      CqlType::List(CqlType::List(Native(TypeKind::kVarint), true), true), 20);
+  CheckOrderMatchesCassandra(CqlType::List(CqlType::List(Native(TypeKind::kVarint), true), true),
+                             20);
 }
 
 TEST_CASE("frozen set keys sort element-wise over sorted elements", "[key_codec]") {
@@ -259,8 +258,8 @@ TEST_CASE("frozen set keys sort element-wise over sorted elements", "[key_codec]
 }
 
 TEST_CASE("frozen map keys sort entry-wise, key then value", "[key_codec]") {
-  CheckOrderMatchesCassandra(
-      CqlType::Map(Native(TypeKind::kInt), Native(TypeKind::kText), true), 23);
+  CheckOrderMatchesCassandra(CqlType::Map(Native(TypeKind::kInt), Native(TypeKind::kText), true),
+                             23);
   CheckOrderMatchesCassandra(
       CqlType::Map(CqlType::Tuple({Native(TypeKind::kInt), Native(TypeKind::kText)}),
                    Native(TypeKind::kBlob), true),
@@ -268,9 +267,9 @@ TEST_CASE("frozen map keys sort entry-wise, key then value", "[key_codec]") {
 }
 
 TEST_CASE("tuple keys sort component-wise, null first, fewer components first", "[key_codec]") {
-  CheckOrderMatchesCassandra(CqlType::Tuple({Native(TypeKind::kInt), Native(TypeKind::kText),
-                                             Native(TypeKind::kDecimal)}),
-                             25);
+  CheckOrderMatchesCassandra(
+      CqlType::Tuple({Native(TypeKind::kInt), Native(TypeKind::kText), Native(TypeKind::kDecimal)}),
+      25);
   CheckOrderMatchesCassandra(
       CqlType::Tuple({CqlType::Tuple({Native(TypeKind::kInt), Native(TypeKind::kBoolean)}),
                       Native(TypeKind::kTimeuuid)}),
@@ -317,11 +316,11 @@ TEST_CASE("every NaN encodes as Java's canonical NaN", "[key_codec]") {
 TEST_CASE("varints order numerically across lengths", "[key_codec]") {
   std::string big_positive(200, '\x11');
   std::string big_negative = "\x80" + std::string(199, '\x11');
-  CheckStrictlyIncreasing(*Native(TypeKind::kVarint),
-                          {"", big_negative, Varint(std::numeric_limits<int64_t>::min()),
-                           Varint(-65536), Varint(-129), Varint(-128), Varint(-1), Varint(0),
-                           Varint(1), Varint(127), Varint(128), Varint(255), Varint(256),
-                           Varint(std::numeric_limits<int64_t>::max()), big_positive});
+  CheckStrictlyIncreasing(
+      *Native(TypeKind::kVarint),
+      {"", big_negative, Varint(std::numeric_limits<int64_t>::min()), Varint(-65536), Varint(-129),
+       Varint(-128), Varint(-1), Varint(0), Varint(1), Varint(127), Varint(128), Varint(255),
+       Varint(256), Varint(std::numeric_limits<int64_t>::max()), big_positive});
 }
 
 TEST_CASE("non-minimal varints encode like their minimal form", "[key_codec]") {
@@ -333,10 +332,10 @@ TEST_CASE("non-minimal varints encode like their minimal form", "[key_codec]") {
 
 TEST_CASE("decimals order numerically: -10 < -1.5 < -0.01 < 0 < 0.001 < 1 < 1.01 < 10.5",
           "[key_codec]") {
-  CheckStrictlyIncreasing(*Native(TypeKind::kDecimal),
-                          {"", Decimal(-10, 0), Decimal(-15, 1), Decimal(-1, 2), Decimal(0, 0),
-                           Decimal(1, 3), Decimal(1, 0), Decimal(101, 2), Decimal(105, 1),
-                           Decimal(1, -9)});
+  CheckStrictlyIncreasing(
+      *Native(TypeKind::kDecimal),
+      {"", Decimal(-10, 0), Decimal(-15, 1), Decimal(-1, 2), Decimal(0, 0), Decimal(1, 3),
+       Decimal(1, 0), Decimal(101, 2), Decimal(105, 1), Decimal(1, -9)});
 }
 
 TEST_CASE("equal decimals encode identically: 1 == 1.0 == 1.00 == 0.1E1 == 10E-1", "[key_codec]") {
@@ -365,54 +364,48 @@ TEST_CASE("dates sort unsigned, the epoch (2^31) in the middle", "[key_codec]") 
 }
 
 TEST_CASE("text sorts by bytes: a prefix, then 0x00, then higher bytes", "[key_codec]") {
-  CheckStrictlyIncreasing(*Native(TypeKind::kText),
-                          {"", std::string(1, '\0'), std::string(2, '\0'), "\x01", "a",
-                           std::string("a\0", 2), std::string("a\0\xFF", 3), "a\x01", "ab",
-                           "\xFF", "\xFF\xFF"});
+  CheckStrictlyIncreasing(
+      *Native(TypeKind::kText),
+      {"", std::string(1, '\0'), std::string(2, '\0'), "\x01", "a", std::string("a\0", 2),
+       std::string("a\0\xFF", 3), "a\x01", "ab", "\xFF", "\xFF\xFF"});
 }
 
-TEST_CASE("an IPv4 address sorts before an IPv6 address with the same first bytes",
-          "[key_codec]") {
-  CheckStrictlyIncreasing(*Native(TypeKind::kInet),
-                          {"", Bytes({10, 0, 0, 1}),
-                           Bytes({10, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}),
-                           Bytes({10, 0, 0, 2}), Bytes({192, 168, 0, 1}),
-                           Bytes({0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1})});
+TEST_CASE("an IPv4 address sorts before an IPv6 address with the same first bytes", "[key_codec]") {
+  CheckStrictlyIncreasing(
+      *Native(TypeKind::kInet),
+      {"", Bytes({10, 0, 0, 1}), Bytes({10, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}),
+       Bytes({10, 0, 0, 2}), Bytes({192, 168, 0, 1}),
+       Bytes({0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1})});
 }
 
 TEST_CASE("uuids sort by version, then time (v1) or high bytes, then low bytes unsigned",
           "[key_codec]") {
-  CheckStrictlyIncreasing(*Native(TypeKind::kUuid),
-                          {"",
-                           // version 1: time_hi decides before time_low
-                           Uuid("ffffffff-0000-1000-0000-000000000000"),
-                           Uuid("00000000-0000-1001-0000-000000000000"),
-                           // same time: low bytes unsigned (0x7f < 0x80)
-                           Uuid("00000000-0000-1001-7f00-000000000000"),
-                           Uuid("00000000-0000-1001-8000-000000000000"),
-                           // version 4 after every version 1, then high bytes unsigned
-                           Uuid("00000000-0000-4000-0000-000000000000"),
-                           Uuid("80000000-0000-4000-0000-000000000000")});
+  CheckStrictlyIncreasing(
+      *Native(TypeKind::kUuid),
+      {"",
+       // version 1: time_hi decides before time_low
+       Uuid("ffffffff-0000-1000-0000-000000000000"), Uuid("00000000-0000-1001-0000-000000000000"),
+       // same time: low bytes unsigned (0x7f < 0x80)
+       Uuid("00000000-0000-1001-7f00-000000000000"), Uuid("00000000-0000-1001-8000-000000000000"),
+       // version 4 after every version 1, then high bytes unsigned
+       Uuid("00000000-0000-4000-0000-000000000000"), Uuid("80000000-0000-4000-0000-000000000000")});
 }
 
 TEST_CASE("timeuuids sort by time, then low bytes as signed bytes", "[key_codec]") {
-  CheckStrictlyIncreasing(*Native(TypeKind::kTimeuuid),
-                          {"", Uuid("ffffffff-ffff-1000-0000-000000000000"),
-                           Uuid("00000000-0000-1001-8000-000000000000"),
-                           Uuid("00000000-0000-1001-ff00-000000000000"),
-                           Uuid("00000000-0000-1001-0080-000000000000"),
-                           Uuid("00000000-0000-1001-0000-000000000000"),
-                           Uuid("00000000-0000-1001-007f-000000000000"),
-                           Uuid("00000000-0000-1001-7f00-000000000000")});
+  CheckStrictlyIncreasing(
+      *Native(TypeKind::kTimeuuid),
+      {"", Uuid("ffffffff-ffff-1000-0000-000000000000"),
+       Uuid("00000000-0000-1001-8000-000000000000"), Uuid("00000000-0000-1001-ff00-000000000000"),
+       Uuid("00000000-0000-1001-0080-000000000000"), Uuid("00000000-0000-1001-0000-000000000000"),
+       Uuid("00000000-0000-1001-007f-000000000000"), Uuid("00000000-0000-1001-7f00-000000000000")});
 }
 
 TEST_CASE("tuples: null < empty < value, and missing components sort first", "[key_codec]") {
   const TypePtr type = CqlType::Tuple({Native(TypeKind::kInt), Native(TypeKind::kText)});
-  CheckStrictlyIncreasing(*type, {"", Framed({std::nullopt, std::string("z")}, false),
-                                  Framed({std::string()}, false), Framed({Int(-1)}, false),
-                                  Framed({Int(-1), std::string()}, false),
-                                  Framed({Int(-1), std::string("a")}, false),
-                                  Framed({Int(0)}, false)});
+  CheckStrictlyIncreasing(
+      *type, {"", Framed({std::nullopt, std::string("z")}, false), Framed({std::string()}, false),
+              Framed({Int(-1)}, false), Framed({Int(-1), std::string()}, false),
+              Framed({Int(-1), std::string("a")}, false), Framed({Int(0)}, false)});
 }
 
 TEST_CASE("trailing null components encode as if absent, as Cassandra 5 compares them",
@@ -437,9 +430,9 @@ TEST_CASE("a set's encoding does not depend on its serialized element order", "[
 TEST_CASE("collections: empty value < empty collection < [empty] < [1] < [1, 1] < [2]",
           "[key_codec]") {
   const TypePtr type = CqlType::List(Native(TypeKind::kInt), true);
-  CheckStrictlyIncreasing(*type, {"", Framed({}, true), Framed({std::string()}, true),
-                                  Framed({Int(1)}, true), Framed({Int(1), Int(1)}, true),
-                                  Framed({Int(2)}, true)});
+  CheckStrictlyIncreasing(
+      *type, {"", Framed({}, true), Framed({std::string()}, true), Framed({Int(1)}, true),
+              Framed({Int(1), Int(1)}, true), Framed({Int(2)}, true)});
 }
 
 // ---------------------------------------------------------------------------
@@ -607,9 +600,9 @@ TEST_CASE("collection keys round-trip, sets and maps sorted and deduplicated", "
 }
 
 TEST_CASE("tuple and UDT keys round-trip without trailing nulls", "[key_codec]") {
-  CheckRoundTrip(CqlType::Tuple({Native(TypeKind::kInt), Native(TypeKind::kText),
-                                 Native(TypeKind::kBoolean)}),
-                 42);
+  CheckRoundTrip(
+      CqlType::Tuple({Native(TypeKind::kInt), Native(TypeKind::kText), Native(TypeKind::kBoolean)}),
+      42);
   CheckRoundTrip(Udt(), 43);
 }
 
@@ -666,7 +659,8 @@ std::vector<Row> Rows(const std::vector<Column>& layout, uint64_t seed, size_t n
 
 std::string EncodeRow(const std::vector<Column>& layout, const Row& row, size_t columns) {
   std::string out;
-  for (size_t c = 0; c < columns; ++c) EncodeKeyComponent(*layout[c].type, row[c], layout[c].order, &out);
+  for (size_t c = 0; c < columns; ++c)
+    EncodeKeyComponent(*layout[c].type, row[c], layout[c].order, &out);
   return out;
 }
 
@@ -762,8 +756,8 @@ TEST_CASE("every strict prefix of an encoding is Corruption", "[key_codec]") {
   for (const TypePtr& type :
        {Native(TypeKind::kBigint), Native(TypeKind::kText), Native(TypeKind::kVarint),
         Native(TypeKind::kDecimal), Native(TypeKind::kDouble), Native(TypeKind::kUuid),
-        Native(TypeKind::kTimeuuid), CqlType::Map(Native(TypeKind::kInt), Native(TypeKind::kText), true),
-        Udt()}) {
+        Native(TypeKind::kTimeuuid),
+        CqlType::Map(Native(TypeKind::kInt), Native(TypeKind::kText), true), Udt()}) {
     size_t failures = 0;
     for (const std::string& v : Pool(*type, 70, 200)) {
       for (SortOrder order : {kAsc, kDesc}) {
@@ -908,10 +902,14 @@ size_t CheckDecoderOn(const CqlType& type, const std::string& bytes, SortOrder o
 }
 
 std::vector<TypePtr> RobustnessTypes() {
-  return {Native(TypeKind::kInt),     Native(TypeKind::kBoolean),
-          Native(TypeKind::kFloat),   Native(TypeKind::kText),
-          Native(TypeKind::kVarint),  Native(TypeKind::kDecimal),
-          Native(TypeKind::kUuid),    Native(TypeKind::kTimeuuid),
+  return {Native(TypeKind::kInt),
+          Native(TypeKind::kBoolean),
+          Native(TypeKind::kFloat),
+          Native(TypeKind::kText),
+          Native(TypeKind::kVarint),
+          Native(TypeKind::kDecimal),
+          Native(TypeKind::kUuid),
+          Native(TypeKind::kTimeuuid),
           CqlType::Set(Native(TypeKind::kTinyint), true),
           CqlType::Map(Native(TypeKind::kBoolean), Native(TypeKind::kTinyint), true),
           CqlType::Tuple({Native(TypeKind::kTinyint), Native(TypeKind::kBoolean)}),
@@ -931,7 +929,8 @@ TEST_CASE("random bytes never crash the decoder; what decodes re-encodes to the 
         bytes.push_back(rng() % 2 == 0 ? alphabet[rng() % alphabet.size()]
                                        : static_cast<char>(rng() & 0xFF));
       }
-      for (SortOrder order : {kAsc, kDesc}) decoded += CheckDecoderOn(*type, bytes, order, &failures);
+      for (SortOrder order : {kAsc, kDesc})
+        decoded += CheckDecoderOn(*type, bytes, order, &failures);
     }
     INFO(type->ToCql() << ": " << decoded << " decoded");
     CHECK(failures == 0);

@@ -211,7 +211,9 @@ class KeyValueGenerator {
 
   std::string ByteString() {
     if (Chance(0.1)) return RandomBytes(20 + Uniform(80));
-    return FromAlphabet(1 + Uniform(6), std::string("\x00\x01" "ab\x7F\x80\xFE\xFF", 8));
+    return FromAlphabet(1 + Uniform(6), std::string("\x00\x01"
+                                                    "ab\x7F\x80\xFE\xFF",
+                                                    8));
   }
 
   std::string Inet() {
@@ -223,8 +225,9 @@ class KeyValueGenerator {
     std::string b = FromAlphabet(16, std::string("\x00\x01\x7F\x80\xFF", 5));
     if (Chance(0.3)) b = RandomBytes(16);
     const unsigned version =
-        time_based ? 1u : Pick(std::vector<unsigned>{1, 1, 4, 4, 0, 2, 15,
-                                                     static_cast<unsigned>(Uniform(16))});
+        time_based
+            ? 1u
+            : Pick(std::vector<unsigned>{1, 1, 4, 4, 0, 2, 15, static_cast<unsigned>(Uniform(16))});
     b[6] = static_cast<char>((version << 4) | (static_cast<uint8_t>(b[6]) & 0x0F));
     return b;
   }
@@ -270,8 +273,8 @@ class KeyValueGenerator {
       case TypeKind::kDouble:
         return Floating(static_cast<size_t>(type.FixedWidth()));
       case TypeKind::kBoolean:
-        return std::string(1, Pick(std::vector<char>{'\x00', '\x00', '\x01', '\x01', '\x02',
-                                                     '\xFF'}));
+        return std::string(1,
+                           Pick(std::vector<char>{'\x00', '\x00', '\x01', '\x01', '\x02', '\xFF'}));
       case TypeKind::kVarint:
         return Varint();
       case TypeKind::kDecimal:

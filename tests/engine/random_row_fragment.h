@@ -23,8 +23,8 @@ class RandomFragments {
 
   // A live, expiring or tombstone cell (never a counter).
   Cell RegularOrTombstone() {
-    static const std::vector<std::string> kValues = {"", "a", "ab", "b", std::string("\x80", 1),
-                                                     std::string("\0", 1)};
+    static const std::vector<std::string> kValues = {
+        "", "a", "ab", "b", std::string("\x80", 1), std::string("\0", 1)};
     const int64_t write_time = Pick(1, 4);
     switch (Pick(0, 2)) {
       case 0:

@@ -3,9 +3,8 @@
 // (golden bytes, round trips, rejection of malformed and random input).
 #include "engine/store/row_fragment.h"
 
-#include <catch2/catch.hpp>
-
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -104,8 +103,8 @@ TEST_CASE("normalising sorts cells, reconciles duplicates and applies the deleti
 TEST_CASE("merging reconciles cells per column and keeps columns of either side",
           "[row_fragment]") {
   const RowFragment a = Cells({{1, Cell::Live(1, "a1")}, {3, Cell::Live(5, "a3")}});
-  const RowFragment b = Cells({{2, Cell::Live(1, "b2")}, {3, Cell::Live(6, "b3")},
-                               {9, Cell::Tombstone(1, 0)}});
+  const RowFragment b =
+      Cells({{2, Cell::Live(1, "b2")}, {3, Cell::Live(6, "b3")}, {9, Cell::Tombstone(1, 0)}});
   const RowFragment m = MergeRowFragments(a, b);
   CHECK(m == Cells({{1, Cell::Live(1, "a1")},
                     {2, Cell::Live(1, "b2")},
@@ -126,8 +125,7 @@ TEST_CASE("merging reconciles markers and keeps the newer deletion", "[row_fragm
   CHECK(m.deletion == RowDeletion{4, 2});
 }
 
-TEST_CASE("a row deletion shadows older and equal writes from other fragments",
-          "[row_fragment]") {
+TEST_CASE("a row deletion shadows older and equal writes from other fragments", "[row_fragment]") {
   RowFragment write;  // INSERT ... USING TIMESTAMP 100
   write.marker = RowMarker{100, 0, 0};
   write.cells = {{1, Cell::Live(100, "old")}, {2, Cell::Live(300, "new")}};
@@ -337,8 +335,8 @@ TEST_CASE("purging keeps an expired marker until gc_grace has passed", "[row_fra
 }
 
 TEST_CASE("purging never drops live cells, live markers or counters", "[row_fragment][purge]") {
-  RowFragment f = Cells({{1, Cell::Live(1, "v")}, {2, Cell::Counter(1, 3)},
-                         {3, Cell::Expiring(1, "e", 10, kMax)}});
+  RowFragment f = Cells(
+      {{1, Cell::Live(1, "v")}, {2, Cell::Counter(1, 3)}, {3, Cell::Expiring(1, "e", 10, kMax)}});
   f.marker = RowMarker{1, 0, 0};
   const RowFragment before = f;
   CHECK(PurgeRowFragment(&f, kMax, 0));
@@ -362,7 +360,9 @@ TEST_CASE("the byte format matches docs/FORMAT.md", "[row_fragment][format]") {
   SECTION("a marker and one live cell") {
     RowFragment f = Cells({{3, Cell::Live(5, "ab")}});
     f.marker = RowMarker{5, 0, 0};
-    CHECK(Encoded(f) == std::string("\x01\x0a\x00\x01\x00\x03\x00\x02" "ab", 10));
+    CHECK(Encoded(f) == std::string("\x01\x0a\x00\x01\x00\x03\x00\x02"
+                                    "ab",
+                                    10));
   }
   SECTION("a row deletion alone") {
     RowFragment f;
@@ -380,10 +380,10 @@ TEST_CASE("the byte format matches docs/FORMAT.md", "[row_fragment][format]") {
                                  {2, Cell::Tombstone(3 * kSecond, 3)},
                                  {4, Cell::Counter(2 * kSecond, -3)}});
     const std::string expected(
-        "\x00\x80\x92\xf4\x01\x03"             // header, base, count
-        "\x04\x01\x00\x3c\x00\x01x"            // expiring: ttl 60, expiry as predicted
-        "\x01\x02\x80\x89\x7a\x00"             // tombstone 1 s after base, at its second
-        "\x02\x04\x00\x05",                    // counter -3
+        "\x00\x80\x92\xf4\x01\x03"   // header, base, count
+        "\x04\x01\x00\x3c\x00\x01x"  // expiring: ttl 60, expiry as predicted
+        "\x01\x02\x80\x89\x7a\x00"   // tombstone 1 s after base, at its second
+        "\x02\x04\x00\x05",          // counter -3
         23);
     CHECK(Encoded(f) == expected);
   }
@@ -445,16 +445,24 @@ TEST_CASE("decoding rejects malformed fragments with Corruption", "[row_fragment
       {"empty input", "", "row fragment: truncated header at byte 0 of 0"},
       {"unknown header bits", "\x08\x00\x00"s, "row fragment: bad header flags 8"},
       {"expiring flag without a marker", "\x02\x00\x00"s, "row fragment: bad header flags 2"},
-      {"truncated base", "\x00\x80"s, "row fragment: truncated or overlong base write time at byte 1 of 2"},
-      {"missing cell count", "\x00\x00"s, "row fragment: truncated or overlong cell count at byte 2 of 2"},
-      {"missing marker", "\x01\x00"s, "row fragment: truncated or overlong marker write time at byte 2 of 2"},
-      {"marker ttl 0", "\x03\x00\x00\x00\x00\x00"s, "row fragment: ttl 0 outside 1..630720000 at byte 4 of 6"},
-      {"missing deletion time", "\x04\x00\x00"s, "row fragment: truncated or overlong deletion time at byte 3 of 3"},
+      {"truncated base", "\x00\x80"s,
+       "row fragment: truncated or overlong base write time at byte 1 of 2"},
+      {"missing cell count", "\x00\x00"s,
+       "row fragment: truncated or overlong cell count at byte 2 of 2"},
+      {"missing marker", "\x01\x00"s,
+       "row fragment: truncated or overlong marker write time at byte 2 of 2"},
+      {"marker ttl 0", "\x03\x00\x00\x00\x00\x00"s,
+       "row fragment: ttl 0 outside 1..630720000 at byte 4 of 6"},
+      {"missing deletion time", "\x04\x00\x00"s,
+       "row fragment: truncated or overlong deletion time at byte 3 of 3"},
       {"cell count past the end", "\x00\x00\x02\x00\x01\x00\x00"s,
        "row fragment: cell count 2 past the end at byte 3 of 7"},
-      {"cell kind 3", "\x00\x00\x01\x03\x01\x00\x00"s, "row fragment: bad cell flags 3 at byte 4 of 7"},
-      {"expiring tombstone", "\x00\x00\x01\x05\x01\x00\x00"s, "row fragment: bad cell flags 5 at byte 4 of 7"},
-      {"unknown cell bits", "\x00\x00\x01\x80\x01\x00\x00"s, "row fragment: bad cell flags 128 at byte 4 of 7"},
+      {"cell kind 3", "\x00\x00\x01\x03\x01\x00\x00"s,
+       "row fragment: bad cell flags 3 at byte 4 of 7"},
+      {"expiring tombstone", "\x00\x00\x01\x05\x01\x00\x00"s,
+       "row fragment: bad cell flags 5 at byte 4 of 7"},
+      {"unknown cell bits", "\x00\x00\x01\x80\x01\x00\x00"s,
+       "row fragment: bad cell flags 128 at byte 4 of 7"},
       {"column id over 32 bits", "\x00\x00\x01\x00\x80\x80\x80\x80\x10\x00\x00"s,
        "row fragment: column id 4294967296 exceeds 32 bits at byte 9 of 11"},
       {"equal column ids", "\x00\x00\x02\x00\x01\x00\x00\x00\x01\x00\x00"s,
@@ -463,7 +471,9 @@ TEST_CASE("decoding rejects malformed fragments with Corruption", "[row_fragment
        "row fragment: column id 1 not after 2 at byte 9 of 11"},
       {"ttl over the maximum", "\x00\x00\x01\x04\x01\x00\x81\x8c\xe0\xac\x02\x00\x00"s,
        "row fragment: ttl 630720001 outside 1..630720000 at byte 11 of 13"},
-      {"value length past the end", "\x00\x00\x01\x00\x01\x00\x05" "abcd"s,
+      {"value length past the end",
+       "\x00\x00\x01\x00\x01\x00\x05"
+       "abcd"s,
        "row fragment: value length 5 past the end at byte 7 of 11"},
       {"huge value length", "\x00\x00\x01\x00\x01\x00\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"s,
        "row fragment: value length 18446744073709551615 past the end at byte 16 of 16"},

@@ -63,8 +63,7 @@ TEST_CASE("the hotel schema loads: UDTs, sets, clustering order", "[schema_files
   CheckDescribeRoundTrip(catalog);
 }
 
-TEST_CASE("the reservation schema loads, refusing only its materialized view",
-          "[schema_files]") {
+TEST_CASE("the reservation schema loads, refusing only its materialized view", "[schema_files]") {
   Catalog catalog;
   LoadResult r = LoadFile(catalog, testing::ReadTestFile("cql/reservation_tdg.cql"));
   CHECK(r.errors.empty());
@@ -90,7 +89,8 @@ TEST_CASE("the DS220 KillrVideo schema loads: statics, counters, UDTs, composite
   const TableDef* ratings = catalog.FindTable("killr_video", "ratings_by_video");
   REQUIRE(ratings != nullptr);
   CHECK(ratings->has_counters());
-  const TableDef* interactions = catalog.FindTable("killr_video", "video_interactions_by_user_video");
+  const TableDef* interactions =
+      catalog.FindTable("killr_video", "video_interactions_by_user_video");
   REQUIRE(interactions != nullptr);
   CHECK(interactions->partition_key_count() == 2);
   CheckDescribeRoundTrip(catalog);
@@ -123,8 +123,8 @@ TEST_CASE("the KillrVideo reference schema loads after USE of an existing keyspa
                              "CREATE KEYSPACE killrvideo WITH replication = {'class': "
                              "'SimpleStrategy', 'replication_factor': 1};")
               .ok());
-  LoadResult r = LoadFile(catalog, testing::ReadTestFile("cql/killrvideo_reference_schema.cql"),
-                          "killrvideo");
+  LoadResult r =
+      LoadFile(catalog, testing::ReadTestFile("cql/killrvideo_reference_schema.cql"), "killrvideo");
   CHECK(r.errors.empty());
   CHECK(r.unsupported.empty());
   CHECK(catalog.FindKeyspace("killrvideo")->tables.size() >= 10);

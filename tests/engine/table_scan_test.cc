@@ -77,12 +77,13 @@ TEST_CASE("a table scan yields live rows by token, then clustering order", "[sca
   // Expected: partitions sorted by token, rows 1, 2, 3 in each.
   std::vector<std::string> partitions = names;
   partitions.push_back("lone");
-  std::sort(partitions.begin(), partitions.end(), [](const auto& a, const auto& b) {
-    return ComputeToken(a) < ComputeToken(b);
-  });
+  std::sort(partitions.begin(), partitions.end(),
+            [](const auto& a, const auto& b) { return ComputeToken(a) < ComputeToken(b); });
   std::string expected;
   for (const std::string& p : partitions) {
-    auto add = [&](const std::string& entry) { expected += (expected.empty() ? "" : " | ") + entry; };
+    auto add = [&](const std::string& entry) {
+      expected += (expected.empty() ? "" : " | ") + entry;
+    };
     if (p == "lone") {
       add("lone/-: static s='only static'");
       continue;

@@ -5,7 +5,6 @@
 #include <xxhash.h>
 
 #include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -31,7 +30,10 @@ TEST_CASE("a single-component partition key serializes as its bytes", "[token]")
 }
 
 TEST_CASE("a composite partition key is [u16 length][bytes][0x00] per component", "[token]") {
-  CHECK(SerializePartitionKey({"ab", "c"}) == std::string("\x00\x02" "ab\x00\x00\x01" "c\x00", 9));
+  CHECK(SerializePartitionKey({"ab", "c"}) == std::string("\x00\x02"
+                                                          "ab\x00\x00\x01"
+                                                          "c\x00",
+                                                          9));
   SECTION("an empty component still has its length and terminator") {
     CHECK(SerializePartitionKey({"", "x"}) == std::string("\x00\x00\x00\x00\x01x\x00", 7));
   }

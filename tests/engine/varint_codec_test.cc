@@ -3,7 +3,6 @@
 #include "engine/cql/internal/varint_codec.h"
 
 #include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <limits>
 #include <random>

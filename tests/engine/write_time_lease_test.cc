@@ -14,8 +14,8 @@
 #include <random>
 #include <string>
 
-#include "engine/engine.h"
 #include "engine/cql/internal/big_endian.h"
+#include "engine/engine.h"
 #include "engine/store/internal/storage_keys.h"
 #include "tests/engine/engine_test_util.h"
 #include "tests/engine/fault_env.h"

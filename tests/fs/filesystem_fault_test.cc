@@ -5,12 +5,11 @@
 #include <fcntl.h>
 #include <leveldb/helpers/memenv.h>
 
+#include <catch2/catch.hpp>
 #include <cerrno>
 #include <memory>
 #include <string>
 #include <string_view>
-
-#include <catch2/catch.hpp>
 
 #include "tests/engine/fault_env.h"
 #include "tests/fs/filesystem_test_util.h"

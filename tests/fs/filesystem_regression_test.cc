@@ -4,13 +4,12 @@
 #include <sys/stat.h>
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cerrno>
 #include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "tests/fs/filesystem_test_util.h"
 
@@ -262,8 +261,7 @@ TEST_CASE("ftruncate to 0 of an open int cell is refused and changes nothing", "
 
 // ---- 6. A row's @json.
 
-TEST_CASE("a row's @json write over 64 MiB fails with EFBIG and stores nothing",
-          "[regression]") {
+TEST_CASE("a row's @json write over 64 MiB fails with EFBIG and stores nothing", "[regression]") {
   // Used to take any size.
   FsDriver d;
   MakeRows(d);
@@ -281,15 +279,16 @@ TEST_CASE("a large row @json written in small pieces costs linear time", "[regre
   FsDriver d;
   MakeRows(d);
   const std::string value(8 << 20, 'x');
-  const std::string object = R"({"a": ")" + value + R"(", "b": 5})" "\n";
+  const std::string object = R"({"a": ")" + value +
+                             R"(", "b": 5})"
+                             "\n";
   auto start = std::chrono::steady_clock::now();
   OpenedFile file(d, "ks/j/p/1/@json", O_WRONLY | O_TRUNC);
   for (size_t at = 0; at < object.size(); at += 4096) {
     REQUIRE(file.Write(std::string_view(object).substr(at, 4096)) == 0);
   }
   CHECK(file.Close() == 0);
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   INFO("8 MiB in 4 KiB writes took " << seconds << " s");
   CHECK(seconds < 10.0);  // quadratic: about a minute; linear: well under a second
   CHECK(d.Cat("ks/j/p/1/a") == value + "\n");

@@ -8,8 +8,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
+#include <catch2/catch.hpp>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -22,8 +23,6 @@
 #include <string_view>
 #include <thread>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "tests/fs/filesystem_test_util.h"
 
@@ -80,10 +79,10 @@ class Failures {
   std::vector<std::string> examples_;
 };
 
-#define CHECK_NO_FAILURES(failures)   \
-  do {                                \
-    INFO((failures).Examples());      \
-    CHECK((failures).count() == 0u);  \
+#define CHECK_NO_FAILURES(failures)  \
+  do {                               \
+    INFO((failures).Examples());     \
+    CHECK((failures).count() == 0u); \
   } while (false)
 
 // Runs body(0) ... body(n - 1) on n threads and joins them.
@@ -126,8 +125,8 @@ std::string Hex(uint64_t value) {
 }
 
 std::string MakeValue(int writer, int seq, size_t size, std::mt19937_64& rng, bool binary) {
-  std::string value = "w" + std::to_string(writer) + ":s" + std::to_string(seq) + ":p" +
-                      std::to_string(size) + ":";
+  std::string value =
+      "w" + std::to_string(writer) + ":s" + std::to_string(seq) + ":p" + std::to_string(size) + ":";
   static constexpr std::string_view kAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789 -_";
   uint64_t bits = 0;
   for (size_t i = 0; i < size; ++i) {
@@ -535,8 +534,8 @@ TEST_CASE("a partition listed while rows are added shows every row added before,
         }
       }
       for (int64_t key : keys) {
-        bool possible = key == 0 || (key % kStride >= 1 && key % kStride <= kRows &&
-                                     key / kStride < kWriters);
+        bool possible =
+            key == 0 || (key % kStride >= 1 && key % kStride <= kRows && key / kStride < kWriters);
         if (!possible || key < lower) failures.Add(path + " shows row " + std::to_string(key));
       }
     }
@@ -550,8 +549,7 @@ TEST_CASE("a partition listed while rows are added shows every row added before,
   CHECK(d.fs().inodes().size() == 1);
 }
 
-TEST_CASE("a table listed while partitions are added lists each once, in token order",
-          "[stress]") {
+TEST_CASE("a table listed while partitions are added lists each once, in token order", "[stress]") {
   FsDriver d;
   MakeSchema(d);
   constexpr int kWriters = 3;
@@ -656,8 +654,8 @@ TEST_CASE("unlink racing with open and read: a reader gets a whole value or ENOE
         fs::OpenReply reply;
         e = d.fs().Open(held, O_RDONLY, &reply);
         if (e == 0) {
-          for (std::string piece; (e = d.fs().Read(reply.handle, content.size(), 4096, &piece)) == 0 &&
-                                  !piece.empty();
+          for (std::string piece;
+               (e = d.fs().Read(reply.handle, content.size(), 4096, &piece)) == 0 && !piece.empty();
                piece.clear()) {
             content += piece;
           }
@@ -688,8 +686,7 @@ TEST_CASE("unlink racing with open and read: a reader gets a whole value or ENOE
 
 // ---------------------------------------------------------------- attributes
 
-TEST_CASE("getattr and xattrs of cells being rewritten always describe a whole value",
-          "[stress]") {
+TEST_CASE("getattr and xattrs of cells being rewritten always describe a whole value", "[stress]") {
   FsDriver d;
   MakeSchema(d);
   MkdirP(d, "ks/t/x/1");
@@ -792,7 +789,8 @@ TEST_CASE("@insert batches, row @json writes and cell writes in one partition al
   // Rows 1..40 of writer slot s (keys (10 + s) * kStride + i) are made
   // first; cell writers set `b`, @json writers `a`, of their own rows.
   for (int s = 0; s < kCellWriters + kJsonWriters; ++s) {
-    for (int i = 1; i <= 40; ++i) REQUIRE(d.Mkdir("ks/j/bulk/" + std::to_string((10 + s) * kStride + i)) == 0);
+    for (int i = 1; i <= 40; ++i)
+      REQUIRE(d.Mkdir("ks/j/bulk/" + std::to_string((10 + s) * kStride + i)) == 0);
   }
   std::vector<std::map<int64_t, std::string>> last(kCellWriters + kJsonWriters);
 
@@ -852,8 +850,8 @@ TEST_CASE("@insert batches, row @json writes and cell writes in one partition al
   CHECK_NO_FAILURES(failures);
   CHECK(exports.load() > 0);
   std::vector<std::string> rows = d.Ls("ks/j/bulk");
-  CHECK(rows.size() ==
-        static_cast<size_t>(1 + kLoaders * kBatches * kRowsPerBatch + (kCellWriters + kJsonWriters) * 40));
+  CHECK(rows.size() == static_cast<size_t>(1 + kLoaders * kBatches * kRowsPerBatch +
+                                           (kCellWriters + kJsonWriters) * 40));
   CHECK(d.Cat("ks/j/bulk/" + std::to_string(kStride + 17) + "/a") ==
         "loaded " + std::to_string(kStride + 17) + "\n");
   for (int slot = 0; slot < kCellWriters + kJsonWriters; ++slot) {

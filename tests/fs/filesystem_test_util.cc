@@ -115,7 +115,8 @@ int FsDriver::Resolve(std::string_view path, uint64_t* inode, fs::NodeAttr* attr
 int FsDriver::ResolveParent(std::string_view path, uint64_t* parent, std::string* name) {
   while (!path.empty() && path.back() == '/') path.remove_suffix(1);
   size_t slash = path.rfind('/');
-  std::string_view dir = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+  std::string_view dir =
+      slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
   *name = std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
   return Resolve(dir, parent);
 }

@@ -3,11 +3,11 @@
 // chunks), over a TestEngine, so fs tests read like shell sessions.
 #pragma once
 
+#include <fcntl.h>
 #include <sys/types.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <fcntl.h>
 #include <functional>
 #include <limits>
 #include <map>
@@ -62,8 +62,8 @@ struct Listed {
   uint64_t next_offset = 0;
   uint64_t inode = 0;
   mode_t mode = 0;
-  uint64_t size = 0;          // readdirplus only
-  int64_t mtime_micros = 0;   // readdirplus only
+  uint64_t size = 0;         // readdirplus only
+  int64_t mtime_micros = 0;  // readdirplus only
 };
 
 // Paths are relative to the mount root, '/'-separated ("" is the root);
@@ -123,7 +123,7 @@ class FsDriver {
   // ---- Conveniences that REQUIRE success.
   std::string Cat(std::string_view path);
   std::vector<std::string> Ls(std::string_view path, bool plus = false);
-  void Ddl(std::string_view cql);  // every statement must answer OK
+  void Ddl(std::string_view cql);      // every statement must answer OK
   bool Exists(std::string_view path);  // lookup succeeds
 
   std::string last_step() const {
@@ -148,7 +148,7 @@ class FsDriver {
   TestEngine* engine_;
   RecordingNotifier notifier_;
   std::unique_ptr<fs::Filesystem> fs_;
-  mutable std::mutex mutex_;  // guards held_ and last_step_
+  mutable std::mutex mutex_;           // guards held_ and last_step_
   std::map<uint64_t, uint64_t> held_;  // inode -> lookups the "kernel" holds
   std::string last_step_;
 };

@@ -2,11 +2,10 @@
 // durable: over an engine on a fault-injecting env in periodic mode with a
 // long period, what FsyncDir covered survives a simulated OS crash, and
 // (proving the crash real) what it did not cover is lost.
+#include <fcntl.h>
 #include <leveldb/helpers/memenv.h>
 
 #include <catch2/catch.hpp>
-#include <fcntl.h>
-
 #include <cerrno>
 #include <memory>
 #include <string>
@@ -120,8 +119,9 @@ TEST_CASE("fsync of an @insert that refused a line still makes its stored rows d
   REQUIRE(stack.driver->Resolve("ks/t/@insert", &inode) == 0);
   fs::OpenReply reply;
   REQUIRE(stack.driver->fs().Open(inode, O_WRONLY, &reply) == 0);
-  const std::string rows = "{\"k\": \"p\", \"c\": 1, \"v\": \"one\"}\n"
-                           "{\"k\": \"p\", \"c\": \"bad\"}\n";
+  const std::string rows =
+      "{\"k\": \"p\", \"c\": 1, \"v\": \"one\"}\n"
+      "{\"k\": \"p\", \"c\": \"bad\"}\n";
   (void)stack.driver->fs().Write(reply.handle, 0, rows);  // the bad line is refused
   // The refusal is reported, and the valid row is synced all the same.
   CHECK(stack.driver->fs().Fsync(reply.handle) == EINVAL);

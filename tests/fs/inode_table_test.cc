@@ -2,12 +2,11 @@
 // forget, and numbers that are never reused.
 #include "fs/tree/inode_table.h"
 
+#include <catch2/catch.hpp>
 #include <map>
 #include <random>
 #include <thread>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 namespace cellfs::fs {
 namespace {

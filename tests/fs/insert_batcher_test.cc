@@ -32,8 +32,9 @@ std::string Cell(TestEngine& t, const TableHandle& table, int32_t p, int32_t c) 
 
 TEST_CASE("valid records land, refused ones are reported with their line", "[insert_batcher]") {
   TestEngine t;
-  t.Ddl("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};"
-        "CREATE TABLE ks.t (p int, c int, v text, PRIMARY KEY (p, c));");
+  t.Ddl(
+      "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};"
+      "CREATE TABLE ks.t (p int, c int, v text, PRIMARY KEY (p, c));");
   TableHandle table = t.Table("ks", "t");
   InsertBatcher batcher(t.engine.get(), table);
   batcher.Add(1, Row(1, 1, "a"));
@@ -55,8 +56,9 @@ TEST_CASE("valid records land, refused ones are reported with their line", "[ins
 
 TEST_CASE("a row written twice in one load keeps its later line", "[insert_batcher]") {
   TestEngine t;
-  t.Ddl("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};"
-        "CREATE TABLE ks.t (p int, c int, v text, PRIMARY KEY (p, c));");
+  t.Ddl(
+      "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};"
+      "CREATE TABLE ks.t (p int, c int, v text, PRIMARY KEY (p, c));");
   TableHandle table = t.Table("ks", "t");
   InsertBatcher batcher(t.engine.get(), table);
   // "z" > "a": with one shared write time the greater value would win.
@@ -71,8 +73,9 @@ TEST_CASE("a row written twice in one load keeps its later line", "[insert_batch
 
 TEST_CASE("a record the engine refuses is reported and nothing of it stored", "[insert_batcher]") {
   TestEngine t;
-  t.Ddl("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};"
-        "CREATE TABLE ks.t (p int, c int, v text, PRIMARY KEY (p, c));");
+  t.Ddl(
+      "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};"
+      "CREATE TABLE ks.t (p int, c int, v text, PRIMARY KEY (p, c));");
   TableHandle table = t.Table("ks", "t");
   InsertBatcher batcher(t.engine.get(), table);
   Result<InsertRow> bad = Row(1, 1, "x");

@@ -1,7 +1,6 @@
 // Tests for fs/formats/key_name.h: key values <-> directory names, escaping, the
 // empty value, the 255-byte limit and the errors lookups and writes report.
 #include "fs/formats/key_name.h"
-#include "fs/tree/virtual_name.h"
 
 #include <catch2/catch.hpp>
 #include <string>
@@ -9,6 +8,7 @@
 
 #include "engine/cql/key_codec.h"
 #include "engine/cql/literal.h"
+#include "fs/tree/virtual_name.h"
 #include "tests/engine/literal_test_util.h"
 #include "tests/engine/random_value.h"
 

@@ -10,9 +10,9 @@
 #include "engine/cql/key_codec.h"
 #include "engine/cql/literal.h"
 #include "tests/engine/engine_test_util.h"
-#include "tests/fs/all_types_schema.h"
 #include "tests/engine/hex_test_util.h"
 #include "tests/engine/random_value.h"
+#include "tests/fs/all_types_schema.h"
 
 namespace cellfs::fs {
 namespace {

@@ -146,8 +146,8 @@ TEST_CASE("percentiles are the upper bounds of 20% buckets, with min and max exa
   CHECK(stats.partitions == 100);
   CHECK(stats.rows == 5050);
   const Percentiles& rows = stats.rows_per_partition;
-  CHECK(rows.p50 == 50);  // the 50th value, 50, is a bucket bound
-  CHECK(rows.p75 == 86);  // 75 falls in (72, 86]
+  CHECK(rows.p50 == 50);   // the 50th value, 50, is a bucket bound
+  CHECK(rows.p75 == 86);   // 75 falls in (72, 86]
   CHECK(rows.p95 == 100);  // in (86, 103], never reported above the exact max
   CHECK(rows.p99 == 100);
   CHECK(rows.min == 1);
@@ -362,8 +362,7 @@ TEST_CASE("expired rows and cells are not counted", "[table_stats]") {
   CHECK(Names(after) == std::vector<std::string>{"kept"});
 }
 
-TEST_CASE("the text report lays out the summary, percentiles, widest and rings",
-          "[table_stats]") {
+TEST_CASE("the text report lays out the summary, percentiles, widest and rings", "[table_stats]") {
   Db db;
   for (uint32_t k = 1; k <= 3; ++k) WriteWideRows(db, k, 0, k);
   const TableStats stats = Stats(db, db.wide());
@@ -399,9 +398,9 @@ TEST_CASE("the JSON report has the documented keys and values", "[table_stats]")
   REQUIRE(!text.empty());
   CHECK(text.back() == '\n');
   const nlohmann::json json = nlohmann::json::parse(text);
-  for (const char* key : {"keyspace", "table", "partitions", "rows", "cells", "bytes",
-                          "rows_per_partition", "bytes_per_partition", "widest", "rings",
-                          "wide_partitions", "warnings"}) {
+  for (const char* key :
+       {"keyspace", "table", "partitions", "rows", "cells", "bytes", "rows_per_partition",
+        "bytes_per_partition", "widest", "rings", "wide_partitions", "warnings"}) {
     INFO(key);
     CHECK(json.contains(key));
   }

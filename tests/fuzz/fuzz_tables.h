@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/cql/catalog.h"
 #include "engine/cql/cql_parser.h"
@@ -38,6 +40,21 @@ inline TableHandle MakeHandle(const TableDef& def, uint32_t id) {
     table->column_ids.push_back(column.is_primary_key() ? 0 : next++);
   }
   return table;
+}
+
+// The tables `names` of keyspace ks after applying `scripts` in order, with
+// ids 1, 2, ... in the order named.
+inline std::vector<TableHandle> MakeTables(std::initializer_list<std::string> scripts,
+                                           std::initializer_list<const char*> names) {
+  Catalog catalog;
+  for (const std::string& script : scripts) ApplyDdl(&catalog, script);
+  std::vector<TableHandle> out;
+  for (const char* name : names) {
+    const TableDef* def = catalog.FindTable("ks", name);
+    if (def == nullptr) Fail("the harness tables exist", name);
+    out.push_back(MakeHandle(*def, static_cast<uint32_t>(out.size() + 1)));
+  }
+  return out;
 }
 
 }  // namespace cellfs::fuzz

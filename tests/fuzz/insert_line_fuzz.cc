@@ -52,22 +52,9 @@ CREATE TABLE ks.odd (k frozen<tuple<int, text>>, c frozen<set<decimal>>, "Q" tex
   u frozen<address>, m map<text, frozen<list<inet>>>, PRIMARY KEY (k, c));
 )";
 
-constexpr const char* kTables[] = {"types", "logs", "counts", "odd"};
-
 const std::vector<TableHandle>& Tables() {
-  static const std::vector<TableHandle> tables = [] {
-    Catalog catalog;
-    ApplyDdl(&catalog, kSchema);
-    ApplyDdl(&catalog, testing::kAllTypesDdl);
-    ApplyDdl(&catalog, kOddTable);
-    std::vector<TableHandle> out;
-    for (const char* name : kTables) {
-      const TableDef* def = catalog.FindTable("ks", name);
-      if (def == nullptr) Fail("the harness tables exist", name);
-      out.push_back(MakeHandle(*def, static_cast<uint32_t>(out.size() + 1)));
-    }
-    return out;
-  }();
+  static const std::vector<TableHandle> tables =
+      MakeTables({kSchema, testing::kAllTypesDdl, kOddTable}, {"types", "logs", "counts", "odd"});
   return tables;
 }
 

@@ -45,21 +45,9 @@ CREATE TABLE ks.rows (p text, c int, s text static, v text, n int, l list<double
   PRIMARY KEY (p, c));
 )";
 
-constexpr const char* kTables[] = {"types", "rows"};
-
 const std::vector<TableHandle>& Tables() {
-  static const std::vector<TableHandle> tables = [] {
-    Catalog catalog;
-    ApplyDdl(&catalog, kSchema);
-    ApplyDdl(&catalog, testing::kAllTypesDdl);
-    std::vector<TableHandle> out;
-    for (const char* name : kTables) {
-      const TableDef* def = catalog.FindTable("ks", name);
-      if (def == nullptr) Fail("the harness tables exist", name);
-      out.push_back(MakeHandle(*def, static_cast<uint32_t>(out.size() + 1)));
-    }
-    return out;
-  }();
+  static const std::vector<TableHandle> tables =
+      MakeTables({kSchema, testing::kAllTypesDdl}, {"types", "rows"});
   return tables;
 }
 

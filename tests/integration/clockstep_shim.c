@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
+typedef int (*clock_gettime_fn)(clockid_t, struct timespec*);
 
 static clock_gettime_fn real_clock_gettime(void) {
   static clock_gettime_fn real;
@@ -23,7 +23,7 @@ static clock_gettime_fn real_clock_gettime(void) {
 /* The offset in seconds; 0 when the file is missing or unreadable. Plain
  * system calls only: this runs inside time functions of any thread. */
 static long long offset_seconds(void) {
-  const char *path = getenv("CELLFS_CLOCK_OFFSET_FILE");
+  const char* path = getenv("CELLFS_CLOCK_OFFSET_FILE");
   if (path == NULL) return 0;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
@@ -35,7 +35,7 @@ static long long offset_seconds(void) {
   return strtoll(text, NULL, 10);
 }
 
-int clock_gettime(clockid_t clock, struct timespec *ts) {
+int clock_gettime(clockid_t clock, struct timespec* ts) {
   int rc = real_clock_gettime()(clock, ts);
   if (rc == 0 && (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE)) {
     ts->tv_sec += offset_seconds();
@@ -45,7 +45,7 @@ int clock_gettime(clockid_t clock, struct timespec *ts) {
 
 /* glibc marks `tv` nonnull, but callers may still pass NULL. */
 #pragma GCC diagnostic ignored "-Wnonnull-compare"
-int gettimeofday(struct timeval *tv, void *tz) {
+int gettimeofday(struct timeval* tv, void* tz) {
   struct timespec ts;
   int rc = clock_gettime(CLOCK_REALTIME, &ts);
   if (rc == 0 && tv != NULL) {
@@ -53,14 +53,14 @@ int gettimeofday(struct timeval *tv, void *tz) {
     tv->tv_usec = ts.tv_nsec / 1000;
   }
   if (tz != NULL) {
-    struct timezone *zone = tz;
+    struct timezone* zone = tz;
     zone->tz_minuteswest = 0;
     zone->tz_dsttime = 0;
   }
   return rc;
 }
 
-time_t time(time_t *out) {
+time_t time(time_t* out) {
   struct timespec ts;
   if (clock_gettime(CLOCK_REALTIME, &ts) != 0) return (time_t)-1;
   if (out != NULL) *out = ts.tv_sec;

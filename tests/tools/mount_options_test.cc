@@ -1,16 +1,18 @@
 // `cellfs mount -o` option text and /proc/self/mountinfo lines.
+#include "tools/cellfs/mount_options.h"
+
 #include <catch2/catch.hpp>
 
 #include "tools/cellfs/mount_helper_args.h"
-#include "tools/cellfs/mount_options.h"
 #include "tools/cellfs/mount_table.h"
 
 namespace cellfs::tools {
 namespace {
 
 TEST_CASE("mount options parse into the engine's and the session's settings", "[mount_options]") {
-  auto parsed = ParseMountOptions("ro,allow_other,entry_timeout=5,attr_timeout=0.5,commit=group,"
-                                  "commit_interval_ms=20,debug");
+  auto parsed = ParseMountOptions(
+      "ro,allow_other,entry_timeout=5,attr_timeout=0.5,commit=group,"
+      "commit_interval_ms=20,debug");
   REQUIRE(parsed.ok());
   const MountOptions& options = parsed.value();
   CHECK(options.read_only);
@@ -68,7 +70,8 @@ namespace {
 
 TEST_CASE("mount.cellfs keeps cellfs's options and drops mount(8)'s own", "[mount_helper]") {
   auto parsed = ParseMountHelperArgs(
-      {"/data", "/mnt", "-o", "rw,noauto,user,_netdev,x-systemd.automount,nosuid,ro,entry_timeout=5"});
+      {"/data", "/mnt", "-o",
+       "rw,noauto,user,_netdev,x-systemd.automount,nosuid,ro,entry_timeout=5"});
   REQUIRE(parsed.ok());
   CHECK(parsed.value().data_dir == "/data");
   CHECK(parsed.value().mount_point == "/mnt");

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "engine/cql/cql_parser.h"
-#include "engine/engine.h"
 #include "engine/cql/literal.h"
+#include "engine/engine.h"
 
 namespace cellfs {
 namespace {
@@ -41,8 +41,7 @@ RowText MakeRow(uint64_t i, uint64_t per_partition) {
   char d[32];
   std::snprintf(d, sizeof d, "%" PRIu64 ".%03" PRIu64, (h >> 20) % 100000, (h >> 40) % 1000);
   return {std::to_string(i / per_partition), std::to_string(i % per_partition),
-          "payload-" + std::to_string((h >> 8) % 1000000000), std::to_string(h % 1000000000000),
-          d};
+          "payload-" + std::to_string((h >> 8) % 1000000000), std::to_string(h % 1000000000000), d};
 }
 
 int Usage() {
@@ -76,8 +75,8 @@ int Generate(const stdfs::path& dir, uint64_t rows, uint64_t per_partition) {
     const RowText r = MakeRow(i, per_partition);
     std::fprintf(json.get(), "{\"p\":%s,\"c\":%s,\"a\":\"%s\",\"b\":%s,\"d\":%s}\n", r.p.c_str(),
                  r.c.c_str(), r.a.c_str(), r.b.c_str(), r.d.c_str());
-    std::fprintf(csv.get(), "%s,%s,%s,%s,%s\n", r.p.c_str(), r.c.c_str(), r.a.c_str(),
-                 r.b.c_str(), r.d.c_str());
+    std::fprintf(csv.get(), "%s,%s,%s,%s,%s\n", r.p.c_str(), r.c.c_str(), r.a.c_str(), r.b.c_str(),
+                 r.d.c_str());
   }
   if (std::fflush(json.get()) != 0 || std::fflush(csv.get()) != 0) {
     std::fprintf(stderr, "bulk_bench: write error in %s\n", dir.c_str());
@@ -117,8 +116,8 @@ Status BuildInputs(const TableSchema& table, uint64_t rows, uint64_t per_partiti
       } else if (k == 1) {
         in.ck[0] = std::move(value).value();
       } else {
-        in.cells.push_back({static_cast<size_t>(columns[k] - table.def.columns.data()),
-                            std::move(value).value()});
+        in.cells.push_back(
+            {static_cast<size_t>(columns[k] - table.def.columns.data()), std::move(value).value()});
       }
     }
   }

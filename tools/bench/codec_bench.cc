@@ -193,9 +193,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: codec_bench [rows > 0] [repetitions > 0]\n");
     return 2;
   }
-  std::printf("codec_bench: %zu rows, median of %d repetitions; MB = 10^6 bytes of serialized "
-              "input; ratio = codec time / peer time\n",
-              rows, repetitions);
+  std::printf(
+      "codec_bench: %zu rows, median of %d repetitions; MB = 10^6 bytes of serialized "
+      "input; ratio = codec time / peer time\n",
+      rows, repetitions);
   const std::vector<Row> clustering = ClusteringRows(rows);
   const std::vector<Row> partition = PartitionRows(rows);
   BenchKeys({"(timestamp DESC, text ASC)", CqlType::Native(TypeKind::kTimestamp), SortOrder::kDesc,

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "engine/cql/cql_parser.h"
-#include "engine/engine.h"
 #include "engine/cql/key_codec.h"
+#include "engine/engine.h"
 #include "engine/store/token.h"
 
 namespace cellfs {

@@ -18,8 +18,13 @@
 #include <thread>
 #include <vector>
 
+#include "tools/bench/syscall_steps.h"
+
 namespace cellfs {
 namespace {
+
+using bench::Fail;
+using bench::ListEntries;
 
 using Clock = std::chrono::steady_clock;
 
@@ -56,11 +61,6 @@ struct Target {
   std::string dir;
   std::vector<double> rates[kPhases];
 };
-
-[[noreturn]] void Fail(const char* what, const std::string& path, int err) {
-  std::fprintf(stderr, "fs_bench: %s %s: %s\n", what, path.c_str(), std::strerror(err));
-  std::exit(1);
-}
 
 double Seconds(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
@@ -110,19 +110,6 @@ void ReadCell(const std::string& path, const std::string& expected) {
   }
   if (close(fd) != 0) Fail("close", path, errno);
   if (std::string(buf, got) != expected) Fail("read back of", path, EIO);
-}
-
-size_t ListEntries(const std::string& path) {
-  DIR* dir = opendir(path.c_str());
-  if (dir == nullptr) Fail("opendir", path, errno);
-  size_t count = 0;
-  errno = 0;
-  while (const dirent* entry = readdir(dir)) {
-    if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0) ++count;
-  }
-  if (errno != 0) Fail("readdir", path, errno);
-  closedir(dir);
-  return count;
 }
 
 // Seconds to stat every cell, checking type and size.
@@ -224,6 +211,7 @@ void PrintTable(const std::vector<Target>& targets) {
 }
 
 int Main(int argc, char** argv) {
+  bench::program = "fs_bench";
   if (argc < 4 || argc > 6) {
     std::fprintf(stderr, "usage: fs_bench ROWS ROUNDS NAME=DIR [NAME=DIR [NAME=DIR]]\n");
     return 2;

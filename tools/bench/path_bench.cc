@@ -18,8 +18,13 @@
 #include <string>
 #include <string_view>
 
+#include "tools/bench/syscall_steps.h"
+
 namespace cellfs {
 namespace {
+
+using bench::Fail;
+using bench::ListEntries;
 
 using Clock = std::chrono::steady_clock;
 
@@ -35,15 +40,10 @@ constexpr const char kSchema[] =
     "CREATE TABLE pb.ins (p int, c int, a text, n bigint, d double, PRIMARY KEY (p, c));\n";
 
 constexpr const char kReadValue[] = "the value of the cell that is read";
-constexpr int kKvPartitionListed = 7;  // the kv partition whose directory is listed
-constexpr size_t kKvColumns = 3;       // a, n, d: the cells a kv partition directory lists
-constexpr size_t kInsertRows = 20000;  // rows per @insert operation
+constexpr int kKvPartitionListed = 7;       // the kv partition whose directory is listed
+constexpr size_t kKvColumns = 3;            // a, n, d: the cells a kv partition directory lists
+constexpr size_t kInsertRows = 20000;       // rows per @insert operation
 constexpr size_t kWriteChunk = 128 * 1024;  // what cat(1) writes at a time
-
-[[noreturn]] void Fail(const char* what, const std::string& path, int err) {
-  std::fprintf(stderr, "path_bench: %s %s: %s\n", what, path.c_str(), std::strerror(err));
-  std::exit(1);
-}
 
 // Writes `data` to `path` as a shell redirection does (O_CREAT|O_TRUNC),
 // cat's chunk at a time; every step checked, close included (cellfs reports
@@ -72,20 +72,6 @@ std::string ReadFile(const std::string& path) {
   }
   if (close(fd) != 0) Fail("close", path, errno);
   return out;
-}
-
-// opendir, readdir to the end, closedir, as `ls -U` does: the entries listed.
-size_t ListEntries(const std::string& path) {
-  DIR* dir = opendir(path.c_str());
-  if (dir == nullptr) Fail("opendir", path, errno);
-  size_t count = 0;
-  errno = 0;
-  while (const dirent* entry = readdir(dir)) {
-    if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0) ++count;
-  }
-  if (errno != 0) Fail("readdir", path, errno);
-  if (closedir(dir) != 0) Fail("closedir", path, errno);
-  return count;
 }
 
 // JSON Lines for `pb.ins`: 200 partitions of 100 rows, about 250 bytes a
@@ -193,6 +179,7 @@ int RunPath(const std::string& path, const std::string& mount, size_t ops) {
 }
 
 int Main(int argc, char** argv) {
+  bench::program = "path_bench";
   const char* usage =
       "usage: path_bench setup MOUNT [WIDE_ROWS=1000] [KV_PARTITIONS=2000]\n"
       "       path_bench cat|echo|ls-wide|ls-kv|ls-kv-partition|insert MOUNT OPS\n";

@@ -27,7 +27,7 @@ std::string Day(long long millis) { return IsoMillis(millis).substr(0, 10); }
 std::string Logs(std::mt19937& rng, long long now) {
   static constexpr std::array<const char*, 4> kHosts = {"web1", "web2", "api1", "db1"};
   static constexpr std::array<const char*, 6> kMessages = {
-      "GET /checkout 200", "GET /search 200",       "POST /login 401",
+      "GET /checkout 200",  "GET /search 200",        "POST /login 401",
       "slow query: 812 ms", "cache miss for cart:42", "GET /static/app.js 304"};
   std::string out;
   for (int day = 2; day >= 0; --day) {
@@ -39,8 +39,8 @@ std::string Logs(std::mt19937& rng, long long now) {
         int pick = static_cast<int>(rng() % kMessages.size());
         const char* level = pick == 2 ? "WARN" : (pick == 3 ? "ERROR" : "INFO");
         out += std::string("{\"host\": \"") + host + "\", \"day\": \"" + Day(start) +
-               "\", \"ts\": \"" + IsoMillis(ts) + "\", \"level\": \"" + level +
-               "\", \"msg\": \"" + kMessages[static_cast<size_t>(pick)] + "\"}\n";
+               "\", \"ts\": \"" + IsoMillis(ts) + "\", \"level\": \"" + level + "\", \"msg\": \"" +
+               kMessages[static_cast<size_t>(pick)] + "\"}\n";
       }
     }
   }
@@ -49,18 +49,18 @@ std::string Logs(std::mt19937& rng, long long now) {
 
 void Users(std::mt19937& rng, std::string* by_email, std::string* by_id) {
   static constexpr std::array<const char*, 8> kNames = {"ann", "bob", "chen", "dara",
-                                                        "eli", "fay", "gus", "hana"};
+                                                        "eli", "fay", "gus",  "hana"};
   for (int i = 0; i < 200; ++i) {
-    std::string name = std::string(kNames[static_cast<size_t>(i) % kNames.size()]) +
-                       std::to_string(i);
+    std::string name =
+        std::string(kNames[static_cast<size_t>(i) % kNames.size()]) + std::to_string(i);
     char id[40];
     std::snprintf(id, sizeof(id), "%08x-%04x-4%03x-8%03x-%012llx", static_cast<unsigned>(rng()),
                   static_cast<unsigned>(rng() & 0xffff), static_cast<unsigned>(rng() & 0xfff),
                   static_cast<unsigned>(rng() & 0xfff),
                   static_cast<unsigned long long>(rng()) << 16);
     std::string email = name + "@example.com";
-    std::string common = "\"name\": \"" + name + "\", \"plan\": \"" +
-                         (rng() % 4 == 0 ? "pro" : "free") + "\"}\n";
+    std::string common =
+        "\"name\": \"" + name + "\", \"plan\": \"" + (rng() % 4 == 0 ? "pro" : "free") + "\"}\n";
     *by_email += "{\"email\": \"" + email + "\", \"id\": \"" + id + "\", " + common;
     *by_id += "{\"id\": \"" + std::string(id) + "\", \"email\": \"" + email + "\", " + common;
   }

@@ -36,11 +36,11 @@ CLI::App* AddMount(CLI::App& app, MountArgs* args) {
   mount->add_option("DATADIR", args->data_dir, "The data directory (outside MOUNTPOINT)")
       ->required();
   mount->add_option("MOUNTPOINT", args->mount_point, "An existing directory")->required();
-  mount->footer(std::string(
-      "DATADIR is created (mode 0700) when missing and must not be inside MOUNTPOINT.\n"
-      "The command returns once the mount is live; the daemon then runs in the\n"
-      "background, logging to syslog, until `cellfs umount MOUNTPOINT`.\n\n") +
-                cellfs::tools::kMountOptionsHelp);
+  mount->footer(
+      std::string("DATADIR is created (mode 0700) when missing and must not be inside MOUNTPOINT.\n"
+                  "The command returns once the mount is live; the daemon then runs in the\n"
+                  "background, logging to syslog, until `cellfs umount MOUNTPOINT`.\n\n") +
+      cellfs::tools::kMountOptionsHelp);
   return mount;
 }
 
@@ -179,9 +179,10 @@ CLI::App* AddStats(CLI::App& app, StatsArgs* args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app("cellfs: a Cassandra-style partitioned store, served as a directory tree over "
-               "FUSE.",
-               "cellfs");
+  CLI::App app(
+      "cellfs: a Cassandra-style partitioned store, served as a directory tree over "
+      "FUSE.",
+      "cellfs");
   app.set_version_flag("--version", std::string("cellfs ") + CELLFS_VERSION);
   app.footer(
       "Example:\n"

@@ -16,8 +16,8 @@
 #include <utility>
 
 #include "engine/engine.h"
-#include "fs/ops/filesystem.h"
 #include "fs/fuse/fuse_binding.h"
+#include "fs/ops/filesystem.h"
 #include "tools/cellfs/daemon.h"
 #include "tools/cellfs/data_dir_trust.h"
 #include "tools/cellfs/mount_options.h"

@@ -13,10 +13,10 @@ namespace {
 // for a FUSE daemon (which is always nosuid,nodev).
 bool IsGenericOption(std::string_view option) {
   static constexpr std::array<std::string_view, 26> kGeneric = {
-      "defaults", "auto",   "noauto",   "user",      "users",       "nouser",    "owner",
-      "group",    "_netdev", "nofail",  "suid",      "nosuid",      "dev",       "nodev",
-      "exec",     "noexec", "atime",    "noatime",   "relatime",    "norelatime", "strictatime",
-      "nodiratime", "diratime", "sync", "async",     "rw"};
+      "defaults",   "auto",     "noauto", "user",    "users",    "nouser",     "owner",
+      "group",      "_netdev",  "nofail", "suid",    "nosuid",   "dev",        "nodev",
+      "exec",       "noexec",   "atime",  "noatime", "relatime", "norelatime", "strictatime",
+      "nodiratime", "diratime", "sync",   "async",   "rw"};
   for (std::string_view generic : kGeneric) {
     if (option == generic) return true;
   }
@@ -62,10 +62,17 @@ Result<MountHelperArgs> ParseMountHelperArgs(const std::vector<std::string>& arg
     }
     for (char flag : std::string_view(arg).substr(1)) {
       switch (flag) {
-        case 's': sloppy = true; break;
-        case 'f': out.fake = true; break;
-        case 'v': out.verbose = true; break;
-        case 'n': break;  // no /etc/mtab: there is none to write
+        case 's':
+          sloppy = true;
+          break;
+        case 'f':
+          out.fake = true;
+          break;
+        case 'v':
+          out.verbose = true;
+          break;
+        case 'n':
+          break;  // no /etc/mtab: there is none to write
         default:
           return Status::InvalidArgument(std::string("unknown flag -") + flag);
       }

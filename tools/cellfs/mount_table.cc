@@ -17,7 +17,8 @@ std::string Unescape(std::string_view field) {
     if (field[i] == '\\' && i + 3 < field.size()) {
       std::string_view digits = field.substr(i + 1, 3);
       if (digits.find_first_not_of("01234567") == std::string_view::npos) {
-        out += static_cast<char>((digits[0] - '0') * 64 + (digits[1] - '0') * 8 + (digits[2] - '0'));
+        out +=
+            static_cast<char>((digits[0] - '0') * 64 + (digits[1] - '0') * 8 + (digits[2] - '0'));
         i += 3;
         continue;
       }
@@ -83,9 +84,9 @@ std::optional<MountEntry> FindMount(const std::string& path) {
 bool IsMounted(const MountEntry& mount) {
   bool mounted = false;
   ForEachMount([&](const MountEntry& entry) {
-    mounted = mounted || (entry.mount_id == mount.mount_id &&
-                          entry.mount_point == mount.mount_point && entry.source == mount.source &&
-                          entry.minor == mount.minor);
+    mounted =
+        mounted || (entry.mount_id == mount.mount_id && entry.mount_point == mount.mount_point &&
+                    entry.source == mount.source && entry.minor == mount.minor);
   });
   return mounted;
 }

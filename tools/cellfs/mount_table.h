@@ -11,10 +11,10 @@ namespace cellfs::tools {
 
 struct MountEntry {
   int mount_id = 0;
-  unsigned minor = 0;        // of st_dev; for FUSE, the connection number
-  std::string mount_point;   // unescaped
-  std::string fs_type;       // "fuse.cellfs" for a cellfs mount
-  std::string source;        // unescaped; cellfs: its data directory
+  unsigned minor = 0;       // of st_dev; for FUSE, the connection number
+  std::string mount_point;  // unescaped
+  std::string fs_type;      // "fuse.cellfs" for a cellfs mount
+  std::string source;       // unescaped; cellfs: its data directory
 };
 
 // One line of /proc/self/mountinfo; nullopt when it does not parse.

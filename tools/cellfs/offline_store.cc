@@ -11,8 +11,7 @@
 
 namespace cellfs::tools {
 
-std::unique_ptr<Engine> OpenOfflineStore(const std::string& dir, bool read_only,
-                                         const char* what) {
+std::unique_ptr<Engine> OpenOfflineStore(const std::string& dir, bool read_only, const char* what) {
   // Never creates the directory: LevelDB would make one before noticing it
   // holds no store.
   Result<UniqueFd> data_dir_fd = OpenTrustedDataDir(dir, geteuid(), /*create=*/false);
@@ -30,9 +29,8 @@ std::unique_ptr<Engine> OpenOfflineStore(const std::string& dir, bool read_only,
   if (engine.ok()) return std::move(*engine);
   const std::string& message = engine.status().message();
   bool in_use = message.find("in use by another process") != std::string::npos;
-  std::fprintf(stderr, "cellfs: %s%s%s%s\n", message.c_str(),
-               in_use ? "; if it is mounted, " : "", in_use ? what : "",
-               in_use ? " through the mount or unmount it" : "");
+  std::fprintf(stderr, "cellfs: %s%s%s%s\n", message.c_str(), in_use ? "; if it is mounted, " : "",
+               in_use ? what : "", in_use ? " through the mount or unmount it" : "");
   return nullptr;
 }
 

@@ -13,7 +13,6 @@ namespace cellfs::tools {
 // asked, without a background sweeper. On failure prints "cellfs: ..." to
 // stderr — for a store a daemon holds, with the hint "if it is mounted,
 // `what` through the mount or unmount it" — and returns null.
-std::unique_ptr<Engine> OpenOfflineStore(const std::string& dir, bool read_only,
-                                         const char* what);
+std::unique_ptr<Engine> OpenOfflineStore(const std::string& dir, bool read_only, const char* what);
 
 }  // namespace cellfs::tools

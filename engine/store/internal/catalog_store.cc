@@ -1,6 +1,5 @@
 // The stored catalog: one JSON record per keyspace (its DESCRIBE text and its
 // tables' ids), the next table id, and the assignment of ids on DDL changes.
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/catalog_store.h"
 
 #include <leveldb/db.h>
@@ -16,6 +15,7 @@
 #include "engine/cql/cql_parser.h"
 #include "engine/cql/describe.h"
 #include "engine/cql/internal/big_endian.h"
+#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/storage_keys.h"
 
 namespace cellfs {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "engine/cql/catalog.h"
-#include "engine/status.h"
 #include "engine/cql/table_schema.h"
+#include "engine/status.h"
 
 namespace leveldb {
 class DB;
@@ -34,8 +34,7 @@ struct TableIds {
 class SchemaState {
  public:
   SchemaState(std::shared_ptr<const Catalog> catalog,
-              std::map<std::pair<std::string, std::string>, TableIds> ids,
-              uint32_t next_table_id);
+              std::map<std::pair<std::string, std::string>, TableIds> ids, uint32_t next_table_id);
 
   const std::shared_ptr<const Catalog>& catalog() const { return catalog_; }
   const std::map<std::pair<std::string, std::string>, TableIds>& ids() const { return ids_; }

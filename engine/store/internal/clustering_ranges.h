@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/store/slice.h"
-#include "engine/status.h"
 #include "engine/cql/table_schema.h"
+#include "engine/status.h"
+#include "engine/store/slice.h"
 
 namespace cellfs::storage {
 

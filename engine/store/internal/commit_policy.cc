@@ -18,7 +18,7 @@ CommitPolicy::CommitPolicy(leveldb::DB* db, WriteFence* fence, const EngineOptio
       fence_(fence),
       mode_(options.commit_mode),
       interval_ms_(options.commit_mode == CommitMode::kGroup ? options.group_window_ms
-                                                              : options.commit_period_ms) {
+                                                             : options.commit_period_ms) {
   if (mode_ != CommitMode::kBatch) syncer_ = std::thread([this] { SyncerLoop(); });
 }
 

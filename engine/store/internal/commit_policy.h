@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "engine/engine_options.h"
-#include "engine/store/internal/write_fence.h"
 #include "engine/status.h"
+#include "engine/store/internal/write_fence.h"
 
 namespace leveldb {
 class DB;
@@ -56,10 +56,10 @@ class CommitPolicy {
   std::mutex mutex_;  // guards everything below
   std::condition_variable changed_;
   bool stopping_ = false;
-  bool dirty_ = false;            // writes since the last sync started
+  bool dirty_ = false;  // writes since the last sync started
   uint64_t syncs_started_ = 0;
   uint64_t syncs_done_ = 0;
-  uint64_t waiters_ = 0;          // kGroup writers waiting for a sync
+  uint64_t waiters_ = 0;  // kGroup writers waiting for a sync
   // The first group sync that failed (0: none) and its error. Syncs after
   // it are refused by the fence, so a ticket below it was made durable by
   // an earlier sync and succeeds; one at or above it fails with the error.

@@ -6,8 +6,8 @@
 #include <mutex>
 #include <shared_mutex>
 
-#include "engine/store/clock.h"
 #include "engine/engine_options.h"
+#include "engine/store/clock.h"
 #include "engine/store/internal/catalog_store.h"
 #include "engine/store/internal/commit_policy.h"
 #include "engine/store/internal/fold_queue.h"
@@ -46,7 +46,7 @@ class BatchPool;
 struct EngineCore {
   EngineOptions options;
   const Clock* clock = nullptr;
-  std::unique_ptr<leveldb::Env> directory_env;  // the default env (DirectoryEnv); may be null
+  std::unique_ptr<leveldb::Env> directory_env;       // the default env (DirectoryEnv); may be null
   std::unique_ptr<storage::GuardedEnv> guarded_env;  // what `db` writes through
   std::unique_ptr<leveldb::Cache> block_cache;
   std::unique_ptr<const leveldb::FilterPolicy> filter_policy;

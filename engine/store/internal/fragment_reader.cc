@@ -1,12 +1,13 @@
 // Reading stored entries back: a row's fragments merged into one, and the
 // head of a partition (deletion, range deletions, static row).
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/fragment_reader.h"
 
 #include <leveldb/iterator.h>
 
 #include <algorithm>
 #include <utility>
+
+#include "engine/store/internal/leveldb_status.h"
 
 namespace cellfs::storage {
 namespace {
@@ -30,9 +31,7 @@ Status Corrupt(std::string_view key, std::string_view problem) {
 }
 
 // The error that left `it` invalid; ok at a plain end.
-Status IteratorError(const leveldb::Iterator& it) {
-  return FromLevelDb(it.status());
-}
+Status IteratorError(const leveldb::Iterator& it) { return FromLevelDb(it.status()); }
 
 // True when `key` is an entry of `group` (the group and a sequence number).
 bool InGroup(std::string_view key, std::string_view group) {

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/store/row_fragment.h"
 #include "engine/status.h"
 #include "engine/store/internal/storage_keys.h"
+#include "engine/store/row_fragment.h"
 
 namespace leveldb {
 class Iterator;
@@ -52,8 +52,8 @@ struct PartitionHeader {
 // Seeks `it` to `partition_prefix` and reads the partition's deletion,
 // range deletions and static row. Leaves `it` at the partition's first row
 // entry, or at whatever follows the partition.
-Status ReadPartitionHeader(leveldb::Iterator* it, std::string_view partition_prefix,
-                           bool keep_keys, PartitionHeader* header);
+Status ReadPartitionHeader(leveldb::Iterator* it, std::string_view partition_prefix, bool keep_keys,
+                           PartitionHeader* header);
 
 // The deletion that shadows the row with encoded clustering `clustering`
 // from above: the newest of the partition deletion and every range deletion

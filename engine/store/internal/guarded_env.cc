@@ -63,8 +63,7 @@ leveldb::Status Wrap(leveldb::Status s, const std::string& name, leveldb::Writab
 
 }  // namespace
 
-leveldb::Status GuardedEnv::NewWritableFile(const std::string& name,
-                                            leveldb::WritableFile** file) {
+leveldb::Status GuardedEnv::NewWritableFile(const std::string& name, leveldb::WritableFile** file) {
   leveldb::WritableFile* target = nullptr;
   leveldb::Status s = EnvWrapper::NewWritableFile(name, &target);
   return Wrap(std::move(s), name, target, file);

@@ -26,8 +26,7 @@ class GuardedEnv final : public leveldb::EnvWrapper {
   explicit GuardedEnv(leveldb::Env* target) : EnvWrapper(target) {}
 
   leveldb::Status NewWritableFile(const std::string& name, leveldb::WritableFile** file) override;
-  leveldb::Status NewAppendableFile(const std::string& name,
-                                    leveldb::WritableFile** file) override;
+  leveldb::Status NewAppendableFile(const std::string& name, leveldb::WritableFile** file) override;
 };
 
 }  // namespace cellfs::storage

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "engine/store/row_fragment.h"
 #include "engine/cql/table_schema.h"
+#include "engine/store/row_fragment.h"
 
 namespace cellfs::storage {
 

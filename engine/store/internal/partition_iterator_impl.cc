@@ -1,6 +1,5 @@
 // PartitionIteratorImpl: a table's live partitions in token order, found by
 // reading each partition's head and rows only up to its first live row.
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/partition_iterator_impl.h"
 
 #include <leveldb/iterator.h>
@@ -9,6 +8,7 @@
 #include <utility>
 
 #include "engine/store/internal/fold_queue.h"
+#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/row_iterator_impl.h"
 #include "engine/store/internal/storage_keys.h"

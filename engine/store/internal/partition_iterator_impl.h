@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/cql/table_schema.h"
 #include "engine/store/internal/fragment_reader.h"
 #include "engine/store/internal/read_state.h"
 #include "engine/store/partition_iterator.h"
-#include "engine/cql/table_schema.h"
 
 namespace leveldb {
 class Iterator;

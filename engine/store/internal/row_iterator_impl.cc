@@ -1,6 +1,5 @@
 // RowIteratorImpl: walks a slice's byte ranges over one partition's rows,
 // merging each row's fragments and keeping what is live at the view's time.
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/row_iterator_impl.h"
 
 #include <leveldb/iterator.h>
@@ -10,6 +9,7 @@
 #include <utility>
 
 #include "engine/store/internal/fold_queue.h"
+#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/storage_keys.h"
 

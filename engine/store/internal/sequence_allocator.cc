@@ -1,5 +1,4 @@
 // Leased sequence numbers: one synced metadata write per kLeaseSize numbers.
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/sequence_allocator.h"
 
 #include <leveldb/db.h>
@@ -7,6 +6,7 @@
 #include <string>
 
 #include "engine/cql/internal/big_endian.h"
+#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/storage_keys.h"
 
 namespace cellfs::storage {

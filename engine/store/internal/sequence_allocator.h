@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <mutex>
 
-#include "engine/store/internal/write_fence.h"
 #include "engine/status.h"
+#include "engine/store/internal/write_fence.h"
 
 namespace leveldb {
 class DB;

@@ -9,18 +9,18 @@
 #include <string>
 #include <string_view>
 
-#include "engine/store/row_fragment.h"
-#include "engine/status.h"
 #include "engine/cql/table_schema.h"
+#include "engine/status.h"
+#include "engine/store/row_fragment.h"
 
 namespace cellfs::storage {
 
 // First byte of every key: what the key is.
-inline constexpr char kMetaTag = 'M';      // M name                  -> engine metadata
-inline constexpr char kCatalogTag = 'C';   // C keyspace name         -> catalog record
-inline constexpr char kDataTag = 'D';      // D table token pk kind ... -> data entries
-inline constexpr char kDroppedTag = 'G';   // G u32 table id          -> dropped, data to reclaim
-inline constexpr char kExpiryTag = 'X';    // X i64 due data-key      -> expiry index
+inline constexpr char kMetaTag = 'M';     // M name                  -> engine metadata
+inline constexpr char kCatalogTag = 'C';  // C keyspace name         -> catalog record
+inline constexpr char kDataTag = 'D';     // D table token pk kind ... -> data entries
+inline constexpr char kDroppedTag = 'G';  // G u32 table id          -> dropped, data to reclaim
+inline constexpr char kExpiryTag = 'X';   // X i64 due data-key      -> expiry index
 
 // What a data entry inside a partition holds. The kind byte follows the
 // partition key, so a partition's deletions and static row come before its
@@ -40,10 +40,10 @@ inline constexpr size_t kSequenceBytes = 8;
 inline constexpr uint64_t kMaxSequence = (uint64_t{1} << 63) - 1;
 
 // Metadata names (after kMetaTag).
-inline constexpr std::string_view kFormatVersionName = "format";   // "1"
+inline constexpr std::string_view kFormatVersionName = "format";    // "1"
 inline constexpr std::string_view kSequenceLeaseName = "sequence";  // u64: first unleased sequence
-inline constexpr std::string_view kNextTableIdName = "table_id";   // u32: next table id
-inline constexpr std::string_view kWriteTimeName = "write_time";   // i64: write-time lease
+inline constexpr std::string_view kNextTableIdName = "table_id";    // u32: next table id
+inline constexpr std::string_view kWriteTimeName = "write_time";    // i64: write-time lease
 
 std::string MetaKey(std::string_view name);
 std::string CatalogKey(std::string_view keyspace);
@@ -91,7 +91,7 @@ struct DataKey {
   int64_t token = 0;
   std::string_view partition_key;  // encoded components
   EntryKind kind = EntryKind::kRow;
-  std::string_view clustering;     // kRow only
+  std::string_view clustering;  // kRow only
   uint64_t sequence = 0;
   // The key without its sequence: what a row's fragments share.
   std::string_view group;

@@ -23,7 +23,7 @@ class SweeperThread {
 
   EngineCore* core_;
   const int interval_ms_;
-  std::mutex mutex_;         // guards stopping_
+  std::mutex mutex_;  // guards stopping_
   std::condition_variable stop_;
   bool stopping_ = false;
   std::thread thread_;

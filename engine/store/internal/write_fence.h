@@ -46,9 +46,10 @@ class WriteFence {
       std::lock_guard lock(mutex_);
       if (!failed_.load(std::memory_order_relaxed)) {
         first = true;
-        failure_ = Status(result.code(), "writes are refused after a storage failure (remount "
-                                         "to recover once the cause is fixed): " +
-                                             result.message());
+        failure_ = Status(result.code(),
+                          "writes are refused after a storage failure (remount "
+                          "to recover once the cause is fixed): " +
+                              result.message());
         failed_.store(true, std::memory_order_release);
       }
     }
@@ -59,7 +60,7 @@ class WriteFence {
  private:
   std::atomic<bool> failed_{false};
   std::function<void(const Status&)> on_failure_;  // set before any write
-  mutable std::mutex mutex_;  // guards failure_ (a leaf lock)
+  mutable std::mutex mutex_;                       // guards failure_ (a leaf lock)
   Status failure_;
 };
 

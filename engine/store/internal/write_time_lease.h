@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "engine/store/internal/write_fence.h"
 #include "engine/status.h"
+#include "engine/store/internal/write_fence.h"
 
 namespace leveldb {
 class DB;
