@@ -1,4 +1,4 @@
-// The open-file kinds of fs/open_file.h.
+// The open-file kinds of fs/files/open_file.h.
 #include "fs/files/open_file.h"
 
 #include <fcntl.h>

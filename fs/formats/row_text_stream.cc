@@ -1,5 +1,5 @@
 // RowTextStream (fs/formats/row_text_stream.h): partitions in token order, rows in
-// clustering order, each rendered by fs/row_json.h.
+// clustering order, each rendered by fs/formats/row_json.h.
 #include "fs/formats/row_text_stream.h"
 
 #include "fs/formats/row_json.h"

@@ -1,6 +1,6 @@
 // File operations: create and unlink of cells, open of cells and virtual
 // files, and read / write / flush / fsync through the open-file kinds of
-// fs/open_file.h.
+// fs/files/open_file.h.
 #include <fcntl.h>
 #include <sys/stat.h>
 

@@ -1,6 +1,6 @@
 // A reference comparator for the key codec's property tests: Cassandra's
 // AbstractType.compare rules, transcribed type by type over the serialized
-// bytes, sharing no code with engine/key_codec.cc. Also Canonical(), the
+// bytes, sharing no code with engine/cql/key_codec.cc. Also Canonical(), the
 // value a decode should give back. Test-only.
 #pragma once
 
