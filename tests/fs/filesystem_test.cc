@@ -84,6 +84,16 @@ int64_t AsInt(const std::string& text) { return std::stoll(text); }
 
 // ---------------------------------------------------------------- the tree
 
+// The schema, row ks/t/p/1 and its cell v = "x"; the cell's inode.
+uint64_t StoredCell(FsDriver& d) {
+  MakeSchema(d);
+  MkdirP(d, "ks/t/p/1");
+  Put(d, "ks/t/p/1/v", "x\n");
+  uint64_t inode = 0;
+  REQUIRE(d.Resolve("ks/t/p/1/v", &inode) == 0);
+  return inode;
+}
+
 TEST_CASE("mkdir at the mount root creates a keyspace that lookup, ls and @schema show",
           "[filesystem]") {
   FsDriver d;
@@ -1216,11 +1226,7 @@ TEST_CASE("chmod and chown succeed only when the mode or owner is already true",
 TEST_CASE("setxattr's XATTR_CREATE and XATTR_REPLACE follow whether the attribute exists",
           "[filesystem]") {
   FsDriver d;
-  MakeSchema(d);
-  MkdirP(d, "ks/t/p/1");
-  Put(d, "ks/t/p/1/v", "x\n");
-  uint64_t inode = 0;
-  REQUIRE(d.Resolve("ks/t/p/1/v", &inode) == 0);
+  const uint64_t inode = StoredCell(d);
   std::string value;
   REQUIRE(d.GetXattr("ks/t/p/1/v", "user.cellfs.ttl", &value) == ENODATA);
   CHECK(d.fs().SetXattr(inode, "user.cellfs.ttl", "60", XATTR_REPLACE) == ENODATA);
@@ -1277,11 +1283,7 @@ TEST_CASE("every lookup the fs hands out is taken back by forget", "[filesystem]
 
 TEST_CASE("cell opens reply direct_io, so each open reads its own whole value", "[filesystem]") {
   FsDriver d;
-  MakeSchema(d);
-  MkdirP(d, "ks/t/p/1");
-  Put(d, "ks/t/p/1/v", "x\n");
-  uint64_t inode = 0;
-  REQUIRE(d.Resolve("ks/t/p/1/v", &inode) == 0);
+  const uint64_t inode = StoredCell(d);
   for (int flags : {O_RDONLY, O_RDWR, O_WRONLY | O_TRUNC, O_WRONLY | O_APPEND}) {
     INFO("flags " << flags);
     fs::OpenReply reply;
@@ -1331,11 +1333,7 @@ TEST_CASE("a CQL statement split across writes to @cql runs once it is complete"
 
 TEST_CASE("a cell written through one open file invalidates the kernel's copy", "[filesystem]") {
   FsDriver d;
-  MakeSchema(d);
-  MkdirP(d, "ks/t/p/1");
-  Put(d, "ks/t/p/1/v", "x\n");
-  uint64_t inode = 0;
-  REQUIRE(d.Resolve("ks/t/p/1/v", &inode) == 0);
+  const uint64_t inode = StoredCell(d);
   d.notifier().Clear();
   Put(d, "ks/t/p/1/v", "y\n");
   CHECK(d.notifier().SawInode(inode));
