@@ -33,6 +33,13 @@ class PartitionIterator {
   virtual Status DecodePartitionKey(std::vector<std::string>* values) const = 0;
   // The live static cells (empty when there are none).
   virtual const RowFragment& static_row() const = 0;
+  // The partition's first live row in stored order (its live content, as
+  // RowIterator::row()), read while deciding that the partition is live;
+  // null when its live static cells decided it and no row was read. In a
+  // table without clustering columns (which has no static columns) it is
+  // never null: it is the partition's one row, so listing such a table
+  // needs no second read per partition.
+  virtual const RowFragment* first_row() const = 0;
 };
 
 }  // namespace cellfs

@@ -22,29 +22,34 @@ namespace {
 
 std::string_view ToView(const leveldb::Slice& slice) { return {slice.data(), slice.size()}; }
 
-// A partition whose head has been read, with the iterator left at its
-// first row.
+// A partition whose head has been read, with the iterator left at what
+// follows the head: its first row entry, or whatever follows the partition.
 struct OpenPartition {
-  std::string prefix;
+  const std::string* prefix = nullptr;  // the PartitionRef's
   std::unique_ptr<leveldb::Iterator> it;
   storage::PartitionHeader header;
 };
 
 Status Open(const ReadState& state, bool fill_cache, const TableSchema& table,
-            std::span<const std::string> partition_key, OpenPartition* out) {
-  storage::PartitionKey key;
-  CELLFS_RETURN_IF_ERROR(storage::EncodePartitionKey(table, partition_key, &key));
-  storage::AppendPartitionPrefix(table.id, key, &out->prefix);
+            const PartitionRef& partition, OpenPartition* out) {
+  if (partition.table_id() != table.id) {
+    return Status::InvalidArgument("partition reference made for another table");
+  }
+  out->prefix = &partition.prefix();
   out->it.reset(state.core->db->NewIterator(state.Options(fill_cache)));
-  return storage::ReadPartitionHeader(out->it.get(), out->prefix, false, &out->header);
+  return storage::ReadPartitionHeader(out->it.get(), partition.prefix(), false, &out->header);
 }
 
 // Reads the row `row_key` (partition prefix || kRow || clustering) from
-// `it`; nullopt when it has no entries.
+// `it`, which stands where Open left it; nullopt when the row has no
+// entries. The rows follow the head in key order, so when `it` already
+// stands at or past `row_key` the row starts here or is absent: no seek.
 Result<std::optional<storage::FragmentGroup>> ReadRowGroup(const ReadState& state,
                                                            leveldb::Iterator* it,
                                                            const std::string& row_key) {
-  it->Seek(leveldb::Slice(row_key));
+  if (!it->Valid() || ToView(it->key()) < std::string_view(row_key)) {
+    it->Seek(leveldb::Slice(row_key));
+  }
   if (!it->Valid()) {
     Status error = storage::FromLevelDb(it->status());
     if (!error.ok()) return error;
@@ -62,6 +67,30 @@ Result<std::optional<storage::FragmentGroup>> ReadRowGroup(const ReadState& stat
   return std::optional<storage::FragmentGroup>(std::move(group));
 }
 
+// The live content of the row with encoded clustering `encoded` of an
+// opened partition; nullopt when the row is not live.
+Result<std::optional<RowFragment>> LiveRow(const ReadState& state, const TableSchema& table,
+                                           OpenPartition* partition, const std::string& encoded) {
+  std::string row_key = *partition->prefix;
+  storage::AppendEntryKind(storage::EntryKind::kRow, &row_key);
+  row_key += encoded;
+  auto group = ReadRowGroup(state, partition->it.get(), row_key);
+  if (!group.ok()) return group.status();
+  if (!group->has_value()) return std::optional<RowFragment>();
+  RowFragment row = std::move((*group)->merged);
+  const auto inherited = storage::InheritedDeletion(partition->header, encoded);
+  if (!storage::KeepLive(table, inherited, state.now, &row)) return std::optional<RowFragment>();
+  return std::optional<RowFragment>(std::move(row));
+}
+
+// The live static cells of an opened partition; nullopt when none.
+std::optional<RowFragment> LiveStaticRow(const ReadState& state, const TableSchema& table,
+                                         OpenPartition* partition) {
+  RowFragment row = std::move(partition->header.static_row);
+  if (!storage::KeepLive(table, partition->header.deletion, state.now, &row)) return std::nullopt;
+  return row;
+}
+
 }  // namespace
 
 ReadView::ReadView(std::shared_ptr<const ReadState> state) : state_(std::move(state)) {}
@@ -77,47 +106,82 @@ int64_t ReadView::now() const { return state_->now; }
 Result<std::optional<RowFragment>> ReadView::GetRow(const TableHandle& table,
                                                     std::span<const std::string> partition_key,
                                                     std::span<const std::string> clustering) const {
+  Result<PartitionRef> partition = PartitionRef::Make(*table, partition_key);
+  if (!partition.ok()) return partition.status();
+  return GetRow(table, partition.value(), clustering);
+}
+
+Result<std::optional<RowFragment>> ReadView::GetRow(const TableHandle& table,
+                                                    const PartitionRef& partition,
+                                                    std::span<const std::string> clustering) const {
   std::string encoded;
   CELLFS_RETURN_IF_ERROR(storage::EncodeClustering(*table, clustering, false, &encoded));
-  OpenPartition partition;
-  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition_key, &partition));
-  std::string row_key = partition.prefix;
-  storage::AppendEntryKind(storage::EntryKind::kRow, &row_key);
-  row_key += encoded;
-  auto group = ReadRowGroup(*state_, partition.it.get(), row_key);
-  if (!group.ok()) return group.status();
-  if (!group->has_value()) return std::optional<RowFragment>();
-  RowFragment row = std::move((*group)->merged);
-  const auto inherited = storage::InheritedDeletion(partition.header, encoded);
-  if (!storage::KeepLive(*table, inherited, state_->now, &row)) return std::optional<RowFragment>();
-  return std::optional<RowFragment>(std::move(row));
+  OpenPartition open;
+  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition, &open));
+  return LiveRow(*state_, *table, &open, encoded);
 }
 
 Result<std::optional<RowFragment>> ReadView::GetStaticRow(
     const TableHandle& table, std::span<const std::string> partition_key) const {
-  OpenPartition partition;
-  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition_key, &partition));
-  RowFragment row = std::move(partition.header.static_row);
-  if (!storage::KeepLive(*table, partition.header.deletion, state_->now, &row)) {
-    return std::optional<RowFragment>();
+  Result<PartitionRef> partition = PartitionRef::Make(*table, partition_key);
+  if (!partition.ok()) return partition.status();
+  return GetStaticRow(table, partition.value());
+}
+
+Result<std::optional<RowFragment>> ReadView::GetStaticRow(const TableHandle& table,
+                                                          const PartitionRef& partition) const {
+  OpenPartition open;
+  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition, &open));
+  return LiveStaticRow(*state_, *table, &open);
+}
+
+Result<std::optional<RowCell>> ReadView::GetCell(const TableHandle& table,
+                                                 const PartitionRef& partition,
+                                                 std::span<const std::string> clustering,
+                                                 uint32_t column_id) const {
+  const std::optional<size_t> column = table->ColumnIndexById(column_id);
+  if (!column) return Status::InvalidArgument("no column with id " + std::to_string(column_id));
+  const bool is_static = table->column(*column).kind == ColumnKind::kStatic;
+  std::string encoded;
+  if (!is_static) {
+    CELLFS_RETURN_IF_ERROR(storage::EncodeClustering(*table, clustering, false, &encoded));
   }
-  return std::optional<RowFragment>(std::move(row));
+  OpenPartition open;
+  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition, &open));
+  std::optional<RowFragment> row;
+  if (is_static) {
+    row = LiveStaticRow(*state_, *table, &open);
+  } else {
+    auto live = LiveRow(*state_, *table, &open, encoded);
+    if (!live.ok()) return live.status();
+    row = std::move(live).value();
+  }
+  RowCell* cell = row ? row->FindCell(column_id) : nullptr;
+  if (cell == nullptr) return std::optional<RowCell>();
+  return std::optional<RowCell>(std::move(*cell));
 }
 
 Result<bool> ReadView::IsPartitionLive(const TableHandle& table,
                                        std::span<const std::string> partition_key) const {
-  OpenPartition partition;
-  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition_key, &partition));
-  RowFragment static_row = partition.header.static_row;
-  if (storage::KeepLive(*table, partition.header.deletion, state_->now, &static_row)) return true;
+  Result<PartitionRef> partition = PartitionRef::Make(*table, partition_key);
+  if (!partition.ok()) return partition.status();
+  return IsPartitionLive(table, partition.value());
+}
+
+Result<bool> ReadView::IsPartitionLive(const TableHandle& table,
+                                       const PartitionRef& partition) const {
+  OpenPartition open;
+  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition, &open));
+  RowFragment static_row = open.header.static_row;
+  if (storage::KeepLive(*table, open.header.deletion, state_->now, &static_row)) return true;
   // The whole partition, first live row only. The iterator re-seeks to the
-  // first row, where `partition.it` already stands: one cheap seek.
+  // first row, where `open.it` already stands: one cheap seek.
   RowScan scan;
-  scan.partition_prefix = std::move(partition.prefix);
-  scan.header = std::move(partition.header);
+  scan.partition_prefix = *open.prefix;
+  scan.header = std::move(open.header);
   scan.ranges.push_back({std::string(), std::string(1, '\xFF')});
   scan.limit = 1;
-  RowIteratorImpl rows(state_, table, std::move(partition.it), std::move(scan));
+  RowIteratorImpl rows(state_, table, std::move(open.it), std::move(scan));
   if (!rows.status().ok()) return rows.status();
   return rows.Valid();
 }
@@ -132,17 +196,34 @@ Result<int64_t> ReadView::Token(const TableHandle& table,
 Result<std::unique_ptr<RowIterator>> ReadView::NewRowIterator(
     const TableHandle& table, std::span<const std::string> partition_key,
     const SliceSpec& slice) const {
+  Result<PartitionRef> partition = PartitionRef::Make(*table, partition_key);
+  if (!partition.ok()) return partition.status();
+  auto read = ReadPartition(table, partition.value(), slice);
+  if (!read.ok()) return read.status();
+  return std::move(read.value().rows);
+}
+
+Result<ReadView::PartitionRead> ReadView::ReadPartition(const TableHandle& table,
+                                                        const PartitionRef& partition,
+                                                        const SliceSpec& slice) const {
   RowScan scan;
   CELLFS_RETURN_IF_ERROR(storage::ClusteringRanges(*table, slice, &scan.ranges));
-  OpenPartition partition;
-  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition_key, &partition));
-  scan.partition_prefix = std::move(partition.prefix);
-  scan.header = std::move(partition.header);
+  OpenPartition open;
+  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition, &open));
+  PartitionRead read;
+  // The static row moves out of the header, which the row scan takes (it
+  // needs only the deletions).
+  RowFragment static_row = std::move(open.header.static_row);
+  if (storage::KeepLive(*table, open.header.deletion, state_->now, &static_row)) {
+    read.static_row = std::move(static_row);
+  }
+  scan.partition_prefix = *open.prefix;
+  scan.header = std::move(open.header);
   scan.reverse = slice.reverse;
   scan.limit = slice.limit;
   scan.resume_after = slice.resume_after;
-  return std::unique_ptr<RowIterator>(
-      std::make_unique<RowIteratorImpl>(state_, table, std::move(partition.it), std::move(scan)));
+  read.rows = std::make_unique<RowIteratorImpl>(state_, table, std::move(open.it), std::move(scan));
+  return read;
 }
 
 std::unique_ptr<PartitionIterator> ReadView::NewPartitionIterator(

@@ -11,6 +11,7 @@
 #include "engine/cql/table_schema.h"
 #include "engine/status.h"
 #include "engine/store/partition_iterator.h"
+#include "engine/store/partition_ref.h"
 #include "engine/store/row_fragment.h"
 #include "engine/store/row_iterator.h"
 #include "engine/store/slice.h"
@@ -42,6 +43,36 @@ class ReadView {
   // True when the partition is live (a live static cell or a live row).
   Result<bool> IsPartitionLive(const TableHandle& table,
                                std::span<const std::string> partition_key) const;
+
+  // The reads above and below with the partition key prepared once
+  // (PartitionRef::Make): no validation, key encoding or hashing per read.
+  // InvalidArgument when `partition` was made for another table id.
+  Result<std::optional<RowFragment>> GetRow(const TableHandle& table, const PartitionRef& partition,
+                                            std::span<const std::string> clustering) const;
+  Result<std::optional<RowFragment>> GetStaticRow(const TableHandle& table,
+                                                  const PartitionRef& partition) const;
+  Result<bool> IsPartitionLive(const TableHandle& table, const PartitionRef& partition) const;
+
+  // One live cell: column `column_id` of the row `clustering`, or of the
+  // static row when the column is static (`clustering` is then ignored).
+  // nullopt when the cell is not live (absent, deleted, expired, or its
+  // row or partition deleted). One partition-head read and, for a regular
+  // column, at most one more seek (none when the head read already stands
+  // at the row, as in a table without clustering columns). InvalidArgument
+  // for a bad clustering key or a column id the table does not have.
+  Result<std::optional<RowCell>> GetCell(const TableHandle& table, const PartitionRef& partition,
+                                         std::span<const std::string> clustering,
+                                         uint32_t column_id) const;
+
+  // A partition's live static cells and an iterator over the rows `slice`
+  // selects, from one read of the partition's head (what GetStaticRow then
+  // NewRowIterator would read twice).
+  struct PartitionRead {
+    std::optional<RowFragment> static_row;  // nullopt when no static cell is live
+    std::unique_ptr<RowIterator> rows;
+  };
+  Result<PartitionRead> ReadPartition(const TableHandle& table, const PartitionRef& partition,
+                                      const SliceSpec& slice = {}) const;
 
   // The partition's token and encoded position (as PartitionIterator's).
   Result<int64_t> Token(const TableHandle& table, std::span<const std::string> partition_key) const;

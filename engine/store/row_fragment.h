@@ -57,6 +57,9 @@ struct RowFragment {
   // hands out rows holding live cells only). REQUIRES: cells strictly
   // increasing by column_id (every fragment read from the store is).
   const RowCell* FindCell(uint32_t column_id) const;
+  RowCell* FindCell(uint32_t column_id) {
+    return const_cast<RowCell*>(static_cast<const RowFragment&>(*this).FindCell(column_id));
+  }
   friend bool operator==(const RowFragment&, const RowFragment&) = default;
 };
 

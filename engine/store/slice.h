@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/cql/table_schema.h"
+
 namespace cellfs {
 
 // A bound on the clustering key: the serialized values of the first N
@@ -34,5 +36,13 @@ struct SliceSpec {
   // slice. Directory offsets use it to continue a listing.
   std::optional<std::string> resume_after;
 };
+
+// Narrows `slice` by one more bound on one side (`lower`: a lower bound),
+// as CQL ANDs two restrictions: keeps whichever of `bound` and the current
+// bound on that side admits fewer rows. The clustering key codec compares
+// the values, so callers (nested slice directories) need no codec of
+// their own. REQUIRES: bound.prefix holds 1..table.clustering_count()
+// values that are valid for their columns' types (as SliceSpec asks).
+void NarrowSlice(const TableSchema& table, ClusteringBound bound, bool lower, SliceSpec* slice);
 
 }  // namespace cellfs

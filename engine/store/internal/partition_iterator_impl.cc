@@ -87,6 +87,7 @@ Status PartitionIteratorImpl::ReadPartition(bool* live) {
   CELLFS_RETURN_IF_ERROR(
       storage::ReadPartitionHeader(it_.get(), partition_prefix_, false, &header));
   static_row_ = std::move(header.static_row);
+  has_first_row_ = false;
   *live = storage::KeepLive(*table_, header.deletion, state_->now, &static_row_);
   if (*live) return Status::Ok();
   return HasLiveRow(header, live);
@@ -108,6 +109,8 @@ Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header,
     const std::string_view clustering = std::string_view(group.group).substr(row_prefix.size());
     if (storage::KeepLive(*table_, storage::InheritedDeletion(header, clustering), state_->now,
                           &group.merged)) {
+      first_row_ = std::move(group.merged);
+      has_first_row_ = true;
       *live = true;
       return Status::Ok();
     }

@@ -46,6 +46,7 @@ class PartitionIteratorImpl final : public PartitionIterator {
   std::string_view position() const override;
   Status DecodePartitionKey(std::vector<std::string>* values) const override;
   const RowFragment& static_row() const override { return static_row_; }
+  const RowFragment* first_row() const override { return has_first_row_ ? &first_row_ : nullptr; }
 
  private:
   // From it_'s position, moves to the first live partition, or ends.
@@ -67,6 +68,8 @@ class PartitionIteratorImpl final : public PartitionIterator {
   std::string partition_prefix_;  // table prefix || token || key
   int64_t token_ = 0;
   RowFragment static_row_;
+  RowFragment first_row_;       // the live row that made the partition live
+  bool has_first_row_ = false;  // false when its static cells did
 };
 
 }  // namespace cellfs
