@@ -51,7 +51,7 @@ class ExportFile final : public OpenFile {
     out->partition_key = dir.id.partition_key;
     out->is_slice = !dir.id.slice.empty();
     if (!dir.clustered()) return Status::Ok();
-    return BuildSlice(dir.ClusteringTypes(), dir.id.slice, &out->slice);
+    return BuildSlice(*dir.table, dir.id.slice, &out->slice);
   }
 
   int Restart() {

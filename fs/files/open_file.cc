@@ -160,20 +160,12 @@ bool CanAppend(const CqlType& type) {
          (type.is_collection() && type.is_multi_cell());
 }
 
-// The current live content of a cell, or nullptr (row read into *row).
-const RowCell* CurrentCell(Filesystem::Impl* impl, const Node& node,
-                           std::optional<RowFragment>* row, Status* status) {
-  ReadView view = impl->engine->NewReadView();
-  size_t column = *node.column();
-  bool is_static = node.table->column(column).kind == ColumnKind::kStatic;
-  auto read = is_static ? view.GetStaticRow(node.table, node.id.partition_key)
-                        : view.GetRow(node.table, node.id.partition_key, node.id.clustering);
-  if (!read.ok()) {
-    *status = read.status();
-    return nullptr;
-  }
-  *row = std::move(read).value();
-  return *row ? (*row)->FindCell(node.table->column_ids[column]) : nullptr;  // live: a view's
+// The current live content of a cell; nullopt when it has none.
+Result<std::optional<RowCell>> CurrentCell(Filesystem::Impl* impl, const Node& node) {
+  auto partition = node.Partition();
+  if (!partition.ok()) return partition.status();
+  return impl->engine->NewReadView().GetCell(node.table, *partition.value(), node.id.clustering,
+                                             node.table->column_ids[*node.column()]);
 }
 
 class CellFile final : public OpenFile {
@@ -221,8 +213,10 @@ class CellFile final : public OpenFile {
     }
     uint64_t at = counter_ || append_ ? buffer_.size() : offset;
     if (at > kMaxCellBytes || data.size() > kMaxCellBytes - at) return -Refuse(EFBIG);
-    if (!Accepts(at, data)) return -Refuse(EINVAL);
+    std::optional<std::string> parsed;
+    if (!Accepts(at, data, &parsed)) return -Refuse(EINVAL);
     if (int e = buffer_.Write(at, data)) return -Refuse(e);
+    parsed_ = std::move(parsed);
     dirty_ = true;
     return static_cast<ssize_t>(data.size());
   }
@@ -234,6 +228,7 @@ class CellFile final : public OpenFile {
     // cut to, and the kernel must not be told the size is 0.
     if (!IsText(type()) && type().kind() != TypeKind::kBlob) return EINVAL;
     buffer_.Free();
+    parsed_.reset();
     edits_content_ = false;
     dirty_ = true;
     return 0;
@@ -257,6 +252,7 @@ class CellFile final : public OpenFile {
     if (Status s = Store(); !s.ok()) return Refuse(ErrnoFromStatus(s));
     dirty_ = false;
     ever_stored_ = true;
+    parsed_.reset();  // the buffer it parsed is stored (and freed below)
     if (counter_ || append_) {
       buffer_.Free();  // a second flush must not add again
     } else if (stored_) {
@@ -302,8 +298,10 @@ class CellFile final : public OpenFile {
   // Whether writing `data` at `at` leaves a value that is, or may still
   // become, valid. Blobs take anything; text appended to is checked from
   // its last character on (the rest was checked already), so a large text
-  // written in pieces costs linear time.
-  bool Accepts(uint64_t at, std::string_view data) const {
+  // written in pieces costs linear time. When the result is a whole value
+  // of another type, *parsed is it serialized, so the store does not parse
+  // it again.
+  bool Accepts(uint64_t at, std::string_view data, std::optional<std::string>* parsed) const {
     if (type().kind() == TypeKind::kBlob && !counter_) return true;
     const std::string& buffer = buffer_.str();
     if (IsText(type()) && at == buffer.size()) {
@@ -319,14 +317,13 @@ class CellFile final : public OpenFile {
     std::string candidate = buffer;
     if (candidate.size() < at + data.size()) candidate.resize(at + data.size());
     candidate.replace(at, data.size(), data);
-    return Valid(candidate);
-  }
-
-  bool Valid(std::string_view candidate) const {
     if (counter_) return ParseCounterDelta(candidate).ok();
     if (IsText(type())) return IsValidTextPrefix(type(), candidate);
     if (type().kind() == TypeKind::kBlob) return true;
-    return ParseCellContent(type(), candidate).ok() || CouldBecomeValid(type(), candidate);
+    Result<std::string> value = ParseCellContent(type(), candidate);
+    if (!value.ok()) return CouldBecomeValid(type(), candidate);
+    *parsed = std::move(value).value();
+    return true;
   }
 
   // A refused value is dropped whole: the accepted writes before it were
@@ -336,6 +333,7 @@ class CellFile final : public OpenFile {
     refused_ = error;
     dirty_ = false;
     buffer_.Free();
+    parsed_.reset();
     return error;
   }
 
@@ -352,21 +350,28 @@ class CellFile final : public OpenFile {
       if (!delta.ok()) return delta.status();
       s = mutation.AddToCounter(node_.table, pk, ck, column_, delta.value(), attributes);
     } else {
-      Result<std::string> value = ParseCellContent(type(), buffer);
+      // Each write checked its bytes: text is checked only for a whole last
+      // character, and a value another type's write parsed whole is taken
+      // as parsed (the engine still validates what it stores).
+      Result<std::string> value = parsed_ && !edits_content_
+                                      ? Result<std::string>(std::move(*parsed_))
+                                  : IsText(type()) ? ParseCheckedTextContent(type(), buffer)
+                                                   : ParseCellContent(type(), buffer);
+      parsed_.reset();
       if (!value.ok()) return value.status();
       std::string stored = std::move(value).value();
       if (append_) {
         std::lock_guard lock(impl_->AppendLock(node_.id));
-        std::optional<RowFragment> row;
-        const RowCell* current = CurrentCell(impl_, node_, &row, &s);
-        if (!s.ok()) return s;
+        auto read = CurrentCell(impl_, node_);
+        if (!read.ok()) return read.status();
+        const std::optional<RowCell>& current = read.value();
         Result<std::string> merged =
             IsText(type())
                 // A Unix append of file contents: "hello\n" + "world\n".
                 ? ParseCellContent(type(), (current ? FormatCellContent(type(), current->cell.value)
                                                     : std::string()) +
                                                buffer)
-                : AppendCellValue(type(), current != nullptr, current ? current->cell.value : "",
+                : AppendCellValue(type(), current.has_value(), current ? current->cell.value : "",
                                   stored);
         if (!merged.ok()) return merged.status();
         stored = std::move(merged).value();
@@ -410,6 +415,9 @@ class CellFile final : public OpenFile {
   bool dirty_;                         // a flush has something to store
   int refused_ = 0;                    // the errno of a refused write or store (0: none)
   std::optional<std::string> stored_;  // the value Store wrote, when surely current
+  // buffer_ parsed for its type (not text, blob or counter), when the last
+  // write left it a whole value; reset whenever buffer_ changes otherwise.
+  std::optional<std::string> parsed_;
 };
 
 // Follows one JSON object arriving in pieces, looking at each byte once, to
@@ -576,16 +584,23 @@ int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool creat
     return EINVAL;
   // CQL refuses USING TTL and USING TIMESTAMP on counter updates.
   if (type.kind() == TypeKind::kCounter && !node.id.write.empty()) return EINVAL;
-  Status s;
-  std::optional<RowFragment> row;
-  const RowCell* cell = CurrentCell(impl, node, &row, &s);
-  if (!s.ok()) return ErrnoFromStatus(s);
+  bool writing = (flags & O_ACCMODE) != O_RDONLY;
+  // A writer that truncates text or a blob replaces the value whatever it
+  // was, so the current one is not read (`echo V > cell`). Counters and
+  // appends add to the value; other types show it until a write.
+  const bool replaces = writing && (flags & O_TRUNC) != 0 && (flags & O_APPEND) == 0 &&
+                        (IsText(type) || type.kind() == TypeKind::kBlob);
+  std::optional<RowCell> cell;
+  if (!replaces) {
+    auto read = CurrentCell(impl, node);
+    if (!read.ok()) return ErrnoFromStatus(read.status());
+    cell = std::move(read).value();
+  }
   // A cell the kernel still holds but that is gone (deleted elsewhere,
   // expired) can be written again through the inode: the kernel sends no
   // create for a name it believes exists.
-  bool writing = (flags & O_ACCMODE) != O_RDONLY;
-  if (cell == nullptr && !created && !writing && !impl->IsKept(node.id)) return ENOENT;
-  bool fresh = created || cell == nullptr;  // no value yet: truncated in effect
+  if (!cell && !created && !writing && !impl->IsKept(node.id)) return ENOENT;
+  bool fresh = created || !cell;  // no value yet: truncated in effect
   std::string content = cell ? FormatCellContent(type, cell->cell.value) : "";
   // Truncating text or a blob stores the empty value even with no write;
   // other types have no empty spelling, so only a write stores them.
@@ -597,12 +612,14 @@ int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool creat
 }
 
 int OpenRowJsonFile(Filesystem::Impl* impl, const Node& row, std::unique_ptr<OpenFile>* out) {
+  auto partition = row.Partition();
+  if (!partition.ok()) return ErrnoFromStatus(partition.status());
   ReadView view = impl->engine->NewReadView();
-  auto content = view.GetRow(row.table, row.id.partition_key, row.id.clustering);
+  auto content = view.GetRow(row.table, *partition.value(), row.id.clustering);
   if (!content.ok()) return ErrnoFromStatus(content.status());
   std::string text;
   if (content.value()) {
-    auto statics = view.GetStaticRow(row.table, row.id.partition_key);
+    auto statics = view.GetStaticRow(row.table, *partition.value());
     if (!statics.ok()) return ErrnoFromStatus(statics.status());
     const RowFragment* static_row = statics.value() ? &*statics.value() : nullptr;
     text = RowToJson(*row.table, row.id.partition_key, row.id.clustering, static_row,

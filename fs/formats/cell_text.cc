@@ -109,6 +109,20 @@ Result<std::string> ParseCellContent(const CqlType& type, std::string_view conte
                                  ": " + detail);
 }
 
+Result<std::string> ParseCheckedTextContent(const CqlType& type, std::string_view content) {
+  const std::string_view text = DropOneNewline(content);
+  // The last character starts at the last byte that is not a UTF-8
+  // continuation byte (at most three back); a prefix-valid text is valid
+  // when that character is whole.
+  size_t last = text.size();
+  for (int i = 0; i < 4 && last > 0; ++i) {
+    --last;
+    if ((static_cast<unsigned char>(text[last]) & 0xC0) != 0x80) break;
+  }
+  if (!ParseLiteral(type, text.substr(last)).ok()) return ParseCellContent(type, content);
+  return std::string(text);
+}
+
 bool IsValidTextPrefix(const CqlType& type, std::string_view content) {
   if (type.kind() != TypeKind::kAscii) return IsUtf8Prefix(content);
   for (char c : content) {

@@ -46,6 +46,13 @@ Result<std::string> ParseCellContent(const CqlType& type, std::string_view conte
 // REQUIRES: type is text, varchar or ascii.
 bool IsValidTextPrefix(const CqlType& type, std::string_view content);
 
+// ParseCellContent for text whose bytes already passed IsValidTextPrefix
+// (every write() of a cell file checks its bytes so): only its last
+// character is checked to be whole, so the value is not validated again
+// from its start. The same results as ParseCellContent for such content.
+// REQUIRES: type is text, varchar or ascii; IsValidTextPrefix(type, content).
+Result<std::string> ParseCheckedTextContent(const CqlType& type, std::string_view content);
+
 // Whether `content`, which does not parse for `type` (ParseCellContent
 // failed), may still become a value when more bytes arrive: the kernel
 // splits large writes, and a program may write a value in pieces. True

@@ -1,6 +1,6 @@
 // InsertBatcher (fs/formats/insert_batcher.h): records into batched mutations, a
-// batch applied on its own thread while the next fills, a report line per
-// refused record.
+// batch applied by the BatchApplier's thread while the next fills, a report
+// line per refused record.
 #include "fs/formats/insert_batcher.h"
 
 #include <functional>
@@ -30,7 +30,6 @@ struct InsertBatcher::BatchKeys {
 };
 
 struct InsertBatcher::InFlight {
-  std::future<Status> applied;
   std::vector<uint64_t> lines;
   std::vector<TouchedRow> touched;
 };
@@ -39,7 +38,8 @@ InsertBatcher::InsertBatcher(Engine* engine, TableHandle table, bool track_touch
     : engine_(engine),
       table_(std::move(table)),
       track_touched_(track_touched),
-      keys_(std::make_unique<BatchKeys>()) {}
+      keys_(std::make_unique<BatchKeys>()),
+      applier_(engine) {}
 
 InsertBatcher::~InsertBatcher() { Collect(); }
 
@@ -83,16 +83,13 @@ void InsertBatcher::Launch() {
   in_flight_ = std::make_unique<InFlight>();
   in_flight_->lines = std::exchange(batch_lines_, {});
   in_flight_->touched = std::exchange(touched_, {});
-  in_flight_->applied =
-      std::async(std::launch::async, [engine = engine_, mutation = std::move(*batch_)]() mutable {
-        return engine->Apply(std::move(mutation));
-      });
+  applier_.Start(std::move(*batch_));
   batch_.reset();
 }
 
 void InsertBatcher::Collect() {
   if (!in_flight_) return;
-  Status s = in_flight_->applied.get();
+  Status s = applier_.Wait();
   if (s.ok()) {
     rows_stored_ += in_flight_->lines.size();
     for (TouchedRow& row : in_flight_->touched) applied_touched_.push_back(std::move(row));

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +12,7 @@
 
 #include "engine/engine.h"
 #include "engine/status.h"
+#include "fs/formats/batch_applier.h"
 #include "fs/formats/insert_parser.h"
 
 namespace cellfs::fs {
@@ -39,8 +39,9 @@ class InsertBatcher {
   // Adds one record's outcome. A refused record (`row` not ok) or one whose
   // write fails validation is reported ("line N: message") and nothing of
   // it is stored; a valid one joins the current batch. A full batch is
-  // applied on a thread of its own while the next one fills (at most one
-  // in flight, applied in order), so parsing and storing overlap; a batch
+  // applied by the batcher's BatchApplier (one thread for the whole load)
+  // while the next one fills (at most one in flight, applied in order), so
+  // parsing and storing overlap; a batch
   // that fails to apply (IOError, the table dropped meanwhile) has its
   // lines reported by the call that finds it done.
   void Add(uint64_t line, Result<InsertRow>&& row);
@@ -85,6 +86,7 @@ class InsertBatcher {
   uint64_t rows_stored_ = 0;
   uint64_t error_count_ = 0;
   std::string errors_;
+  BatchApplier applier_;  // declared last: destroyed (its thread joined) first
 };
 
 }  // namespace cellfs::fs

@@ -28,6 +28,14 @@ struct DirHandle;  // fs/ops/directories.cc: an open directory
 struct Node {
   NodeId id;
   TableHandle table;  // null above kTable
+  // At or below a partition: its key prepared for the engine, when the node
+  // came from NodeOf (kept with the inode) or KeyChild; may be null, then
+  // Partition() prepares it.
+  std::shared_ptr<const PartitionRef> partition;
+
+  // The prepared partition key: `partition`, or made from id.partition_key.
+  // REQUIRES: table set and id at or below kPartition.
+  Result<std::shared_ptr<const PartitionRef>> Partition() const;
 
   // Key column types, in key order (valid when `table` is set).
   std::vector<const CqlType*> PartitionTypes() const;

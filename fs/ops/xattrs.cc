@@ -17,19 +17,15 @@ constexpr std::string_view kTtl = "user.cellfs.ttl";
 constexpr std::string_view kWriteTime = "user.cellfs.writetime";
 constexpr std::string_view kToken = "user.cellfs.token";
 
-// The live cell a node names, read into *row.
-Status ReadCell(const Filesystem::Impl& impl, const Node& node, const ReadView& view,
-                std::optional<RowFragment>* row, const RowCell** cell) {
-  size_t column = *node.column();
-  bool is_static = node.table->column(column).kind == ColumnKind::kStatic;
-  auto read = is_static ? view.GetStaticRow(node.table, node.id.partition_key)
-                        : view.GetRow(node.table, node.id.partition_key, node.id.clustering);
-  (void)impl;
+// The live cell a node names; NotFound when it has none.
+Result<RowCell> ReadCell(const Node& node, const ReadView& view) {
+  auto partition = node.Partition();
+  if (!partition.ok()) return partition.status();
+  auto read = view.GetCell(node.table, *partition.value(), node.id.clustering,
+                           node.table->column_ids[*node.column()]);
   if (!read.ok()) return read.status();
-  *row = std::move(read).value();
-  *cell = *row ? (*row)->FindCell(node.table->column_ids[column]) : nullptr;  // live: a view's
-  if (*cell == nullptr) return Status::NotFound("no such cell");
-  return Status::Ok();
+  if (!read.value()) return Status::NotFound("no such cell");
+  return std::move(*read.value());
 }
 
 // The attributes a node has now, as (name, value) pairs.
@@ -37,18 +33,17 @@ Status AttributesNow(const Filesystem::Impl& impl, const Node& node,
                      std::vector<std::pair<std::string_view, std::string>>* out) {
   ReadView view = impl.engine->NewReadView();
   if (node.id.kind == NodeKind::kCell) {
-    std::optional<RowFragment> row;
-    const RowCell* cell = nullptr;
-    if (Status s = ReadCell(impl, node, view, &row, &cell); !s.ok()) return s;
-    if (cell->cell.ttl != 0) {
-      int64_t remaining = cell->cell.local_deletion_time - FloorSeconds(view.now());
+    Result<RowCell> cell = ReadCell(node, view);
+    if (!cell.ok()) return cell.status();
+    if (cell.value().cell.ttl != 0) {
+      int64_t remaining = cell.value().cell.local_deletion_time - FloorSeconds(view.now());
       out->emplace_back(kTtl, std::to_string(remaining > 0 ? remaining : 0));
     }
-    out->emplace_back(kWriteTime, std::to_string(cell->cell.write_time));
+    out->emplace_back(kWriteTime, std::to_string(cell.value().cell.write_time));
   } else if (node.id.kind == NodeKind::kPartition) {
-    auto token = view.Token(node.table, node.id.partition_key);
-    if (!token.ok()) return token.status();
-    out->emplace_back(kToken, std::to_string(token.value()));
+    auto partition = node.Partition();
+    if (!partition.ok()) return partition.status();
+    out->emplace_back(kToken, std::to_string(partition.value()->token()));
   }
   return Status::Ok();
 }
@@ -128,11 +123,10 @@ int Filesystem::RewriteWithTtl(uint64_t inode, int64_t ttl) {
   // cell (appends), with a write time taken after the read.
   std::lock_guard lock(impl_->AppendLock(cell_node.id));
   ReadView view = impl_->engine->NewReadView();
-  std::optional<RowFragment> row;
-  const RowCell* cell = nullptr;
-  if (Status s = ReadCell(*impl_, cell_node, view, &row, &cell); !s.ok()) return ErrnoFromStatus(s);
+  Result<RowCell> cell = ReadCell(cell_node, view);
+  if (!cell.ok()) return ErrnoFromStatus(cell.status());
   Mutation mutation = impl_->engine->NewMutation();
-  ColumnValue value{column, cell->cell.value};
+  ColumnValue value{column, std::move(cell.value().cell.value)};
   WriteAttributes attributes;
   attributes.ttl = ttl;
   Status s = mutation.Update(cell_node.table, cell_node.id.partition_key, cell_node.id.clustering,

@@ -82,12 +82,14 @@ void AppendCells(const Node& dir, const RowFragment& row, ColumnKind kind,
   }
 }
 
-// A table's partitions in token order.
+// A table's partitions in token order. In a table without clustering
+// columns each partition is its row, which the partition iterator read
+// while deciding that the partition is live (first_row): its attributes
+// come from there, with no second read.
 class PartitionListing final : public DirListing {
  public:
   PartitionListing(const Node& dir, const ReadView& view, int64_t mtime)
       : dir_(dir),
-        view_(view),
         mtime_(mtime),
         types_(dir.PartitionTypes()),
         it_(view.NewPartitionIterator(dir.table)) {}
@@ -103,13 +105,9 @@ class PartitionListing final : public DirListing {
       out->node.id.partition_key = std::move(key);
       out->state = DirectoryState(mtime_, 1);
       if (!dir_.clustered()) {
-        auto row = view_.GetRow(dir_.table, out->node.id.partition_key, {});
-        if (!row.ok()) {
-          status_ = row.status();
-          return false;
-        }
-        if (!row.value()) continue;  // only static content: not listed as a row
-        out->state = RowState(*row.value());
+        const RowFragment* row = it_->first_row();
+        if (row == nullptr) continue;  // only static content: not listed as a row
+        out->state = RowState(*row);
       }
       it_->Next();
       return true;
@@ -121,7 +119,6 @@ class PartitionListing final : public DirListing {
 
  private:
   Node dir_;
-  ReadView view_;
   int64_t mtime_;
   std::vector<const CqlType*> types_;
   std::unique_ptr<PartitionIterator> it_;
@@ -189,24 +186,27 @@ class RowListing final : public DirListing {
   Status status_;
 };
 
+// A partition's (or slice's) listing: static cells and the row iterator
+// from one read of the partition's head.
 Result<std::unique_ptr<DirListing>> RowsOf(const Node& dir, const ReadView& view) {
   SliceSpec slice;
-  std::vector<const CqlType*> types = dir.ClusteringTypes();
-  if (Status s = BuildSlice(types, dir.id.slice, &slice); !s.ok()) return s;
+  if (Status s = BuildSlice(*dir.table, dir.id.slice, &slice); !s.ok()) return s;
+  auto partition = dir.Partition();
+  if (!partition.ok()) return partition.status();
+  auto read = view.ReadPartition(dir.table, *partition.value(), slice);
+  if (!read.ok()) return read.status();
   std::vector<ListedEntry> statics;
-  if (dir.id.kind == NodeKind::kPartition) {
-    auto row = view.GetStaticRow(dir.table, dir.id.partition_key);
-    if (!row.ok()) return row.status();
-    if (row.value()) AppendCells(dir, *row.value(), ColumnKind::kStatic, &statics);
+  if (dir.id.kind == NodeKind::kPartition && read.value().static_row) {
+    AppendCells(dir, *read.value().static_row, ColumnKind::kStatic, &statics);
   }
-  auto it = view.NewRowIterator(dir.table, dir.id.partition_key, slice);
-  if (!it.ok()) return it.status();
   return std::unique_ptr<DirListing>(
-      std::make_unique<RowListing>(dir, std::move(statics), std::move(it).value()));
+      std::make_unique<RowListing>(dir, std::move(statics), std::move(read.value().rows)));
 }
 
 Result<std::unique_ptr<DirListing>> CellsOf(const Node& dir, const ReadView& view) {
-  auto row = view.GetRow(dir.table, dir.id.partition_key, dir.id.clustering);
+  auto partition = dir.Partition();
+  if (!partition.ok()) return partition.status();
+  auto row = view.GetRow(dir.table, *partition.value(), dir.id.clustering);
   if (!row.ok()) return row.status();
   std::vector<ListedEntry> cells;
   if (row.value()) AppendCells(dir, *row.value(), ColumnKind::kRegular, &cells);

@@ -1,4 +1,5 @@
-// InodeTable: two hash maps under one mutex.
+// InodeTable: two hash maps under one mutex; a memo per inode beside its
+// identity.
 #include "fs/tree/inode_table.h"
 
 #include <utility>
@@ -7,7 +8,7 @@ namespace cellfs::fs {
 
 InodeTable::InodeTable(std::string root_identity) {
   by_identity_.emplace(root_identity, kRootInode);
-  by_inode_.emplace(kRootInode, Entry{std::move(root_identity), 0});
+  by_inode_.emplace(kRootInode, Entry{std::move(root_identity), 0, nullptr});
 }
 
 uint64_t InodeTable::Acquire(std::string_view identity) {
@@ -19,7 +20,7 @@ uint64_t InodeTable::Acquire(std::string_view identity) {
   }
   const uint64_t inode = next_inode_++;
   by_identity_.emplace(std::string(identity), inode);
-  by_inode_.emplace(inode, Entry{std::string(identity), 1});
+  by_inode_.emplace(inode, Entry{std::string(identity), 1, nullptr});
   return inode;
 }
 
@@ -44,6 +45,18 @@ std::optional<std::string> InodeTable::Identity(uint64_t inode) const {
   auto found = by_inode_.find(inode);
   if (found == by_inode_.end()) return std::nullopt;
   return found->second.identity;
+}
+
+std::shared_ptr<const NodeMemo> InodeTable::Memo(uint64_t inode) const {
+  std::lock_guard lock(mutex_);
+  auto found = by_inode_.find(inode);
+  return found == by_inode_.end() ? nullptr : found->second.memo;
+}
+
+void InodeTable::Memoize(uint64_t inode, std::shared_ptr<const NodeMemo> memo) {
+  std::lock_guard lock(mutex_);
+  auto found = by_inode_.find(inode);
+  if (found != by_inode_.end()) found->second.memo = std::move(memo);
 }
 
 std::optional<uint64_t> InodeTable::Find(std::string_view identity) const {

@@ -4,13 +4,27 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
+#include "engine/store/partition_ref.h"
+#include "fs/tree/node_id.h"
+
 namespace cellfs::fs {
+
+// What resolving an inode's identity computed, kept with the inode so that
+// later requests on it skip the work: the decoded NodeId and, for a node at
+// or below a partition, its partition key prepared for the engine (valid
+// for id.table_id; a dropped table fails resolution before it is used).
+// Immutable once made; shared by the requests that read it.
+struct NodeMemo {
+  NodeId id;
+  std::shared_ptr<const PartitionRef> partition;  // null above kPartition
+};
 
 // A node's identity is an opaque byte string that the tree encodes (the
 // node's kind and its path in keys, e.g. keyspace, table id, partition key,
@@ -46,6 +60,15 @@ class InodeTable {
   // it never existed).
   std::optional<std::string> Identity(uint64_t inode) const;
 
+  // The memo kept with `inode` (Memoize), or null when there is none (yet)
+  // or the inode is unknown.
+  std::shared_ptr<const NodeMemo> Memo(uint64_t inode) const;
+
+  // Keeps `memo` with `inode` until the inode is forgotten; ignored when
+  // the inode is unknown. `memo` must describe the inode's identity.
+  // Memory: about one more copy of the identity per memoized inode.
+  void Memoize(uint64_t inode, std::shared_ptr<const NodeMemo> memo);
+
   // The inode of `identity` if the kernel holds it, without a new lookup.
   std::optional<uint64_t> Find(std::string_view identity) const;
 
@@ -56,6 +79,7 @@ class InodeTable {
   struct Entry {
     std::string identity;
     uint64_t lookups = 0;
+    std::shared_ptr<const NodeMemo> memo;  // null until Memoize
   };
 
   mutable std::mutex mutex_;  // guards everything below

@@ -45,6 +45,7 @@ Status VirtualChild(const Node& parent, std::string_view name, Node* child) {
   }
   child->id = parent.id;
   child->table = parent.table;
+  child->partition = parent.partition;
   bool slice_kind = parsed.kind == VirtualName::Kind::kSliceBound ||
                     parsed.kind == VirtualName::Kind::kLimit ||
                     parsed.kind == VirtualName::Kind::kReverse;
@@ -54,7 +55,7 @@ Status VirtualChild(const Node& parent, std::string_view name, Node* child) {
     child->id.kind = NodeKind::kSlice;
     child->id.slice.emplace_back(name);
     SliceSpec slice;  // a bound that does not parse fails its lookup, not a later listing
-    return BuildSlice(child->ClusteringTypes(), child->id.slice, &slice);
+    return BuildSlice(*child->table, child->id.slice, &slice);
   }
   child->id.kind = NodeKind::kVirtualFile;
   child->id.file = parsed.kind;
@@ -82,6 +83,7 @@ Status ColumnChild(const Node& parent, std::string_view name, bool split_suffixe
   size_t index = static_cast<size_t>(column - parent.table->def.columns.data());
   child->id = parent.id;
   child->table = parent.table;
+  child->partition = parent.partition;
   child->id.kind = NodeKind::kCell;
   child->id.slice.clear();
   child->id.column_id = parent.table->column_ids[index];
@@ -102,11 +104,13 @@ Status KeyChild(const Node& parent, std::string_view name, bool split_suffixes, 
   if (Status s = ParseKeyName(types, base, &values); !s.ok()) return s;
   child->id = parent.id;
   child->table = parent.table;
+  child->partition = parent.partition;
   child->id.slice.clear();
   child->id.write = write;
   if (partition) {
     child->id.kind = NodeKind::kPartition;
     child->id.partition_key = std::move(values);
+    child->partition = nullptr;  // prepared on first read (Node::Partition)
   } else {
     child->id.kind = NodeKind::kRow;
     child->id.clustering = std::move(values);
@@ -138,11 +142,24 @@ Result<TableHandle> Filesystem::Impl::TableOf(const NodeId& id) const {
   return table;
 }
 
+Result<std::shared_ptr<const PartitionRef>> Node::Partition() const {
+  if (partition) return partition;
+  Result<PartitionRef> made = PartitionRef::Make(*table, id.partition_key);
+  if (!made.ok()) return made.status();
+  return std::make_shared<const PartitionRef>(std::move(made).value());
+}
+
 Result<Node> Filesystem::Impl::NodeOf(uint64_t inode) const {
-  std::optional<std::string> identity = fs->inodes().Identity(inode);
-  if (!identity) return Status::NotFound("stale inode");
   Node node;
-  if (Status s = DecodeNodeId(*identity, &node.id); !s.ok()) return s;
+  std::shared_ptr<const NodeMemo> memo = fs->inodes().Memo(inode);
+  if (memo) {
+    node.id = memo->id;
+    node.partition = memo->partition;
+  } else {
+    std::optional<std::string> identity = fs->inodes().Identity(inode);
+    if (!identity) return Status::NotFound("stale inode");
+    if (Status s = DecodeNodeId(*identity, &node.id); !s.ok()) return s;
+  }
   if (node.id.kind == NodeKind::kKeyspace ||
       (node.id.kind == NodeKind::kVirtualFile && node.id.directory == NodeKind::kKeyspace)) {
     if (engine->catalog()->FindKeyspace(node.id.keyspace) == nullptr) {
@@ -157,12 +174,27 @@ Result<Node> Filesystem::Impl::NodeOf(uint64_t inode) const {
       return Status::NotFound("column was dropped");
     }
   }
+  if (!memo) {
+    // Kept for the inode's next requests (the identity cannot change; a
+    // dropped table fails above before the memo is used).
+    auto made = std::make_shared<NodeMemo>();
+    made->id = node.id;
+    if (node.table && !node.id.partition_key.empty()) {
+      Result<PartitionRef> partition = PartitionRef::Make(*node.table, node.id.partition_key);
+      if (partition.ok()) {
+        node.partition = std::make_shared<const PartitionRef>(std::move(partition).value());
+      }
+      made->partition = node.partition;
+    }
+    fs->inodes().Memoize(inode, std::move(made));
+  }
   return node;
 }
 
 Status Filesystem::Impl::ChildOf(const Node& parent, std::string_view name, bool split_suffixes,
                                  Node* child) const {
   if (name.empty() || name == "." || name == "..") return Status::InvalidArgument("bad name");
+  child->partition.reset();
   if (IsVirtualName(name)) return VirtualChild(parent, name, child);
   switch (parent.id.kind) {
     case NodeKind::kRoot: {

@@ -124,8 +124,10 @@ Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeSta
     case NodeKind::kPartition:
     case NodeKind::kSlice: {
       bool live = false;
+      auto prepared = node.Partition();
+      if (!prepared.ok()) return prepared.status();
       if (!node.clustered() && id.kind == NodeKind::kPartition) {
-        auto row = view.GetRow(node.table, id.partition_key, {});
+        auto row = view.GetRow(node.table, *prepared.value(), {});
         if (!row.ok()) return row.status();
         if (row.value()) {
           *state = RowState(*row.value());
@@ -134,7 +136,7 @@ Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeSta
       } else if (held) {
         live = true;  // getattr of a partition the kernel holds: see StateOf
       } else {
-        auto found = view.IsPartitionLive(node.table, id.partition_key);
+        auto found = view.IsPartitionLive(node.table, *prepared.value());
         if (!found.ok()) return found.status();
         live = found.value();
       }
@@ -155,7 +157,9 @@ Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeSta
       return Status::Ok();
     }
     case NodeKind::kRow: {
-      auto row = view.GetRow(node.table, id.partition_key, id.clustering);
+      auto partition = node.Partition();
+      if (!partition.ok()) return partition.status();
+      auto row = view.GetRow(node.table, *partition.value(), id.clustering);
       if (!row.ok()) return row.status();
       if (row.value()) {
         *state = RowState(*row.value());
@@ -169,14 +173,12 @@ Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeSta
     }
     case NodeKind::kCell: {
       size_t column = *node.column();
-      bool is_static = node.table->column(column).kind == ColumnKind::kStatic;
-      auto row = is_static ? view.GetStaticRow(node.table, id.partition_key)
-                           : view.GetRow(node.table, id.partition_key, id.clustering);
-      if (!row.ok()) return row.status();
-      // A view's rows hold live cells only.
-      const RowCell* cell =
-          row.value() ? row.value()->FindCell(node.table->column_ids[column]) : nullptr;
-      if (cell == nullptr) {
+      auto partition = node.Partition();
+      if (!partition.ok()) return partition.status();
+      auto cell = view.GetCell(node.table, *partition.value(), id.clustering,
+                               node.table->column_ids[column]);
+      if (!cell.ok()) return cell.status();
+      if (!cell.value()) {
         // Created and still open, nothing stored yet: an empty file.
         if (!IsKept(id)) return Status::NotFound("no such cell");
         *state = NodeState{};
@@ -184,7 +186,7 @@ Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeSta
         state->attr.mtime_micros = mount_micros;
         return Status::Ok();
       }
-      *state = CellState(*node.table->column(column).type, *cell);
+      *state = CellState(*node.table->column(column).type, *cell.value());
       return Status::Ok();
     }
     case NodeKind::kVirtualFile: {

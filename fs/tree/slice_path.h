@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cql/cql_type.h"
+#include "engine/cql/table_schema.h"
 #include "engine/status.h"
 #include "engine/store/slice.h"
 
@@ -19,11 +19,12 @@ namespace cellfs::fs {
 //    exclusive, looser when inclusive);
 //  - @limit keeps the smallest N;
 //  - @reverse flips the order, so two of them cancel.
-// Pure; thread-safe. InvalidArgument / NameTooLong (from ParseKeyPrefix)
-// for a bound that does not parse for `clustering_types`; InvalidArgument
-// for a name that is not a slice directory.
-// REQUIRES: !clustering_types.empty().
-Status BuildSlice(std::span<const CqlType* const> clustering_types,
-                  std::span<const std::string> slice_names, SliceSpec* out);
+// The engine compares the bounds (NarrowSlice); this file only parses the
+// names. Pure; thread-safe. InvalidArgument / NameTooLong (from
+// ParseKeyPrefix) for a bound that does not parse for the table's
+// clustering columns; InvalidArgument for a name that is not a slice
+// directory. REQUIRES: table.clustering_count() > 0.
+Status BuildSlice(const TableSchema& table, std::span<const std::string> slice_names,
+                  SliceSpec* out);
 
 }  // namespace cellfs::fs

@@ -179,6 +179,32 @@ TEST_CASE("a text prefix is valid unless a byte is already wrong", "[cell_text]"
   }
 }
 
+TEST_CASE("text checked write by write parses as the whole value does", "[cell_text]") {
+  // ParseCheckedTextContent checks only the last character of a value whose
+  // bytes passed IsValidTextPrefix: the same value or the same refusal.
+  RandomValues random(777);
+  size_t refused = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const CqlType& type = i % 5 == 0 ? *kAscii : *kText;
+    std::string s = random.Value(type).substr(0, 8) + random.Bytes(random.Below(3));
+    if (i % 3 == 0) s += "\n";
+    if (!IsValidTextPrefix(type, s)) continue;
+    INFO(ToHex(s));
+    const Result<std::string> whole = ParseCellContent(type, s);
+    const Result<std::string> checked = ParseCheckedTextContent(type, s);
+    REQUIRE(whole.ok() == checked.ok());
+    if (whole.ok()) {
+      CHECK(checked.value() == whole.value());
+    } else {
+      CHECK(checked.status().message() == whole.status().message());
+      ++refused;
+    }
+  }
+  CHECK(refused > 100);  // unfinished last characters were reached
+  CHECK(ParseCheckedTextContent(*kText, "").value().empty());
+  CHECK(ParseCheckedTextContent(*kText, "\n").value().empty());
+}
+
 TEST_CASE("counter deltas are signed 64-bit decimal integers", "[cell_text]") {
   auto delta = [](std::string_view content) {
     Result<int64_t> parsed = ParseCounterDelta(content);
