@@ -2,11 +2,14 @@
 // through a mounted cellfs with plain syscalls, one JSON line per run.
 // Usage: path_bench setup MOUNT [WIDE_ROWS=1000] [KV_PARTITIONS=2000]
 //        path_bench PATH MOUNT OPS     PATH: cat echo ls-wide ls-kv ls-kv-partition insert
+// With DAEMON_PID set, the line also gives the CPU time the daemon process
+// (all its threads, exited ones included) spent during the timed run.
 // Run through tools/bench/run_path_bench.sh, which compares two binaries and
 // counts requests per operation; figures in docs/BENCHMARKS.md "Data paths".
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,6 +30,20 @@ using bench::Fail;
 using bench::ListEntries;
 
 using Clock = std::chrono::steady_clock;
+
+// The CPU time (ns) the process DAEMON_PID has used so far, all threads;
+// -1 when DAEMON_PID is unset or its clock cannot be read.
+long long DaemonCpuNanos() {
+  const char* pid = std::getenv("DAEMON_PID");
+  if (pid == nullptr) return -1;
+  clockid_t clock;
+  timespec now;
+  if (clock_getcpuclockid(static_cast<pid_t>(std::atoll(pid)), &clock) != 0 ||
+      clock_gettime(clock, &now) != 0) {
+    return -1;
+  }
+  return static_cast<long long>(now.tv_sec) * 1'000'000'000LL + now.tv_nsec;
+}
 
 // Everything lives in keyspace pb: `cell` holds the cell read (0/0/v) and the
 // cell written (0/1/v); `wide` one partition (0) of WIDE_ROWS rows; `kv`, a
@@ -119,6 +136,7 @@ int Setup(const std::string& mount, size_t wide_rows, size_t kv_partitions) {
 template <typename Op>
 int Time(const char* name, size_t ops, Op op) {
   size_t entries = op(0);
+  const long long cpu_start = DaemonCpuNanos();
   auto start = Clock::now();
   for (size_t i = 1; i <= ops; ++i) {
     size_t listed = op(i);
@@ -128,8 +146,10 @@ int Time(const char* name, size_t ops, Op op) {
     }
   }
   auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-  std::printf("{\"path\":\"%s\",\"ops\":%zu,\"ns\":%lld,\"entries\":%zu}\n", name, ops,
-              static_cast<long long>(ns), entries);
+  const long long cpu_end = DaemonCpuNanos();
+  const long long daemon_cpu_ns = cpu_start < 0 || cpu_end < 0 ? -1 : cpu_end - cpu_start;
+  std::printf("{\"path\":\"%s\",\"ops\":%zu,\"ns\":%lld,\"entries\":%zu,\"daemon_cpu_ns\":%lld}\n",
+              name, ops, static_cast<long long>(ns), entries, daemon_cpu_ns);
   return 0;
 }
 

@@ -25,7 +25,9 @@
 # alternates per round: A B, B A, ...); a sample is OPS operations timed as
 # a whole after one untimed operation. Per path: median time per
 # operation per binary, and the median [min-max] of the rounds' AFTER/BEFORE
-# ratios. Figures: docs/BENCHMARKS.md "Data paths (issue 13)".
+# ratios; the same for the daemon's CPU time per operation (its process
+# CPU clock, read by path_bench around each timed sample). Figures:
+# docs/BENCHMARKS.md "Data paths (issue 13)".
 set -euo pipefail
 
 usage="usage: $0 BEFORE_CELLFS AFTER_CELLFS [ROUNDS=10]"
@@ -169,7 +171,7 @@ for round in $(seq "$rounds"); do
   if ((round % 2)); then order=(before after); else order=(after before); fi
   for path in "${paths[@]}"; do
     for side in "${order[@]}"; do
-      line=$("$bench" "$path" "$work/$side/mnt" "${sample_ops[$path]}")
+      line=$(DAEMON_PID=${pid[$side]} "$bench" "$path" "$work/$side/mnt" "${sample_ops[$path]}")
       echo "{\"side\":\"$side\",\"round\":$round,\"run\":$line}" >>"$work/times.jsonl"
     done
   done
@@ -195,6 +197,7 @@ for line in open(counts_file):
     c = json.loads(line)
     counts[(c["side"], c["path"])] = c["per_op"]
 times = collections.defaultdict(dict)  # (path, round) -> side -> ns/op
+cpu = collections.defaultdict(dict)  # (path, round) -> side -> daemon CPU ns/op
 ops = {}
 for line in open(times_file):
     t = json.loads(line)
@@ -203,6 +206,9 @@ for line in open(times_file):
     if want is not None and run["entries"] != want:
         sys.exit(f"run_path_bench: {run['path']} listed {run['entries']} entries, not {want}")
     times[(run["path"], t["round"])][t["side"]] = run["ns"] / run["ops"]
+    if run.get("daemon_cpu_ns", -1) < 0:
+        sys.exit("run_path_bench: the daemon's CPU clock could not be read")
+    cpu[(run["path"], t["round"])][t["side"]] = run["daemon_cpu_ns"] / run["ops"]
     ops[run["path"]] = run["ops"]
 
 def fmt_time(ns):
@@ -231,6 +237,19 @@ for path in labels:
     print(f"| {labels[path]} | {ops[path]} | {total(counts[('before', path)]):.1f} "
           f"| {total(counts[('after', path)]):.1f} "
           f"| {fmt_time(statistics.median(before))} | {fmt_time(statistics.median(after))} "
+          f"| {statistics.median(ratios):.3f} [{min(ratios):.3f}–{max(ratios):.3f}] |")
+print()
+print("Daemon CPU time per operation (all its threads, during the timed samples):")
+print()
+print("| path | before, median/op | after, median/op | after/before median [min–max] |")
+print("| --- | ---: | ---: | --- |")
+for path in labels:
+    rounds = sorted(r for (p, r) in cpu if p == path)
+    before = [cpu[(path, r)]["before"] for r in rounds]
+    after = [cpu[(path, r)]["after"] for r in rounds]
+    ratios = [a / b for a, b in zip(after, before) if b > 0]
+    print(f"| {labels[path]} | {fmt_time(statistics.median(before))} "
+          f"| {fmt_time(statistics.median(after))} "
           f"| {statistics.median(ratios):.3f} [{min(ratios):.3f}–{max(ratios):.3f}] |")
 print()
 print("Requests per operation (from -o debug):")
