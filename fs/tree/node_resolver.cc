@@ -1,10 +1,10 @@
 // Node resolution: inode -> node, and (directory, name) -> child node,
-// without reading data (fs/ops/filesystem_impl.h).
+// without reading data (fs/tree/tree_context.h).
 #include <cassert>
 
 #include "fs/formats/key_name.h"
-#include "fs/ops/filesystem_impl.h"
 #include "fs/tree/slice_path.h"
+#include "fs/tree/tree_context.h"
 #include "fs/tree/virtual_name.h"
 
 namespace cellfs::fs {
@@ -129,7 +129,7 @@ std::optional<size_t> Node::column() const {
   return table->ColumnIndexById(id.column_id);
 }
 
-Result<TableHandle> Filesystem::Impl::TableOf(const NodeId& id) const {
+Result<TableHandle> TreeContext::TableOf(const NodeId& id) const {
   Result<TableHandle> table = engine->FindTable(id.keyspace, id.table);
   if (!table.ok()) return table.status();
   if (table.value()->id != id.table_id) {
@@ -138,8 +138,8 @@ Result<TableHandle> Filesystem::Impl::TableOf(const NodeId& id) const {
   return table;
 }
 
-Result<Node> Filesystem::Impl::NodeOf(uint64_t inode) const {
-  std::optional<std::string> identity = fs->inodes().Identity(inode);
+Result<Node> TreeContext::NodeOf(uint64_t inode) const {
+  std::optional<std::string> identity = inodes->Identity(inode);
   if (!identity) return Status::NotFound("stale inode");
   Node node;
   if (Status s = DecodeNodeId(*identity, &node.id); !s.ok()) return s;
@@ -160,8 +160,8 @@ Result<Node> Filesystem::Impl::NodeOf(uint64_t inode) const {
   return node;
 }
 
-Status Filesystem::Impl::ChildOf(const Node& parent, std::string_view name, bool split_suffixes,
-                                 Node* child) const {
+Status TreeContext::ChildOf(const Node& parent, std::string_view name, bool split_suffixes,
+                            Node* child) const {
   if (name.empty() || name == "." || name == "..") return Status::InvalidArgument("bad name");
   if (IsVirtualName(name)) return VirtualChild(parent, name, child);
   switch (parent.id.kind) {

@@ -1,14 +1,14 @@
-// Extended attributes: user.cellfs.ttl and user.cellfs.writetime on cells,
-// user.cellfs.token on partitions; setting the TTL rewrites the cell.
+// XattrOps (fs/ops/xattr_ops.h): user.cellfs.ttl and user.cellfs.writetime
+// on cells, user.cellfs.token on partitions; setting the TTL rewrites the cell.
+#include "fs/ops/xattr_ops.h"
+
 #include <sys/xattr.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "engine/store/cell.h"
-#include "fs/ops/errno_map.h"
-#include "fs/ops/filesystem.h"
-#include "fs/ops/filesystem_impl.h"
+#include "fs/tree/errno_map.h"
 
 namespace cellfs::fs {
 namespace {
@@ -18,13 +18,12 @@ constexpr std::string_view kWriteTime = "user.cellfs.writetime";
 constexpr std::string_view kToken = "user.cellfs.token";
 
 // The live cell a node names, read into *row.
-Status ReadCell(const Filesystem::Impl& impl, const Node& node, const ReadView& view,
-                std::optional<RowFragment>* row, const RowCell** cell) {
+Status ReadCell(const Node& node, const ReadView& view, std::optional<RowFragment>* row,
+                const RowCell** cell) {
   size_t column = *node.column();
   bool is_static = node.table->column(column).kind == ColumnKind::kStatic;
   auto read = is_static ? view.GetStaticRow(node.table, node.id.partition_key)
                         : view.GetRow(node.table, node.id.partition_key, node.id.clustering);
-  (void)impl;
   if (!read.ok()) return read.status();
   *row = std::move(read).value();
   *cell = *row ? (*row)->FindCell(node.table->column_ids[column]) : nullptr;  // live: a view's
@@ -33,13 +32,13 @@ Status ReadCell(const Filesystem::Impl& impl, const Node& node, const ReadView& 
 }
 
 // The attributes a node has now, as (name, value) pairs.
-Status AttributesNow(const Filesystem::Impl& impl, const Node& node,
+Status AttributesNow(const TreeContext& tree, const Node& node,
                      std::vector<std::pair<std::string_view, std::string>>* out) {
-  ReadView view = impl.engine->NewReadView();
+  ReadView view = tree.engine->NewReadView();
   if (node.id.kind == NodeKind::kCell) {
     std::optional<RowFragment> row;
     const RowCell* cell = nullptr;
-    if (Status s = ReadCell(impl, node, view, &row, &cell); !s.ok()) return s;
+    if (Status s = ReadCell(node, view, &row, &cell); !s.ok()) return s;
     if (cell->cell.ttl != 0) {
       int64_t remaining = cell->cell.local_deletion_time - FloorSeconds(view.now());
       out->emplace_back(kTtl, std::to_string(remaining > 0 ? remaining : 0));
@@ -55,14 +54,16 @@ Status AttributesNow(const Filesystem::Impl& impl, const Node& node,
 
 }  // namespace
 
-int Filesystem::GetXattr(uint64_t inode, std::string_view name, std::string* value) {
+XattrOps::XattrOps(TreeContext* tree, FileContext* files) : tree_(tree), files_(files) {}
+
+int XattrOps::GetXattr(uint64_t inode, std::string_view name, std::string* value) {
   // The kernel asks for security.capability before page-cache writes:
   // answer names cellfs never has without reading anything.
   if (name != kTtl && name != kWriteTime && name != kToken) return ENODATA;
-  Result<Node> node = impl_->NodeOf(inode);
+  Result<Node> node = tree_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   std::vector<std::pair<std::string_view, std::string>> attributes;
-  if (Status s = AttributesNow(*impl_, node.value(), &attributes); !s.ok()) {
+  if (Status s = AttributesNow(*tree_, node.value(), &attributes); !s.ok()) {
     return ErrnoFromStatus(s);
   }
   for (auto& [key, text] : attributes) {
@@ -74,11 +75,11 @@ int Filesystem::GetXattr(uint64_t inode, std::string_view name, std::string* val
   return ENODATA;
 }
 
-int Filesystem::ListXattr(uint64_t inode, std::string* names) {
-  Result<Node> node = impl_->NodeOf(inode);
+int XattrOps::ListXattr(uint64_t inode, std::string* names) {
+  Result<Node> node = tree_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   std::vector<std::pair<std::string_view, std::string>> attributes;
-  if (Status s = AttributesNow(*impl_, node.value(), &attributes); !s.ok()) {
+  if (Status s = AttributesNow(*tree_, node.value(), &attributes); !s.ok()) {
     return ErrnoFromStatus(s);
   }
   names->clear();
@@ -89,14 +90,14 @@ int Filesystem::ListXattr(uint64_t inode, std::string* names) {
   return 0;
 }
 
-int Filesystem::SetXattr(uint64_t inode, std::string_view name, std::string_view value, int flags) {
+int XattrOps::SetXattr(uint64_t inode, std::string_view name, std::string_view value, int flags) {
   if ((flags & (XATTR_CREATE | XATTR_REPLACE)) != 0) {
     std::string existing;
     int found = GetXattr(inode, name, &existing);
     if ((flags & XATTR_CREATE) != 0 && found == 0) return EEXIST;
     if ((flags & XATTR_REPLACE) != 0 && found != 0) return found;
   }
-  Result<Node> node = impl_->NodeOf(inode);
+  Result<Node> node = tree_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   if (name != kTtl || node.value().id.kind != NodeKind::kCell) {
     return name == kWriteTime || name == kToken ? EPERM : EOPNOTSUPP;
@@ -108,8 +109,8 @@ int Filesystem::SetXattr(uint64_t inode, std::string_view name, std::string_view
   return RewriteWithTtl(inode, ttl);
 }
 
-int Filesystem::RemoveXattr(uint64_t inode, std::string_view name) {
-  Result<Node> node = impl_->NodeOf(inode);
+int XattrOps::RemoveXattr(uint64_t inode, std::string_view name) {
+  Result<Node> node = tree_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   if (name != kTtl || node.value().id.kind != NodeKind::kCell) {
     return name == kWriteTime || name == kToken ? EPERM : ENODATA;
@@ -117,30 +118,30 @@ int Filesystem::RemoveXattr(uint64_t inode, std::string_view name) {
   return RewriteWithTtl(inode, 0);  // the cell, kept forever
 }
 
-int Filesystem::RewriteWithTtl(uint64_t inode, int64_t ttl) {
-  Result<Node> node = impl_->NodeOf(inode);
+int XattrOps::RewriteWithTtl(uint64_t inode, int64_t ttl) {
+  Result<Node> node = tree_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
-  if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
   const Node& cell_node = node.value();
   size_t column = *cell_node.column();
   if (cell_node.table->column(column).type->kind() == TypeKind::kCounter) return EINVAL;
   // Read and rewrite as one step against other read-modify-writes of the
   // cell (appends), with a write time taken after the read.
-  std::lock_guard lock(impl_->AppendLock(cell_node.id));
-  ReadView view = impl_->engine->NewReadView();
+  std::lock_guard lock(files_->AppendLock(cell_node.id));
+  ReadView view = files_->engine->NewReadView();
   std::optional<RowFragment> row;
   const RowCell* cell = nullptr;
-  if (Status s = ReadCell(*impl_, cell_node, view, &row, &cell); !s.ok()) return ErrnoFromStatus(s);
-  Mutation mutation = impl_->engine->NewMutation();
+  if (Status s = ReadCell(cell_node, view, &row, &cell); !s.ok()) return ErrnoFromStatus(s);
+  Mutation mutation = files_->engine->NewMutation();
   ColumnValue value{column, cell->cell.value};
   WriteAttributes attributes;
   attributes.ttl = ttl;
   Status s = mutation.Update(cell_node.table, cell_node.id.partition_key, cell_node.id.clustering,
                              std::span<const ColumnValue>(&value, 1), attributes);
-  if (s.ok()) s = impl_->Apply(std::move(mutation));
+  if (s.ok()) s = files_->Apply(std::move(mutation));
   if (!s.ok()) return ErrnoFromStatus(s);
-  impl_->InvalidateNode(cell_node.id);
-  impl_->InvalidateCellName(cell_node);  // its entry timeout follows the new TTL
+  files_->InvalidateNode(cell_node.id);
+  files_->InvalidateCellName(cell_node);  // its entry timeout follows the new TTL
   return 0;
 }
 
