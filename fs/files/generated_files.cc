@@ -8,7 +8,7 @@
 #include "fs/files/open_file.h"
 #include "fs/formats/cql_session.h"
 #include "fs/formats/row_text_stream.h"
-#include "fs/ops/errno_map.h"
+#include "fs/tree/errno_map.h"
 #include "fs/tree/slice_path.h"
 
 namespace cellfs::fs {
@@ -16,7 +16,7 @@ namespace {
 
 class ExportFile final : public OpenFile {
  public:
-  ExportFile(Filesystem::Impl* impl, Node dir, bool csv)
+  ExportFile(FileContext* impl, Node dir, bool csv)
       : impl_(impl), dir_(std::move(dir)), csv_(csv) {}
 
   int Read(uint64_t offset, size_t size, std::string* out) override {
@@ -64,7 +64,7 @@ class ExportFile final : public OpenFile {
     return 0;
   }
 
-  Filesystem::Impl* impl_;
+  FileContext* impl_;
   Node dir_;
   bool csv_;
   std::unique_ptr<RowTextStream> stream_;
@@ -74,7 +74,7 @@ class ExportFile final : public OpenFile {
 
 class CqlFile final : public OpenFile {
  public:
-  explicit CqlFile(Filesystem::Impl* impl) : impl_(impl), session_(impl->engine) {}
+  explicit CqlFile(FileContext* impl) : impl_(impl), session_(impl->engine) {}
 
   int Read(uint64_t offset, size_t size, std::string* out) override {
     if (!session_.written()) {
@@ -120,7 +120,7 @@ class CqlFile final : public OpenFile {
   TableIds TableIdsOf(const Catalog& catalog) const;
   void InvalidateChanges(const Catalog& before, const TableIds& ids_before, const Catalog& after);
 
-  Filesystem::Impl* impl_;
+  FileContext* impl_;
   CqlSession session_;
   std::optional<std::string> description_;
 };
@@ -176,12 +176,10 @@ void CqlFile::InvalidateChanges(const Catalog& before, const TableIds& ids_befor
 
 }  // namespace
 
-std::unique_ptr<OpenFile> NewExportFile(Filesystem::Impl* impl, const Node& dir, bool csv) {
+std::unique_ptr<OpenFile> NewExportFile(FileContext* impl, const Node& dir, bool csv) {
   return std::make_unique<ExportFile>(impl, dir, csv);
 }
 
-std::unique_ptr<OpenFile> NewCqlFile(Filesystem::Impl* impl) {
-  return std::make_unique<CqlFile>(impl);
-}
+std::unique_ptr<OpenFile> NewCqlFile(FileContext* impl) { return std::make_unique<CqlFile>(impl); }
 
 }  // namespace cellfs::fs

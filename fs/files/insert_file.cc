@@ -8,7 +8,7 @@
 #include "fs/formats/insert_batcher.h"
 #include "fs/formats/insert_parser.h"
 #include "fs/formats/table_stats.h"
-#include "fs/ops/errno_map.h"
+#include "fs/tree/errno_map.h"
 
 namespace cellfs::fs {
 namespace {
@@ -18,7 +18,7 @@ constexpr size_t kWidestShown = 10;
 
 class InsertFile final : public OpenFile {
  public:
-  InsertFile(Filesystem::Impl* impl, Node table, const WriteAttributes& defaults, bool append)
+  InsertFile(FileContext* impl, Node table, const WriteAttributes& defaults, bool append)
       : impl_(impl),
         table_(std::move(table)),
         append_(append),
@@ -108,7 +108,7 @@ class InsertFile final : public OpenFile {
     for (TouchedRow& row : rows) {
       if (last_partition == nullptr || *last_partition != row.partition_key) {
         partition.partition_key = row.partition_key;
-        partition_held = impl_->fs->inodes().Find(EncodeNodeId(partition)).has_value();
+        partition_held = impl_->inodes().Find(EncodeNodeId(partition)).has_value();
         if (partition_held) impl_->InvalidateNode(partition);
         last_partition = &row.partition_key;
       }
@@ -123,7 +123,7 @@ class InsertFile final : public OpenFile {
     if (!row.clustering.empty()) {
       dir.kind = NodeKind::kRow;
       dir.clustering = row.clustering;
-      row_held = impl_->fs->inodes().Find(EncodeNodeId(dir)).has_value();
+      row_held = impl_->inodes().Find(EncodeNodeId(dir)).has_value();
       if (row_held) impl_->InvalidateNode(dir);  // its mtime is its newest write
     }
     for (size_t column : row.columns) {
@@ -132,14 +132,14 @@ class InsertFile final : public OpenFile {
       NodeId cell = is_static ? partition : dir;
       cell.kind = NodeKind::kCell;
       cell.column_id = table.column_ids[column];
-      if (!impl_->fs->inodes().Find(EncodeNodeId(cell))) continue;
+      if (!impl_->inodes().Find(EncodeNodeId(cell))) continue;
       impl_->InvalidateNode(cell);
       // A null deleted it: the kernel must look the name up again.
       impl_->InvalidateName(is_static ? partition : dir, ColumnName(table, column));
     }
   }
 
-  Filesystem::Impl* impl_;
+  FileContext* impl_;
   Node table_;
   bool append_;
   InsertParser parser_;
@@ -151,13 +151,12 @@ class InsertFile final : public OpenFile {
 
 }  // namespace
 
-std::unique_ptr<OpenFile> NewInsertFile(Filesystem::Impl* impl, const Node& table,
+std::unique_ptr<OpenFile> NewInsertFile(FileContext* impl, const Node& table,
                                         const WriteAttributes& defaults, bool append) {
   return std::make_unique<InsertFile>(impl, table, defaults, append);
 }
 
-int OpenStatsFile(Filesystem::Impl* impl, const Node& table, bool json,
-                  std::unique_ptr<OpenFile>* out) {
+int OpenStatsFile(FileContext* impl, const Node& table, bool json, std::unique_ptr<OpenFile>* out) {
   TableStats stats;
   Status s = ComputeTableStats(impl->engine->NewReadView(), table.table, kWidestShown, &stats);
   if (!s.ok()) return ErrnoFromStatus(s);

@@ -10,7 +10,7 @@
 
 #include "fs/formats/cell_text.h"
 #include "fs/formats/row_json.h"
-#include "fs/ops/errno_map.h"
+#include "fs/tree/errno_map.h"
 
 namespace cellfs::fs {
 namespace {
@@ -26,11 +26,11 @@ constexpr uint64_t kWriteBufferBudget = 256u << 20;
 
 // Bytes an open file builds before it stores them (a cell's value, a row's
 // @json object). The heap memory they hold is charged to the filesystem's
-// write-buffer budget (Filesystem::Impl::write_buffer_bytes) until they are
+// write-buffer budget (FileContext::write_buffer_bytes) until they are
 // freed. Not thread-safe: used under its open file's mutex.
 class WriteBuffer {
  public:
-  explicit WriteBuffer(Filesystem::Impl* impl) : impl_(impl) {}
+  explicit WriteBuffer(FileContext* impl) : impl_(impl) {}
   ~WriteBuffer() { Free(); }
   WriteBuffer(const WriteBuffer&) = delete;
   WriteBuffer& operator=(const WriteBuffer&) = delete;
@@ -106,7 +106,7 @@ class WriteBuffer {
 
   static inline const size_t kInlineCapacity = std::string().capacity();  // no heap
 
-  Filesystem::Impl* impl_;
+  FileContext* impl_;
   std::string bytes_;
   size_t charged_ = 0;  // bytes of the budget this buffer holds
 };
@@ -118,7 +118,7 @@ class WriteBuffer {
 // stored under a column id that no read resolves any more: it would vanish
 // after a close that returned 0. On success *current is the table's schema
 // now. Another errno when the catalog cannot be read.
-int CheckSchema(Filesystem::Impl* impl, const Node& node, std::span<const size_t> columns,
+int CheckSchema(FileContext* impl, const Node& node, std::span<const size_t> columns,
                 TableHandle* current) {
   Result<TableHandle> table = impl->TableOf(node.id);
   if (!table.ok()) {
@@ -161,7 +161,7 @@ bool CanAppend(const CqlType& type) {
 }
 
 // The current live content of a cell; nullopt when it has none.
-Result<std::optional<RowCell>> CurrentCell(Filesystem::Impl* impl, const Node& node) {
+Result<std::optional<RowCell>> CurrentCell(FileContext* impl, const Node& node) {
   auto partition = node.Partition();
   if (!partition.ok()) return partition.status();
   return impl->engine->NewReadView().GetCell(node.table, *partition.value(), node.id.clustering,
@@ -170,8 +170,7 @@ Result<std::optional<RowCell>> CurrentCell(Filesystem::Impl* impl, const Node& n
 
 class CellFile final : public OpenFile {
  public:
-  CellFile(Filesystem::Impl* impl, Node node, int flags, bool created, std::string content,
-           bool dirty)
+  CellFile(FileContext* impl, Node node, int flags, bool created, std::string content, bool dirty)
       : impl_(impl),
         node_(std::move(node)),
         created_(created),
@@ -400,7 +399,7 @@ class CellFile final : public OpenFile {
     return Status::Ok();
   }
 
-  Filesystem::Impl* impl_;
+  FileContext* impl_;
   Node node_;  // its table: the schema the file last checked (CheckColumn)
   bool created_;
   bool ever_stored_ = false;
@@ -472,7 +471,7 @@ class JsonObjectScanner {
 
 class RowJsonFile final : public OpenFile {
  public:
-  RowJsonFile(Filesystem::Impl* impl, Node row, std::string content)
+  RowJsonFile(FileContext* impl, Node row, std::string content)
       : impl_(impl), row_(std::move(row)), content_(std::move(content)), buffer_(impl) {}
 
   bool direct_io() const override { return true; }
@@ -553,7 +552,7 @@ class RowJsonFile final : public OpenFile {
     return error;
   }
 
-  Filesystem::Impl* impl_;
+  FileContext* impl_;
   Node row_;
   std::string content_;
   WriteBuffer buffer_;              // the object written so far
@@ -577,7 +576,7 @@ std::unique_ptr<OpenFile> NewTextFile(std::string content, bool direct_io) {
   return std::make_unique<TextFile>(std::move(content), direct_io);
 }
 
-int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool created,
+int OpenCellFile(FileContext* impl, const Node& node, int flags, bool created,
                  std::unique_ptr<OpenFile>* out) {
   const CqlType& type = *node.table->column(*node.column()).type;
   if ((flags & O_APPEND) != 0 && type.kind() != TypeKind::kCounter && !CanAppend(type))
@@ -611,7 +610,7 @@ int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool creat
   return 0;
 }
 
-int OpenRowJsonFile(Filesystem::Impl* impl, const Node& row, std::unique_ptr<OpenFile>* out) {
+int OpenRowJsonFile(FileContext* impl, const Node& row, std::unique_ptr<OpenFile>* out) {
   auto partition = row.Partition();
   if (!partition.ok()) return ErrnoFromStatus(partition.status());
   ReadView view = impl->engine->NewReadView();

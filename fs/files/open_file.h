@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "fs/ops/filesystem_impl.h"
+#include "fs/files/file_context.h"
 
 namespace cellfs::fs {
 
@@ -45,7 +45,7 @@ class OpenFile {
 
   std::mutex mutex;
   // Opened for writing (O_WRONLY, O_RDWR), which only files that take
-  // writes are (fs/ops/filesystem_impl.h, WritabilityOf); set at open.
+  // writes are (WritabilityOf, fs/tree/node.h); set at open.
   // Filesystem::Write refuses a file opened read-only with EBADF.
   bool writable = false;
 
@@ -69,7 +69,7 @@ std::unique_ptr<OpenFile> NewTextFile(std::string content, bool direct_io = fals
 // pass their 256 MiB budget; ESTALE when the cell's column or table was
 // dropped since the open; a storage errno), the file stores nothing more
 // and its flush, fsync and further writes fail with that errno.
-int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool created,
+int OpenCellFile(FileContext* context, const Node& node, int flags, bool created,
                  std::unique_ptr<OpenFile>* out);
 
 // A row's @json (also the partition's, for a table without clustering
@@ -80,14 +80,14 @@ int OpenCellFile(Filesystem::Impl* impl, const Node& node, int flags, bool creat
 // arrives. As for cells, a refused write or store (ESTALE: a column it
 // names was dropped since the open) leaves the file storing nothing more
 // and failing its flush with that errno.
-int OpenRowJsonFile(Filesystem::Impl* impl, const Node& row, std::unique_ptr<OpenFile>* out);
+int OpenRowJsonFile(FileContext* context, const Node& row, std::unique_ptr<OpenFile>* out);
 
 // @json / @csv of a table, partition or slice, streamed from one snapshot:
 // sequential reads with flat memory.
-std::unique_ptr<OpenFile> NewExportFile(Filesystem::Impl* impl, const Node& dir, bool csv);
+std::unique_ptr<OpenFile> NewExportFile(FileContext* context, const Node& dir, bool csv);
 
 // MOUNT/@cql.
-std::unique_ptr<OpenFile> NewCqlFile(Filesystem::Impl* impl);
+std::unique_ptr<OpenFile> NewCqlFile(FileContext* context);
 
 // TABLE/@insert (fs/files/insert_file.cc): JSON Lines or CSV written to it are
 // stored record by record in batches (fs/formats/insert_batcher.h); a write()
@@ -97,11 +97,11 @@ std::unique_ptr<OpenFile> NewCqlFile(Filesystem::Impl* impl);
 // record, then "N rows stored, M lines refused".
 // `append`: opened with O_APPEND, whose write offsets follow a file size
 // the kernel may refresh to 0, so they are not used to skip resent bytes.
-std::unique_ptr<OpenFile> NewInsertFile(Filesystem::Impl* impl, const Node& table,
+std::unique_ptr<OpenFile> NewInsertFile(FileContext* context, const Node& table,
                                         const WriteAttributes& defaults, bool append);
 
 // TABLE/@stats and @stats.json: fs/formats/table_stats.h, computed when opened.
-int OpenStatsFile(Filesystem::Impl* impl, const Node& table, bool json,
+int OpenStatsFile(FileContext* context, const Node& table, bool json,
                   std::unique_ptr<OpenFile>* out);
 
 }  // namespace cellfs::fs

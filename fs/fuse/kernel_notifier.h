@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-#include "fs/ops/notifier.h"
+#include "fs/files/notifier.h"
 
 struct fuse_session;
 

@@ -1,6 +1,8 @@
 // Filesystem: the tree of DESIGN.md over an Engine, as operations shaped like
 // FUSE's low-level requests but free of the kernel, so they run (and are
-// tested) without a mount. fs/fuse/fuse_binding.cc binds them to fuse_lowlevel_ops.
+// tested) without a mount. The FUSE binding binds them to fuse_lowlevel_ops.
+// The one facade of fs/ops: each group of operations lives in a header of
+// its own (attr_ops.h, directory_ops.h, file_ops.h, xattr_ops.h).
 #pragma once
 
 #include <sys/types.h>
@@ -13,41 +15,11 @@
 #include <string_view>
 
 #include "engine/engine.h"
-#include "fs/ops/notifier.h"
+#include "fs/files/notifier.h"
 #include "fs/tree/inode_table.h"
+#include "fs/tree/node_attr.h"
 
 namespace cellfs::fs {
-
-struct FilesystemOptions {
-  // Upper bounds for the kernel's entry and attribute caching, in seconds;
-  // each entry's timeouts are further bounded by its remaining TTL.
-  double entry_timeout = 60.0;
-  double attr_timeout = 60.0;
-  uid_t uid = 0;  // owner shown on every node (the mounting user)
-  gid_t gid = 0;
-  bool read_only = false;  // every write answers EROFS
-};
-
-struct Node;  // fs/ops/filesystem_impl.h
-
-// What stat shows. Sizes are exact: a file's size is what read returns.
-struct NodeAttr {
-  uint64_t inode = 0;
-  mode_t mode = 0;  // S_IFDIR | 0755, S_IFREG | 0644 (0444 read-only files, 0200 @insert)
-  nlink_t nlink = 1;
-  uint64_t size = 0;
-  int64_t mtime_micros = 0;  // a cell's write time; directories: newest known, or mount time
-  uid_t uid = 0;
-  gid_t gid = 0;
-};
-
-// A reply that hands an entry to the kernel (lookup, mkdir, create,
-// readdirplus). Each such reply has raised the inode's lookup count by one.
-struct Entry {
-  NodeAttr attr;
-  double entry_timeout = 0;
-  double attr_timeout = 0;
-};
 
 // What a setattr asks to change; unset fields stay as they are.
 struct AttrChanges {
@@ -97,7 +69,8 @@ using DirEntrySink = std::function<bool(const DirEntry&)>;
 // Thread-safe: the FUSE session calls from several threads at once; every
 // operation may run concurrently with every other. Handles (files and
 // directories) may also see concurrent calls. Lock order: a handle's own
-// lock -> a cell's append lock -> the Impl mutex -> the inode table's. A
+// lock -> a cell's append lock (fs/files/file_context.h) -> the kept
+// directories' lock (fs/tree/tree_context.h) -> the inode table's. A
 // handle's lock is held across that handle's store (flush, fsync, release),
 // which serialises the writes through one handle; the append lock across
 // an append's read and write; the other two are held only for map
@@ -135,7 +108,7 @@ class Filesystem {
   // writes is accepted (what O_TRUNC asks); the write that follows
   // supplies the value. A node that does not is refused as Open for
   // writing refuses it (EISDIR, EROFS, EACCES: WritabilityOf in
-  // fs/ops/filesystem_impl.h). `handle`: the open file the truncation came
+  // fs/tree/node.h). `handle`: the open file the truncation came
   // through (ftruncate, which drops what that file has written), or 0
   // (truncate(2) by path, which stores the empty value at once for text
   // and blobs). Either way, a type without an empty spelling (int...) is
@@ -216,15 +189,8 @@ class Filesystem {
   const InodeTable& inodes() const { return inodes_; }
   const FilesystemOptions& options() const { return options_; }
 
- public:
-  struct Impl;  // fs/ops/filesystem_impl.h: shared by the operation files
-
  private:
-  // Truncation through an open file, and by path (SetSize).
-  int TruncateOpenFile(uint64_t handle);
-  int TruncateCell(const Node& cell);
-  // setfattr user.cellfs.ttl: the cell's value written again with `ttl`.
-  int RewriteWithTtl(uint64_t inode, int64_t ttl);
+  struct Impl;  // fs/ops/filesystem.cc: the contexts and the operation groups
   InodeTable inodes_;
   FilesystemOptions options_;
   std::unique_ptr<Impl> impl_;

@@ -27,8 +27,7 @@ class FixedListing final : public DirListing {
 };
 
 // Keyspaces of the root, tables of a keyspace, from one catalog snapshot.
-std::vector<ListedEntry> CatalogEntries(const Filesystem::Impl& impl, const Node& dir,
-                                        int64_t mtime) {
+std::vector<ListedEntry> CatalogEntries(const TreeContext& impl, const Node& dir, int64_t mtime) {
   std::vector<ListedEntry> entries;
   std::shared_ptr<const Catalog> catalog = impl.engine->catalog();
   if (dir.id.kind == NodeKind::kRoot) {
@@ -215,7 +214,7 @@ Result<std::unique_ptr<DirListing>> CellsOf(const Node& dir, const ReadView& vie
 
 }  // namespace
 
-Result<std::unique_ptr<DirListing>> NewDirListing(const Filesystem::Impl& impl, const Node& dir,
+Result<std::unique_ptr<DirListing>> NewDirListing(const TreeContext& impl, const Node& dir,
                                                   const ReadView& view) {
   switch (dir.id.kind) {
     case NodeKind::kRoot:

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "engine/store/read_view.h"
-#include "fs/ops/filesystem_impl.h"
+#include "fs/tree/tree_context.h"
 
 namespace cellfs::fs {
 
@@ -30,7 +30,7 @@ class DirListing {
 
 // A listing of directory `dir` at `view`. NotFound / InvalidArgument when
 // the directory cannot be listed (a slice bound that does not parse).
-Result<std::unique_ptr<DirListing>> NewDirListing(const Filesystem::Impl& impl, const Node& dir,
+Result<std::unique_ptr<DirListing>> NewDirListing(const TreeContext& tree, const Node& dir,
                                                   const ReadView& view);
 
 }  // namespace cellfs::fs

@@ -1,10 +1,10 @@
 // Node resolution: inode -> node, and (directory, name) -> child node,
-// without reading data (fs/ops/filesystem_impl.h).
+// without reading data (fs/tree/tree_context.h).
 #include <cassert>
 
 #include "fs/formats/key_name.h"
-#include "fs/ops/filesystem_impl.h"
 #include "fs/tree/slice_path.h"
+#include "fs/tree/tree_context.h"
 #include "fs/tree/virtual_name.h"
 
 namespace cellfs::fs {
@@ -133,7 +133,7 @@ std::optional<size_t> Node::column() const {
   return table->ColumnIndexById(id.column_id);
 }
 
-Result<TableHandle> Filesystem::Impl::TableOf(const NodeId& id) const {
+Result<TableHandle> TreeContext::TableOf(const NodeId& id) const {
   Result<TableHandle> table = engine->FindTable(id.keyspace, id.table);
   if (!table.ok()) return table.status();
   if (table.value()->id != id.table_id) {
@@ -149,14 +149,14 @@ Result<std::shared_ptr<const PartitionRef>> Node::Partition() const {
   return std::make_shared<const PartitionRef>(std::move(made).value());
 }
 
-Result<Node> Filesystem::Impl::NodeOf(uint64_t inode) const {
+Result<Node> TreeContext::NodeOf(uint64_t inode) const {
   Node node;
-  std::shared_ptr<const NodeMemo> memo = fs->inodes().Memo(inode);
+  std::shared_ptr<const NodeMemo> memo = inodes->Memo(inode);
   if (memo) {
     node.id = memo->id;
     node.partition = memo->partition;
   } else {
-    std::optional<std::string> identity = fs->inodes().Identity(inode);
+    std::optional<std::string> identity = inodes->Identity(inode);
     if (!identity) return Status::NotFound("stale inode");
     if (Status s = DecodeNodeId(*identity, &node.id); !s.ok()) return s;
   }
@@ -186,13 +186,13 @@ Result<Node> Filesystem::Impl::NodeOf(uint64_t inode) const {
       }
       made->partition = node.partition;
     }
-    fs->inodes().Memoize(inode, std::move(made));
+    inodes->Memoize(inode, std::move(made));
   }
   return node;
 }
 
-Status Filesystem::Impl::ChildOf(const Node& parent, std::string_view name, bool split_suffixes,
-                                 Node* child) const {
+Status TreeContext::ChildOf(const Node& parent, std::string_view name, bool split_suffixes,
+                            Node* child) const {
   if (name.empty() || name == "." || name == "..") return Status::InvalidArgument("bad name");
   child->partition.reset();
   if (IsVirtualName(name)) return VirtualChild(parent, name, child);

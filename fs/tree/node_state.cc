@@ -1,5 +1,5 @@
 // Whether a node is live at a read view, and what stat shows for it
-// (fs/ops/filesystem_impl.h): exact sizes, write times as mtime, TTL-bounded
+// (fs/tree/tree_context.h): exact sizes, write times as mtime, TTL-bounded
 // cache timeouts.
 #include <sys/stat.h>
 
@@ -9,7 +9,7 @@
 #include "engine/cql/describe.h"
 #include "engine/store/cell.h"
 #include "fs/formats/cell_text.h"
-#include "fs/ops/filesystem_impl.h"
+#include "fs/tree/tree_context.h"
 
 namespace cellfs::fs {
 namespace {
@@ -102,8 +102,8 @@ const std::string& ColumnName(const TableSchema& table, size_t column) {
   return table.def.columns[column].name;
 }
 
-Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeState* state,
-                                 bool held) const {
+Status TreeContext::StateOf(const Node& node, const ReadView& view, NodeState* state,
+                            bool held) const {
   const NodeId& id = node.id;
   switch (id.kind) {
     case NodeKind::kRoot:
@@ -210,15 +210,15 @@ Status Filesystem::Impl::StateOf(const Node& node, const ReadView& view, NodeSta
   return Status::NotFound("no such node");
 }
 
-void Filesystem::Impl::FinishAttr(uint64_t inode, NodeAttr* attr) const {
+void TreeContext::FinishAttr(uint64_t inode, NodeAttr* attr) const {
   attr->inode = inode;
-  attr->uid = fs->options().uid;
-  attr->gid = fs->options().gid;
-  if (fs->options().read_only) attr->mode &= static_cast<mode_t>(~0222);
+  attr->uid = options->uid;
+  attr->gid = options->gid;
+  if (options->read_only) attr->mode &= static_cast<mode_t>(~0222);
 }
 
-double Filesystem::Impl::TimeoutFor(const Node& node, const NodeState& state, int64_t now_micros,
-                                    double bound) const {
+double TreeContext::TimeoutFor(const Node& node, const NodeState& state, int64_t now_micros,
+                               double bound) const {
   if (!node.id.write.empty()) return 0;  // a suffixed name is a one-off spelling
   if (node.id.kind == NodeKind::kVirtualFile && node.id.file != VirtualName::Kind::kCql) {
     return 0;  // generated: describe the current data on every stat
@@ -228,12 +228,12 @@ double Filesystem::Impl::TimeoutFor(const Node& node, const NodeState& state, in
   return std::clamp(remaining, 0.0, bound);
 }
 
-void Filesystem::Impl::MakeEntry(const Node& node, const NodeState& state, int64_t now_micros,
-                                 Entry* out) {
+void TreeContext::MakeEntry(const Node& node, const NodeState& state, int64_t now_micros,
+                            Entry* out) {
   out->attr = state.attr;
-  FinishAttr(fs->inodes().Acquire(EncodeNodeId(node.id)), &out->attr);
-  out->entry_timeout = TimeoutFor(node, state, now_micros, fs->options().entry_timeout);
-  out->attr_timeout = TimeoutFor(node, state, now_micros, fs->options().attr_timeout);
+  FinishAttr(inodes->Acquire(EncodeNodeId(node.id)), &out->attr);
+  out->entry_timeout = TimeoutFor(node, state, now_micros, options->entry_timeout);
+  out->attr_timeout = TimeoutFor(node, state, now_micros, options->attr_timeout);
 }
 
 }  // namespace cellfs::fs

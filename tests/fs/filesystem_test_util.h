@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "fs/files/notifier.h"
 #include "fs/ops/filesystem.h"
-#include "fs/ops/notifier.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace cellfs::testing {

@@ -1,4 +1,4 @@
-// What the fs tells the kernel after changes behind its back (fs/ops/notifier.h):
+// What the fs tells the kernel after changes behind its back (fs/files/notifier.h):
 // @insert invalidates the rows and cells the kernel holds, and only those;
 // DROP and CREATE of a table in one @cql write, and ALTER, invalidate its
 // name and its @schema.

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "fs/ops/errno_map.h"
+#include "fs/tree/errno_map.h"
 
 namespace cellfs::fs {
 namespace {

@@ -1,14 +1,14 @@
-// Extended attributes: user.cellfs.ttl and user.cellfs.writetime on cells,
-// user.cellfs.token on partitions; setting the TTL rewrites the cell.
+// XattrOps (fs/ops/xattr_ops.h): user.cellfs.ttl and user.cellfs.writetime
+// on cells, user.cellfs.token on partitions; setting the TTL rewrites the cell.
+#include "fs/ops/xattr_ops.h"
+
 #include <sys/xattr.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "engine/store/cell.h"
-#include "fs/ops/errno_map.h"
-#include "fs/ops/filesystem.h"
-#include "fs/ops/filesystem_impl.h"
+#include "fs/tree/errno_map.h"
 
 namespace cellfs::fs {
 namespace {
@@ -29,9 +29,9 @@ Result<RowCell> ReadCell(const Node& node, const ReadView& view) {
 }
 
 // The attributes a node has now, as (name, value) pairs.
-Status AttributesNow(const Filesystem::Impl& impl, const Node& node,
+Status AttributesNow(const TreeContext& tree, const Node& node,
                      std::vector<std::pair<std::string_view, std::string>>* out) {
-  ReadView view = impl.engine->NewReadView();
+  ReadView view = tree.engine->NewReadView();
   if (node.id.kind == NodeKind::kCell) {
     Result<RowCell> cell = ReadCell(node, view);
     if (!cell.ok()) return cell.status();
@@ -50,14 +50,16 @@ Status AttributesNow(const Filesystem::Impl& impl, const Node& node,
 
 }  // namespace
 
-int Filesystem::GetXattr(uint64_t inode, std::string_view name, std::string* value) {
+XattrOps::XattrOps(TreeContext* tree, FileContext* files) : tree_(tree), files_(files) {}
+
+int XattrOps::GetXattr(uint64_t inode, std::string_view name, std::string* value) {
   // The kernel asks for security.capability before page-cache writes:
   // answer names cellfs never has without reading anything.
   if (name != kTtl && name != kWriteTime && name != kToken) return ENODATA;
-  Result<Node> node = impl_->NodeOf(inode);
+  Result<Node> node = tree_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   std::vector<std::pair<std::string_view, std::string>> attributes;
-  if (Status s = AttributesNow(*impl_, node.value(), &attributes); !s.ok()) {
+  if (Status s = AttributesNow(*tree_, node.value(), &attributes); !s.ok()) {
     return ErrnoFromStatus(s);
   }
   for (auto& [key, text] : attributes) {
@@ -69,11 +71,11 @@ int Filesystem::GetXattr(uint64_t inode, std::string_view name, std::string* val
   return ENODATA;
 }
 
-int Filesystem::ListXattr(uint64_t inode, std::string* names) {
-  Result<Node> node = impl_->NodeOf(inode);
+int XattrOps::ListXattr(uint64_t inode, std::string* names) {
+  Result<Node> node = tree_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   std::vector<std::pair<std::string_view, std::string>> attributes;
-  if (Status s = AttributesNow(*impl_, node.value(), &attributes); !s.ok()) {
+  if (Status s = AttributesNow(*tree_, node.value(), &attributes); !s.ok()) {
     return ErrnoFromStatus(s);
   }
   names->clear();
@@ -84,14 +86,14 @@ int Filesystem::ListXattr(uint64_t inode, std::string* names) {
   return 0;
 }
 
-int Filesystem::SetXattr(uint64_t inode, std::string_view name, std::string_view value, int flags) {
+int XattrOps::SetXattr(uint64_t inode, std::string_view name, std::string_view value, int flags) {
   if ((flags & (XATTR_CREATE | XATTR_REPLACE)) != 0) {
     std::string existing;
     int found = GetXattr(inode, name, &existing);
     if ((flags & XATTR_CREATE) != 0 && found == 0) return EEXIST;
     if ((flags & XATTR_REPLACE) != 0 && found != 0) return found;
   }
-  Result<Node> node = impl_->NodeOf(inode);
+  Result<Node> node = tree_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   if (name != kTtl || node.value().id.kind != NodeKind::kCell) {
     return name == kWriteTime || name == kToken ? EPERM : EOPNOTSUPP;
@@ -103,8 +105,8 @@ int Filesystem::SetXattr(uint64_t inode, std::string_view name, std::string_view
   return RewriteWithTtl(inode, ttl);
 }
 
-int Filesystem::RemoveXattr(uint64_t inode, std::string_view name) {
-  Result<Node> node = impl_->NodeOf(inode);
+int XattrOps::RemoveXattr(uint64_t inode, std::string_view name) {
+  Result<Node> node = tree_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   if (name != kTtl || node.value().id.kind != NodeKind::kCell) {
     return name == kWriteTime || name == kToken ? EPERM : ENODATA;
@@ -112,29 +114,29 @@ int Filesystem::RemoveXattr(uint64_t inode, std::string_view name) {
   return RewriteWithTtl(inode, 0);  // the cell, kept forever
 }
 
-int Filesystem::RewriteWithTtl(uint64_t inode, int64_t ttl) {
-  Result<Node> node = impl_->NodeOf(inode);
+int XattrOps::RewriteWithTtl(uint64_t inode, int64_t ttl) {
+  Result<Node> node = tree_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
-  if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
   const Node& cell_node = node.value();
   size_t column = *cell_node.column();
   if (cell_node.table->column(column).type->kind() == TypeKind::kCounter) return EINVAL;
   // Read and rewrite as one step against other read-modify-writes of the
   // cell (appends), with a write time taken after the read.
-  std::lock_guard lock(impl_->AppendLock(cell_node.id));
-  ReadView view = impl_->engine->NewReadView();
+  std::lock_guard lock(files_->AppendLock(cell_node.id));
+  ReadView view = files_->engine->NewReadView();
   Result<RowCell> cell = ReadCell(cell_node, view);
   if (!cell.ok()) return ErrnoFromStatus(cell.status());
-  Mutation mutation = impl_->engine->NewMutation();
+  Mutation mutation = files_->engine->NewMutation();
   ColumnValue value{column, std::move(cell.value().cell.value)};
   WriteAttributes attributes;
   attributes.ttl = ttl;
   Status s = mutation.Update(cell_node.table, cell_node.id.partition_key, cell_node.id.clustering,
                              std::span<const ColumnValue>(&value, 1), attributes);
-  if (s.ok()) s = impl_->Apply(std::move(mutation));
+  if (s.ok()) s = files_->Apply(std::move(mutation));
   if (!s.ok()) return ErrnoFromStatus(s);
-  impl_->InvalidateNode(cell_node.id);
-  impl_->InvalidateCellName(cell_node);  // its entry timeout follows the new TTL
+  files_->InvalidateNode(cell_node.id);
+  files_->InvalidateCellName(cell_node);  // its entry timeout follows the new TTL
   return 0;
 }
 

@@ -1,6 +1,8 @@
-// Directory operations: mkdir (CREATE KEYSPACE, partitions, rows with
-// markers), rmdir (DROP when empty, partition and row deletion), and
-// streaming readdir / readdirplus with key-stable offsets.
+// DirectoryOps (fs/ops/directory_ops.h): mkdir (CREATE KEYSPACE, partitions,
+// rows with markers), rmdir (DROP when empty, partition and row deletion),
+// and streaming readdir / readdirplus with key-stable offsets.
+#include "fs/ops/directory_ops.h"
+
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -8,13 +10,12 @@
 
 #include "engine/cql/cql_identifier.h"
 #include "engine/cql/cql_parser.h"
-#include "fs/ops/errno_map.h"
-#include "fs/ops/filesystem.h"
 #include "fs/tree/dir_listing.h"
+#include "fs/tree/errno_map.h"
 
 namespace cellfs::fs {
 
-// An open directory (Filesystem::Impl::dirs): its snapshot and where its
+// An open directory (DirectoryOps::dirs_): its snapshot and where its
 // listing stands.
 struct DirHandle {
   std::mutex mutex;  // guards everything below
@@ -44,16 +45,15 @@ uint64_t ListedInode(uint64_t directory, std::string_view name) {
   return (hash | (uint64_t{1} << 62)) & ~(uint64_t{1} << 63);
 }
 
-bool HasLiveChild(const Filesystem::Impl& impl, const Node& dir) {
-  ReadView view = impl.engine->NewReadView();
-  auto listing = NewDirListing(impl, dir, view);
+bool HasLiveChild(const TreeContext& tree, const Node& dir) {
+  ReadView view = tree.engine->NewReadView();
+  auto listing = NewDirListing(tree, dir, view);
   if (!listing.ok()) return false;
   ListedEntry entry;
   return listing.value()->Next(&entry);
 }
 
-}  // namespace
-
+// Runs one DDL statement given as CQL text.
 Status RunStatement(Engine* engine, const std::string& cql) {
   CqlParser parser(cql);
   Statement statement;
@@ -64,21 +64,29 @@ Status RunStatement(Engine* engine, const std::string& cql) {
   return engine->Execute(statement, &keyspace);
 }
 
-int Filesystem::MkDir(uint64_t parent, std::string_view name, Entry* out) {
-  Result<Node> directory = impl_->NodeOf(parent);
+}  // namespace
+
+DirectoryOps::DirectoryOps(TreeContext* tree, FileContext* files) : tree_(tree), files_(files) {}
+
+DirectoryOps::~DirectoryOps() = default;
+
+void DirectoryOps::ReleaseAll() { (void)dirs_.RemoveAll(); }  // each freed as its pointer goes
+
+int DirectoryOps::MkDir(uint64_t parent, std::string_view name, Entry* out) {
+  Result<Node> directory = tree_->NodeOf(parent);
   if (!directory.ok()) return ErrnoFromStatus(directory.status());
-  if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
   const Node& dir = directory.value();
   if (IsVirtualName(name)) return EPERM;  // no @ name can be made (as for files)
   Node child;
   bool keep = false;
   switch (dir.id.kind) {
     case NodeKind::kRoot: {
-      Status s = RunStatement(impl_->engine, "CREATE KEYSPACE " + QuoteIdentifier(name) +
+      Status s = RunStatement(tree_->engine, "CREATE KEYSPACE " + QuoteIdentifier(name) +
                                                  " WITH replication = {'class': "
                                                  "'SimpleStrategy', 'replication_factor': 1}");
       if (!s.ok()) return ErrnoFromStatus(s);
-      if (s = impl_->ChildOf(dir, name, false, &child); !s.ok()) return ErrnoFromStatus(s);
+      if (s = tree_->ChildOf(dir, name, false, &child); !s.ok()) return ErrnoFromStatus(s);
       break;
     }
     case NodeKind::kKeyspace:
@@ -86,7 +94,7 @@ int Filesystem::MkDir(uint64_t parent, std::string_view name, Entry* out) {
     case NodeKind::kTable:
     case NodeKind::kPartition: {
       if (dir.id.kind == NodeKind::kPartition && !dir.clustered()) return ENOTDIR;
-      Status s = impl_->ChildOf(dir, name, /*split_suffixes=*/true, &child);
+      Status s = tree_->ChildOf(dir, name, /*split_suffixes=*/true, &child);
       if (s.code() == StatusCode::kNotFound) return EINVAL;
       if (!s.ok()) return ErrnoFromStatus(s);
       if (child.id.kind == NodeKind::kCell) return EEXIST;  // a column's name
@@ -99,61 +107,61 @@ int Filesystem::MkDir(uint64_t parent, std::string_view name, Entry* out) {
         keep = true;
         break;
       }
-      Mutation mutation = impl_->engine->NewMutation();
+      Mutation mutation = tree_->engine->NewMutation();
       s = mutation.Insert(dir.table, child.id.partition_key, child.id.clustering, {},
                           child.id.write);
-      if (s.ok()) s = impl_->Apply(std::move(mutation));
+      if (s.ok()) s = files_->Apply(std::move(mutation));
       if (!s.ok()) return ErrnoFromStatus(s);
       break;
     }
     default:
       return dir.id.kind == NodeKind::kSlice ? EOPNOTSUPP : ENOTDIR;
   }
-  ReadView view = impl_->engine->NewReadView();
+  ReadView view = tree_->engine->NewReadView();
   NodeState state;
-  if (!impl_->StateOf(child, view, &state).ok()) {
-    state = DirectoryState(impl_->mount_micros, child.clustered() ? 1 : 2);
+  if (!tree_->StateOf(child, view, &state).ok()) {
+    state = DirectoryState(tree_->mount_micros, child.clustered() ? 1 : 2);
   }
   // The entry's lookup holds the identity, which a kept mark needs.
-  impl_->MakeEntry(child, state, view.now(), out);
-  if (keep) impl_->Keep(child.id);
+  tree_->MakeEntry(child, state, view.now(), out);
+  if (keep) tree_->Keep(child.id);
   return 0;
 }
 
-int Filesystem::RmDir(uint64_t parent, std::string_view name) {
-  Result<Node> directory = impl_->NodeOf(parent);
+int DirectoryOps::RmDir(uint64_t parent, std::string_view name) {
+  Result<Node> directory = tree_->NodeOf(parent);
   if (!directory.ok()) return ErrnoFromStatus(directory.status());
-  if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
   const Node& dir = directory.value();
   if (IsVirtualName(name)) return EPERM;
   Node child;
-  if (Status s = impl_->ChildOf(dir, name, false, &child); !s.ok()) return ErrnoFromStatus(s);
+  if (Status s = tree_->ChildOf(dir, name, false, &child); !s.ok()) return ErrnoFromStatus(s);
   switch (child.id.kind) {
     case NodeKind::kKeyspace:
     case NodeKind::kTable: {
-      if (HasLiveChild(*impl_, child)) return ENOTEMPTY;
+      if (HasLiveChild(*tree_, child)) return ENOTEMPTY;
       std::string what = child.id.kind == NodeKind::kKeyspace
                              ? "DROP KEYSPACE " + QuoteIdentifier(child.id.keyspace)
                              : "DROP TABLE " + QuoteIdentifier(child.id.keyspace) + "." +
                                    QuoteIdentifier(child.id.table);
-      Status s = RunStatement(impl_->engine, what);
+      Status s = RunStatement(tree_->engine, what);
       return s.ok() ? 0 : ErrnoFromStatus(s);
     }
     case NodeKind::kPartition:
     case NodeKind::kRow: {
-      if (HasLiveChild(*impl_, child)) return ENOTEMPTY;
-      Mutation mutation = impl_->engine->NewMutation();
+      if (HasLiveChild(*tree_, child)) return ENOTEMPTY;
+      Mutation mutation = tree_->engine->NewMutation();
       Status s = child.id.kind == NodeKind::kPartition
                      ? mutation.DeletePartition(child.table, child.id.partition_key)
                      : mutation.DeleteRow(child.table, child.id.partition_key, child.id.clustering);
-      if (s.ok()) s = impl_->Apply(std::move(mutation));
+      if (s.ok()) s = files_->Apply(std::move(mutation));
       if (!s.ok()) return ErrnoFromStatus(s);
-      impl_->Unkeep(child.id);
+      tree_->Unkeep(child.id);
       if (child.id.kind == NodeKind::kRow) {
         NodeId partition = dir.id;
         partition.kind = NodeKind::kPartition;
         partition.slice.clear();
-        impl_->Keep(partition);  // rm -r removes it next
+        tree_->Keep(partition);  // rm -r removes it next
       }
       return 0;
     }
@@ -164,31 +172,31 @@ int Filesystem::RmDir(uint64_t parent, std::string_view name) {
   }
 }
 
-bool Filesystem::CachesListing(uint64_t inode) const {
-  Result<Node> node = impl_->NodeOf(inode);
+bool DirectoryOps::CachesListing(uint64_t inode) const {
+  Result<Node> node = tree_->NodeOf(inode);
   return node.ok() &&
          (node.value().id.kind == NodeKind::kRoot || node.value().id.kind == NodeKind::kKeyspace);
 }
 
-int Filesystem::OpenDir(uint64_t inode, uint64_t* handle) {
-  Result<Node> node = impl_->NodeOf(inode);
+int DirectoryOps::OpenDir(uint64_t inode, uint64_t* handle) {
+  Result<Node> node = tree_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   auto dir = std::make_unique<DirHandle>();
   dir->node = std::move(node).value();
   dir->inode = inode;
-  *handle = impl_->dirs.Add(std::move(dir));  // released by ~Filesystem if the kernel never does
+  *handle = dirs_.Add(std::move(dir));  // ReleaseAll frees it if the kernel never does
   return 0;
 }
 
-int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEntrySink& sink) {
-  std::shared_ptr<DirHandle> dir = impl_->dirs.Find(handle);
+int DirectoryOps::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEntrySink& sink) {
+  std::shared_ptr<DirHandle> dir = dirs_.Find(handle);
   if (!dir) return EBADF;
   std::lock_guard lock(dir->mutex);
   if (offset != dir->position || !dir->view) {
     // The start takes a fresh snapshot, as rewinddir shows what changed; a
     // seek elsewhere walks the same snapshot again to the offset asked for.
-    if (offset == 0 || !dir->view) dir->view = impl_->engine->NewReadView();
-    auto listing = NewDirListing(*impl_, dir->node, *dir->view);
+    if (offset == 0 || !dir->view) dir->view = tree_->engine->NewReadView();
+    auto listing = NewDirListing(*tree_, dir->node, *dir->view);
     if (!listing.ok()) return ErrnoFromStatus(listing.status());
     dir->listing = std::move(listing).value();
     dir->pending = false;
@@ -216,13 +224,13 @@ int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEn
     const ListedEntry& child = dir->slot;
     out.name = child.name;
     if (plus) {
-      impl_->MakeEntry(child.node, child.state, dir->view->now(), &out.entry);
+      tree_->MakeEntry(child.node, child.state, dir->view->now(), &out.entry);
     } else {
       out.entry.attr.inode = ListedInode(dir->inode, child.name);
       out.entry.attr.mode = child.state.attr.mode;
     }
     if (!sink(out)) {
-      if (plus) Forget(out.entry.attr.inode, 1);
+      if (plus) tree_->Forget(out.entry.attr.inode, 1);
       return 0;
     }
     dir->pending = false;
@@ -230,13 +238,13 @@ int Filesystem::ReadDir(uint64_t handle, uint64_t offset, bool plus, const DirEn
   }
 }
 
-int Filesystem::FsyncDir(uint64_t handle) {
-  if (!impl_->dirs.Find(handle)) return EBADF;
+int DirectoryOps::FsyncDir(uint64_t handle) {
+  if (!dirs_.Find(handle)) return EBADF;
   // The engine syncs its log as a whole, so the directory does not matter:
-  // the same sync as a file's fsync (Filesystem::Fsync), without a flush.
-  return ErrnoFromStatus(impl_->engine->Sync());
+  // the same sync as a file's fsync (FileOps::Fsync), without a flush.
+  return ErrnoFromStatus(tree_->engine->Sync());
 }
 
-void Filesystem::ReleaseDir(uint64_t handle) { (void)impl_->dirs.Remove(handle); }
+void DirectoryOps::ReleaseDir(uint64_t handle) { (void)dirs_.Remove(handle); }
 
 }  // namespace cellfs::fs

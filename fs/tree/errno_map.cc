@@ -1,5 +1,5 @@
-// Status -> errno, in one place (fs/ops/errno_map.h).
-#include "fs/ops/errno_map.h"
+// Status -> errno, in one place (fs/tree/errno_map.h).
+#include "fs/tree/errno_map.h"
 
 #include <cerrno>
 

@@ -1,28 +1,28 @@
-// File operations: create and unlink of cells, open of cells and virtual
-// files, and read / write / flush / fsync through the open-file kinds of
-// fs/files/open_file.h.
+// FileOps (fs/ops/file_ops.h): create and unlink of cells, open of cells and
+// virtual files, and read / write / flush / fsync through the open-file kinds
+// of fs/files/open_file.h.
+#include "fs/ops/file_ops.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 
 #include <cerrno>
 
 #include "fs/files/open_file.h"
-#include "fs/ops/errno_map.h"
-#include "fs/ops/filesystem.h"
+#include "fs/tree/errno_map.h"
 
 namespace cellfs::fs {
 namespace {
 
 bool Writing(int flags) { return (flags & O_ACCMODE) != O_RDONLY; }
 
-int OpenVirtual(Filesystem::Impl* impl, const Node& node, int flags,
-                std::unique_ptr<OpenFile>* out) {
+int OpenVirtual(FileContext* files, const Node& node, int flags, std::unique_ptr<OpenFile>* out) {
   switch (node.id.file) {
     case VirtualName::Kind::kCql:
-      *out = NewCqlFile(impl);
+      *out = NewCqlFile(files);
       return 0;
     case VirtualName::Kind::kSchema: {
-      Result<std::string> text = SchemaText(*impl->engine, node);
+      Result<std::string> text = SchemaText(*files->engine, node);
       if (!text.ok()) return ErrnoFromStatus(text.status());
       *out = NewTextFile(std::move(text).value());
       return 0;
@@ -32,149 +32,159 @@ int OpenVirtual(Filesystem::Impl* impl, const Node& node, int flags,
       if (node.IsRowJson()) {
         Node row = node;
         row.id.kind = node.id.directory;
-        return OpenRowJsonFile(impl, row, out);
+        return OpenRowJsonFile(files, row, out);
       }
       Node dir = node;
       dir.id.kind = node.id.directory;
-      *out = NewExportFile(impl, dir, node.id.file == VirtualName::Kind::kCsv);
+      *out = NewExportFile(files, dir, node.id.file == VirtualName::Kind::kCsv);
       return 0;
     }
     case VirtualName::Kind::kInsert: {
       Node table = node;
       table.id.kind = NodeKind::kTable;
-      *out = NewInsertFile(impl, table, node.id.write, (flags & O_APPEND) != 0);
+      *out = NewInsertFile(files, table, node.id.write, (flags & O_APPEND) != 0);
       return 0;
     }
     case VirtualName::Kind::kStats:
     case VirtualName::Kind::kStatsJson: {
       Node table = node;
       table.id.kind = NodeKind::kTable;
-      return OpenStatsFile(impl, table, node.id.file == VirtualName::Kind::kStatsJson, out);
+      return OpenStatsFile(files, table, node.id.file == VirtualName::Kind::kStatsJson, out);
     }
     default:
       return EACCES;
   }
 }
 
-void Reply(Filesystem::Impl* impl, std::unique_ptr<OpenFile> file, int flags, OpenReply* reply) {
+void Reply(HandleTable<OpenFile>* open, std::unique_ptr<OpenFile> file, int flags,
+           OpenReply* reply) {
   file->writable = Writing(flags);
   reply->direct_io = file->direct_io();
   reply->nonseekable = false;
-  reply->handle = impl->files.Add(std::move(file));
+  reply->handle = open->Add(std::move(file));
 }
 
 }  // namespace
 
-int Filesystem::Create(uint64_t parent, std::string_view name, int flags, Entry* out,
-                       OpenReply* reply) {
-  Result<Node> directory = impl_->NodeOf(parent);
+FileOps::FileOps(TreeContext* tree, FileContext* files) : tree_(tree), files_(files) {}
+
+void FileOps::ReleaseAll() {
+  for (const std::shared_ptr<OpenFile>& file : open_.RemoveAll()) {
+    std::lock_guard lock(file->mutex);
+    (void)file->Release();
+  }
+}
+
+int FileOps::Create(uint64_t parent, std::string_view name, int flags, Entry* out,
+                    OpenReply* reply) {
+  Result<Node> directory = tree_->NodeOf(parent);
   if (!directory.ok()) return ErrnoFromStatus(directory.status());
-  if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
   if (IsVirtualName(name)) return EPERM;  // no @ name can be made
   Node child;
-  Status s = impl_->ChildOf(directory.value(), name, /*split_suffixes=*/true, &child);
+  Status s = tree_->ChildOf(directory.value(), name, /*split_suffixes=*/true, &child);
   if (s.code() == StatusCode::kNotFound) return EINVAL;  // not a column that lives here
   if (!s.ok()) return ErrnoFromStatus(s);
   // A key is EISDIR: rows are made by mkdir.
-  if (int e = impl_->WriteRefusal(child)) return e;
+  if (int e = files_->WriteRefusal(child)) return e;
   NodeState state;
   state.attr.mode = S_IFREG | 0644;
   state.attr.nlink = 1;
-  state.attr.mtime_micros = impl_->engine->clock().NowMicros();
-  impl_->MakeEntry(child, state, state.attr.mtime_micros, out);
+  state.attr.mtime_micros = files_->engine->clock().NowMicros();
+  tree_->MakeEntry(child, state, state.attr.mtime_micros, out);
   std::unique_ptr<OpenFile> file;
-  if (int e = OpenCellFile(impl_.get(), child, flags | O_TRUNC, true, &file)) {
-    Forget(out->attr.inode, 1);
+  if (int e = OpenCellFile(files_, child, flags | O_TRUNC, true, &file)) {
+    tree_->Forget(out->attr.inode, 1);
     return e;
   }
-  impl_->Keep(child.id);  // an empty file until the open file stores something
-  Reply(impl_.get(), std::move(file), flags, reply);
+  tree_->Keep(child.id);  // an empty file until the open file stores something
+  Reply(&open_, std::move(file), flags, reply);
   return 0;
 }
 
-int Filesystem::Unlink(uint64_t parent, std::string_view name) {
-  Result<Node> directory = impl_->NodeOf(parent);
+int FileOps::Unlink(uint64_t parent, std::string_view name) {
+  Result<Node> directory = tree_->NodeOf(parent);
   if (!directory.ok()) return ErrnoFromStatus(directory.status());
-  if (Status s = impl_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
   if (IsVirtualName(name)) return EPERM;
   Node child;
-  Status s = impl_->ChildOf(directory.value(), name, false, &child);
-  if (!s.ok()) s = impl_->ChildOf(directory.value(), name, true, &child);  // col@timestamp=T
+  Status s = tree_->ChildOf(directory.value(), name, false, &child);
+  if (!s.ok()) s = tree_->ChildOf(directory.value(), name, true, &child);  // col@timestamp=T
   if (!s.ok()) return ErrnoFromStatus(s);
   if (child.id.kind != NodeKind::kCell) return EISDIR;
   size_t column = *child.column();
-  Mutation mutation = impl_->engine->NewMutation();
+  Mutation mutation = files_->engine->NewMutation();
   s = mutation.DeleteCells(child.table, child.id.partition_key, child.id.clustering,
                            std::span<const size_t>(&column, 1), child.id.write);
-  if (s.ok()) s = impl_->Apply(std::move(mutation));
+  if (s.ok()) s = files_->Apply(std::move(mutation));
   if (!s.ok()) return ErrnoFromStatus(s);
   // The directories stay while the kernel holds them, so rm -r can finish.
   NodeId dir = directory.value().id;
   dir.slice.clear();
-  impl_->Keep(dir);
+  tree_->Keep(dir);
   if (dir.kind == NodeKind::kRow) {
     dir.kind = NodeKind::kPartition;
     dir.clustering.clear();
     dir.write = {};
-    impl_->Keep(dir);
+    tree_->Keep(dir);
   }
   NodeId plain = child.id;
   plain.write = {};
-  impl_->InvalidateNode(plain);
+  files_->InvalidateNode(plain);
   // Removed through `col@timestamp=T`: the kernel still holds an entry for
   // `col`, which would answer the next create with ENOENT until it expired.
-  if (!child.id.write.empty()) impl_->InvalidateCellName(child);
+  if (!child.id.write.empty()) files_->InvalidateCellName(child);
   return 0;
 }
 
-int Filesystem::Open(uint64_t inode, int flags, OpenReply* reply) {
-  Result<Node> node = impl_->NodeOf(inode);
+int FileOps::Open(uint64_t inode, int flags, OpenReply* reply) {
+  Result<Node> node = tree_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
   if (Writing(flags)) {
-    if (int e = impl_->WriteRefusal(node.value())) return e;
+    if (int e = files_->WriteRefusal(node.value())) return e;
   }
   std::unique_ptr<OpenFile> file;
   switch (node.value().id.kind) {
     case NodeKind::kCell:
-      if (int e = OpenCellFile(impl_.get(), node.value(), flags, false, &file)) return e;
+      if (int e = OpenCellFile(files_, node.value(), flags, false, &file)) return e;
       break;
     case NodeKind::kVirtualFile:
-      if (int e = OpenVirtual(impl_.get(), node.value(), flags, &file)) return e;
+      if (int e = OpenVirtual(files_, node.value(), flags, &file)) return e;
       break;
     default:
       return EISDIR;
   }
   reply->noflush = !Writing(flags);  // a reader leaves nothing to store at close
-  Reply(impl_.get(), std::move(file), flags, reply);
+  Reply(&open_, std::move(file), flags, reply);
   return 0;
 }
 
-int Filesystem::Read(uint64_t handle, uint64_t offset, size_t size, std::string* out) {
-  std::shared_ptr<OpenFile> file = impl_->files.Find(handle);
+int FileOps::Read(uint64_t handle, uint64_t offset, size_t size, std::string* out) {
+  std::shared_ptr<OpenFile> file = open_.Find(handle);
   if (!file) return EBADF;
   std::lock_guard lock(file->mutex);
   return file->Read(offset, size, out);
 }
 
-ssize_t Filesystem::Write(uint64_t handle, uint64_t offset, std::string_view data) {
-  std::shared_ptr<OpenFile> file = impl_->files.Find(handle);
+ssize_t FileOps::Write(uint64_t handle, uint64_t offset, std::string_view data) {
+  std::shared_ptr<OpenFile> file = open_.Find(handle);
   if (!file || !file->writable) return -EBADF;  // as write(2) through a read-only descriptor
-  if (Status health = impl_->engine->WriteHealth(); !health.ok()) {
+  if (Status health = files_->engine->WriteHealth(); !health.ok()) {
     return -ErrnoFromStatus(health);
   }
   std::lock_guard lock(file->mutex);
   return file->Write(offset, data);
 }
 
-int Filesystem::Flush(uint64_t handle) {
-  std::shared_ptr<OpenFile> file = impl_->files.Find(handle);
+int FileOps::Flush(uint64_t handle) {
+  std::shared_ptr<OpenFile> file = open_.Find(handle);
   if (!file) return EBADF;
   std::lock_guard lock(file->mutex);
   return file->Flush();
 }
 
-int Filesystem::Fsync(uint64_t handle) {
-  std::shared_ptr<OpenFile> file = impl_->files.Find(handle);
+int FileOps::Fsync(uint64_t handle) {
+  std::shared_ptr<OpenFile> file = open_.Find(handle);
   if (!file) return EBADF;
   int pending = 0;
   {
@@ -184,44 +194,44 @@ int Filesystem::Fsync(uint64_t handle) {
   // The sync runs even when this file refused something: fsync makes every
   // write acknowledged so far durable (an @insert with a refused line has
   // stored its valid ones).
-  if (int e = ErrnoFromStatus(impl_->engine->Sync())) return e;
+  if (int e = ErrnoFromStatus(files_->engine->Sync())) return e;
   return pending;
 }
 
-int Filesystem::TruncateOpenFile(uint64_t handle) {
-  std::shared_ptr<OpenFile> file = impl_->files.Find(handle);
+int FileOps::Truncate(uint64_t handle) {
+  std::shared_ptr<OpenFile> file = open_.Find(handle);
   if (!file) return EBADF;
   std::lock_guard lock(file->mutex);
   return file->Truncate();
 }
 
-int Filesystem::TruncateCell(const Node& cell) {
+int FileOps::TruncateCell(const Node& cell) {
   size_t column = *cell.column();
   const CqlType& type = *cell.table->column(column).type;
   bool empty_is_value = type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii ||
                         type.kind() == TypeKind::kBlob;
   if (!empty_is_value) return EINVAL;  // no empty spelling: nothing to cut to
-  Mutation mutation = impl_->engine->NewMutation();
+  Mutation mutation = files_->engine->NewMutation();
   ColumnValue empty{column, std::string()};
   Status s = mutation.Update(cell.table, cell.id.partition_key, cell.id.clustering,
                              std::span<const ColumnValue>(&empty, 1), cell.id.write);
-  if (s.ok()) s = impl_->Apply(std::move(mutation));
+  if (s.ok()) s = files_->Apply(std::move(mutation));
   if (!s.ok()) return ErrnoFromStatus(s);
   NodeId plain = cell.id;
   plain.write = {};
-  impl_->InvalidateNode(plain);
+  files_->InvalidateNode(plain);
   return 0;
 }
 
-void Filesystem::Discard(uint64_t handle) {
-  std::shared_ptr<OpenFile> file = impl_->files.Remove(handle);
+void FileOps::Discard(uint64_t handle) {
+  std::shared_ptr<OpenFile> file = open_.Remove(handle);
   if (!file) return;
   std::lock_guard lock(file->mutex);
   file->Discard();
 }
 
-void Filesystem::Release(uint64_t handle) {
-  std::shared_ptr<OpenFile> file = impl_->files.Remove(handle);
+void FileOps::Release(uint64_t handle) {
+  std::shared_ptr<OpenFile> file = open_.Remove(handle);
   if (!file) return;
   std::lock_guard lock(file->mutex);
   // Stores what no flush did (a descriptor the kernel never flushed);

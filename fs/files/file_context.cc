@@ -1,0 +1,63 @@
+// FileContext (fs/files/file_context.h): invalidation, the write rule, the
+// append locks.
+#include "fs/files/file_context.h"
+
+#include <cerrno>
+#include <functional>
+
+namespace cellfs::fs {
+
+FileContext::FileContext(TreeContext* tree, Notifier* notifier)
+    : engine(tree->engine), tree_(tree), notifier_(notifier) {}
+
+std::mutex& FileContext::AppendLock(const NodeId& cell) {
+  NodeId plain = cell;
+  plain.write = {};
+  return append_locks_[std::hash<std::string>{}(EncodeNodeId(plain)) % append_locks_.size()];
+}
+
+void FileContext::InvalidateNode(const NodeId& id) {
+  if (auto inode = tree_->inodes->Find(EncodeNodeId(id))) notifier_->InvalidateInode(*inode);
+}
+
+void FileContext::InvalidateCellName(const Node& cell) {
+  std::optional<size_t> column = cell.column();
+  if (!column) return;
+  NodeId dir = cell.id;
+  dir.column_id = 0;
+  dir.write = {};
+  dir.kind = cell.id.clustering.empty() ? NodeKind::kPartition : NodeKind::kRow;
+  InvalidateName(dir, ColumnName(*cell.table, *column));
+}
+
+void FileContext::AwaitInvalidations() { notifier_->AwaitSent(1000); }
+
+void FileContext::InvalidateName(const NodeId& parent, const std::string& name) {
+  if (auto inode = tree_->inodes->Find(EncodeNodeId(parent))) {
+    notifier_->InvalidateEntry(*inode, name);
+  }
+}
+
+Status FileContext::CheckWritable() const {
+  if (tree_->options->read_only) return Status::ReadOnly("mounted read-only");
+  return Status::Ok();
+}
+
+int FileContext::WriteRefusal(const Node& node) const {
+  switch (WritabilityOf(node)) {
+    case Writability::kDirectory:
+      return EISDIR;
+    case Writability::kReadOnlyFile:
+      return tree_->options->read_only ? EROFS : EACCES;
+    case Writability::kWritable:
+      return tree_->options->read_only ? EROFS : 0;
+  }
+  return EACCES;
+}
+
+Status FileContext::Apply(Mutation&& mutation) {
+  if (Status s = CheckWritable(); !s.ok()) return s;
+  return engine->Apply(std::move(mutation));
+}
+
+}  // namespace cellfs::fs

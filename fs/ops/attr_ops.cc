@@ -1,0 +1,112 @@
+// AttrOps (fs/ops/attr_ops.h): lookup (with write suffixes), forget, getattr
+// and setattr (chmod/chown/utimens/truncate rules), and the names the tree
+// never takes.
+#include "fs/ops/attr_ops.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+
+#include "fs/tree/errno_map.h"
+
+namespace cellfs::fs {
+
+AttrOps::AttrOps(TreeContext* tree, FileContext* files, FileOps* file_ops)
+    : tree_(tree), files_(files), file_ops_(file_ops) {}
+
+int AttrOps::Lookup(uint64_t parent, std::string_view name, Entry* out) {
+  Result<Node> directory = tree_->NodeOf(parent);
+  if (!directory.ok()) return ErrnoFromStatus(directory.status());
+  ReadView view = tree_->engine->NewReadView();
+  NodeState state;
+  // The exact name first; then, for data names, the name less its write
+  // suffixes ("col@ttl=60" reaches the cell col, remembering the TTL).
+  Node child;
+  Status exact = tree_->ChildOf(directory.value(), name, false, &child);
+  if (exact.ok()) {
+    Status live = tree_->StateOf(child, view, &state);
+    if (live.ok()) {
+      tree_->MakeEntry(child, state, view.now(), out);
+      return 0;
+    }
+    if (live.code() != StatusCode::kNotFound) return ErrnoFromStatus(live);
+  }
+  Node suffixed;
+  Status split = tree_->ChildOf(directory.value(), name, true, &suffixed);
+  if (split.ok() && !suffixed.id.write.empty() && suffixed.id.kind != NodeKind::kKeyspace) {
+    Status live = tree_->StateOf(suffixed, view, &state);
+    if (live.ok()) {
+      tree_->MakeEntry(suffixed, state, view.now(), out);
+      return 0;
+    }
+    return ErrnoFromStatus(live);
+  }
+  if (exact.ok()) return ENOENT;
+  if (!split.ok() && split.code() == StatusCode::kInvalidArgument) return ErrnoFromStatus(split);
+  return ErrnoFromStatus(exact);
+}
+
+void AttrOps::Forget(uint64_t inode, uint64_t count) { tree_->Forget(inode, count); }
+
+int AttrOps::GetAttr(uint64_t inode, NodeAttr* out, double* attr_timeout) {
+  Result<Node> node = tree_->NodeOf(inode);
+  if (!node.ok()) return ErrnoFromStatus(node.status());
+  ReadView view = tree_->engine->NewReadView();
+  NodeState state;
+  if (Status s = tree_->StateOf(node.value(), view, &state, /*held=*/true); !s.ok()) {
+    return ErrnoFromStatus(s);
+  }
+  *out = state.attr;
+  tree_->FinishAttr(inode, out);
+  *attr_timeout = tree_->TimeoutFor(node.value(), state, view.now(), tree_->options->attr_timeout);
+  return 0;
+}
+
+int AttrOps::SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr* out,
+                     double* attr_timeout) {
+  Result<Node> node = tree_->NodeOf(inode);
+  if (!node.ok()) return ErrnoFromStatus(node.status());
+  const NodeId& id = node.value().id;
+  if (int e = files_->WriteRefusal(node.value())) return e;
+  if (size != 0) return EINVAL;  // a value is replaced whole, never cut
+  if (id.kind == NodeKind::kCell) {
+    int e = handle != 0 ? file_ops_->Truncate(handle) : file_ops_->TruncateCell(node.value());
+    if (e != 0) return e;
+  }
+  int result = GetAttr(inode, out, attr_timeout);
+  if (result == ENOENT && id.kind == NodeKind::kCell) {
+    *out = NodeAttr{};
+    out->mode = S_IFREG | 0644;
+    tree_->FinishAttr(inode, out);
+    *attr_timeout = 0;
+    return 0;
+  }
+  if (result == 0) out->size = 0;
+  return result;
+}
+
+int AttrOps::SetAttr(uint64_t inode, const AttrChanges& changes, const Caller& caller,
+                     uint64_t handle, NodeAttr* out, double* attr_timeout) {
+  if (changes.mode || changes.uid || changes.gid) {
+    if (tree_->options->read_only) return EROFS;
+    NodeAttr now;
+    double timeout = 0;
+    if (int e = GetAttr(inode, &now, &timeout)) return e;
+    if (caller.uid != 0 && caller.uid != now.uid) return EPERM;  // neither owner nor root
+    constexpr mode_t kPermissionBits = 07777;
+    bool already =
+        (!changes.mode || (*changes.mode & kPermissionBits) == (now.mode & kPermissionBits)) &&
+        (!changes.uid || *changes.uid == now.uid) && (!changes.gid || *changes.gid == now.gid);
+    if (!already) return EPERM;
+  }
+  // Times need no check: they are ignored (changes.times).
+  if (changes.size) return SetSize(inode, *changes.size, handle, out, attr_timeout);
+  return GetAttr(inode, out, attr_timeout);
+}
+
+int AttrOps::Rename(uint64_t, std::string_view, uint64_t, std::string_view) { return EPERM; }
+int AttrOps::Link(uint64_t, uint64_t, std::string_view) { return EPERM; }
+int AttrOps::Symlink(std::string_view, uint64_t, std::string_view) { return EPERM; }
+int AttrOps::MkNod(uint64_t, std::string_view, mode_t) { return EPERM; }
+
+}  // namespace cellfs::fs

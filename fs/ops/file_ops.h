@@ -1,0 +1,58 @@
+// FileOps: the file operations behind fs/ops/filesystem.h (create, unlink,
+// open, read, write, flush, fsync, release, discard; truncation), over the
+// tree's and the files' contexts, with the open files' handle table.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "fs/files/file_context.h"
+#include "fs/files/open_file.h"
+#include "fs/ops/filesystem.h"
+#include "fs/ops/handle_table.h"
+#include "fs/tree/tree_context.h"
+
+namespace cellfs::fs {
+
+// Each operation's contract is that of the Filesystem method of the same
+// name (fs/ops/filesystem.h), which forwards to it. Thread-safe as
+// Filesystem is: every call on an open file holds its OpenFile::mutex,
+// except Fsync's engine sync.
+class FileOps {
+ public:
+  // `tree` and `files` must outlive the FileOps.
+  FileOps(TreeContext* tree, FileContext* files);
+  FileOps(const FileOps&) = delete;
+  FileOps& operator=(const FileOps&) = delete;
+
+  int Create(uint64_t parent, std::string_view name, int flags, Entry* out, OpenReply* reply);
+  int Unlink(uint64_t parent, std::string_view name);
+  int Open(uint64_t inode, int flags, OpenReply* reply);
+  int Read(uint64_t handle, uint64_t offset, size_t size, std::string* out);
+  ssize_t Write(uint64_t handle, uint64_t offset, std::string_view data);
+  int Flush(uint64_t handle);
+  int Fsync(uint64_t handle);
+  void Release(uint64_t handle);
+  void Discard(uint64_t handle);
+
+  // Truncation to size 0 (Filesystem::SetSize decides whether it is
+  // allowed): through the open file `handle` (ftruncate: OpenFile::Truncate,
+  // EBADF for a handle not open), or of a cell by path (truncate(2): the
+  // empty value stored at once; EINVAL for a type without an empty spelling).
+  int Truncate(uint64_t handle);
+  int TruncateCell(const Node& cell);
+
+  // Releases every file the kernel never released (shutdown), each storing
+  // what it holds. REQUIRES: no request is in progress.
+  void ReleaseAll();
+
+ private:
+  TreeContext* const tree_;
+  FileContext* const files_;
+  HandleTable<OpenFile> open_;  // the open files, by fuse_file_info::fh
+};
+
+}  // namespace cellfs::fs
