@@ -16,8 +16,8 @@ namespace {
 
 class ExportFile final : public OpenFile {
  public:
-  ExportFile(FileContext* impl, Node dir, bool csv)
-      : impl_(impl), dir_(std::move(dir)), csv_(csv) {}
+  ExportFile(FileContext* context, Node dir, bool csv)
+      : context_(context), dir_(std::move(dir)), csv_(csv) {}
 
   int Read(uint64_t offset, size_t size, std::string* out) override {
     if (!stream_ || offset < base_) {
@@ -58,13 +58,13 @@ class ExportFile final : public OpenFile {
     RowSource source;
     if (Status status = SourceOf(dir_, &source); !status.ok()) return ErrnoFromStatus(status);
     stream_ =
-        std::make_unique<RowTextStream>(std::move(source), impl_->engine->NewReadView(), csv_);
+        std::make_unique<RowTextStream>(std::move(source), context_->engine->NewReadView(), csv_);
     data_.clear();
     base_ = 0;
     return 0;
   }
 
-  FileContext* impl_;
+  FileContext* context_;
   Node dir_;
   bool csv_;
   std::unique_ptr<RowTextStream> stream_;
@@ -74,18 +74,18 @@ class ExportFile final : public OpenFile {
 
 class CqlFile final : public OpenFile {
  public:
-  explicit CqlFile(FileContext* impl) : impl_(impl), session_(impl->engine) {}
+  explicit CqlFile(FileContext* context) : context_(context), session_(context->engine) {}
 
   int Read(uint64_t offset, size_t size, std::string* out) override {
     if (!session_.written()) {
-      if (!description_) description_ = CqlSession::DescribeSchema(*impl_->engine);
+      if (!description_) description_ = CqlSession::DescribeSchema(*context_->engine);
       return ReadFrom(*description_, offset, size, out);
     }
     return ReadFrom(session_.transcript(), offset, size, out);
   }
 
   ssize_t Write(uint64_t offset, std::string_view data) override {
-    if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
+    if (Status s = context_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
     Status s = Invalidating([&] { return session_.WriteAt(offset, data); });
     return s.ok() ? static_cast<ssize_t>(data.size()) : -EINVAL;
   }
@@ -102,13 +102,13 @@ class CqlFile final : public OpenFile {
   // away, were made again, or changed shape.
   template <typename Run>
   Status Invalidating(Run run) {
-    std::shared_ptr<const Catalog> before = impl_->engine->catalog();
+    std::shared_ptr<const Catalog> before = context_->engine->catalog();
     TableIds ids_before = TableIdsOf(*before);
     Status s = run();
-    std::shared_ptr<const Catalog> after = impl_->engine->catalog();
+    std::shared_ptr<const Catalog> after = context_->engine->catalog();
     if (before != after) {
       InvalidateChanges(*before, ids_before, *after);
-      impl_->AwaitInvalidations();  // the next statement's lookups see the change
+      context_->AwaitInvalidations();  // the next statement's lookups see the change
     }
     return s;
   }
@@ -120,7 +120,7 @@ class CqlFile final : public OpenFile {
   TableIds TableIdsOf(const Catalog& catalog) const;
   void InvalidateChanges(const Catalog& before, const TableIds& ids_before, const Catalog& after);
 
-  FileContext* impl_;
+  FileContext* context_;
   CqlSession session_;
   std::optional<std::string> description_;
 };
@@ -129,7 +129,7 @@ CqlFile::TableIds CqlFile::TableIdsOf(const Catalog& catalog) const {
   TableIds ids;
   for (const auto& [name, keyspace] : catalog.keyspaces()) {
     for (const auto& [table_name, table] : keyspace.tables) {
-      Result<TableHandle> handle = impl_->engine->FindTable(name, table_name);
+      Result<TableHandle> handle = context_->engine->FindTable(name, table_name);
       if (handle.ok()) ids[{name, table_name}] = handle.value()->id;
     }
   }
@@ -146,7 +146,7 @@ void CqlFile::InvalidateChanges(const Catalog& before, const TableIds& ids_befor
   for (const auto& [name, keyspace] : before.keyspaces()) {
     const KeyspaceDef* now = after.FindKeyspace(name);
     if (now == nullptr) {
-      impl_->InvalidateName(root, name);
+      context_->InvalidateName(root, name);
       continue;
     }
     NodeId keyspace_id;
@@ -154,12 +154,12 @@ void CqlFile::InvalidateChanges(const Catalog& before, const TableIds& ids_befor
     keyspace_id.keyspace = name;
     for (const auto& [table_name, table] : keyspace.tables) {
       const TableDef* current = after.FindTable(name, table_name);
-      Result<TableHandle> handle = impl_->engine->FindTable(name, table_name);
+      Result<TableHandle> handle = context_->engine->FindTable(name, table_name);
       auto old_id = ids_before.find({name, table_name});
       const bool remade =
           old_id != ids_before.end() && (!handle.ok() || handle.value()->id != old_id->second);
       if (current != nullptr && !remade && SameTable(*current, table)) continue;
-      impl_->InvalidateName(keyspace_id, table_name);
+      context_->InvalidateName(keyspace_id, table_name);
       if (old_id == ids_before.end()) continue;
       NodeId schema = keyspace_id;
       schema.kind = NodeKind::kVirtualFile;
@@ -167,19 +167,21 @@ void CqlFile::InvalidateChanges(const Catalog& before, const TableIds& ids_befor
       schema.table_id = old_id->second;
       schema.file = VirtualName::Kind::kSchema;
       schema.directory = NodeKind::kTable;
-      impl_->InvalidateNode(schema);
+      context_->InvalidateNode(schema);
     }
-    impl_->InvalidateNode(keyspace_id);
+    context_->InvalidateNode(keyspace_id);
   }
-  impl_->InvalidateNode(root);
+  context_->InvalidateNode(root);
 }
 
 }  // namespace
 
-std::unique_ptr<OpenFile> NewExportFile(FileContext* impl, const Node& dir, bool csv) {
-  return std::make_unique<ExportFile>(impl, dir, csv);
+std::unique_ptr<OpenFile> NewExportFile(FileContext* context, const Node& dir, bool csv) {
+  return std::make_unique<ExportFile>(context, dir, csv);
 }
 
-std::unique_ptr<OpenFile> NewCqlFile(FileContext* impl) { return std::make_unique<CqlFile>(impl); }
+std::unique_ptr<OpenFile> NewCqlFile(FileContext* context) {
+  return std::make_unique<CqlFile>(context);
+}
 
 }  // namespace cellfs::fs

@@ -18,15 +18,15 @@ constexpr size_t kWidestShown = 10;
 
 class InsertFile final : public OpenFile {
  public:
-  InsertFile(FileContext* impl, Node table, const WriteAttributes& defaults, bool append)
-      : impl_(impl),
+  InsertFile(FileContext* context, Node table, const WriteAttributes& defaults, bool append)
+      : context_(context),
         table_(std::move(table)),
         append_(append),
         parser_(table_.table, defaults),
-        batcher_(impl->engine, table_.table) {}
+        batcher_(context->engine, table_.table) {}
 
   ssize_t Write(uint64_t offset, std::string_view data) override {
-    if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
+    if (Status s = context_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
     const std::string_view whole = data;
     if (!append_) SkipResent(offset, &data);
     uint64_t refused_before = batcher_.error_count();
@@ -51,7 +51,7 @@ class InsertFile final : public OpenFile {
         [this](uint64_t line, Result<InsertRow>&& row) { batcher_.Add(line, std::move(row)); });
     Status s = batcher_.Flush();
     Invalidate();
-    impl_->AwaitInvalidations();  // `stat` after the close sees the new values
+    context_->AwaitInvalidations();  // `stat` after the close sees the new values
     if (!s.ok()) return ErrnoFromStatus(s);
     return batcher_.error_count() == 0 ? 0 : EINVAL;
   }
@@ -108,8 +108,8 @@ class InsertFile final : public OpenFile {
     for (TouchedRow& row : rows) {
       if (last_partition == nullptr || *last_partition != row.partition_key) {
         partition.partition_key = row.partition_key;
-        partition_held = impl_->inodes().Find(EncodeNodeId(partition)).has_value();
-        if (partition_held) impl_->InvalidateNode(partition);
+        partition_held = context_->inodes().Find(EncodeNodeId(partition)).has_value();
+        if (partition_held) context_->InvalidateNode(partition);
         last_partition = &row.partition_key;
       }
       if (partition_held) InvalidateRow(partition, row);
@@ -123,8 +123,8 @@ class InsertFile final : public OpenFile {
     if (!row.clustering.empty()) {
       dir.kind = NodeKind::kRow;
       dir.clustering = row.clustering;
-      row_held = impl_->inodes().Find(EncodeNodeId(dir)).has_value();
-      if (row_held) impl_->InvalidateNode(dir);  // its mtime is its newest write
+      row_held = context_->inodes().Find(EncodeNodeId(dir)).has_value();
+      if (row_held) context_->InvalidateNode(dir);  // its mtime is its newest write
     }
     for (size_t column : row.columns) {
       const bool is_static = table.column(column).kind == ColumnKind::kStatic;
@@ -132,14 +132,14 @@ class InsertFile final : public OpenFile {
       NodeId cell = is_static ? partition : dir;
       cell.kind = NodeKind::kCell;
       cell.column_id = table.column_ids[column];
-      if (!impl_->inodes().Find(EncodeNodeId(cell))) continue;
-      impl_->InvalidateNode(cell);
+      if (!context_->inodes().Find(EncodeNodeId(cell))) continue;
+      context_->InvalidateNode(cell);
       // A null deleted it: the kernel must look the name up again.
-      impl_->InvalidateName(is_static ? partition : dir, ColumnName(table, column));
+      context_->InvalidateName(is_static ? partition : dir, ColumnName(table, column));
     }
   }
 
-  FileContext* impl_;
+  FileContext* context_;
   Node table_;
   bool append_;
   InsertParser parser_;
@@ -151,14 +151,15 @@ class InsertFile final : public OpenFile {
 
 }  // namespace
 
-std::unique_ptr<OpenFile> NewInsertFile(FileContext* impl, const Node& table,
+std::unique_ptr<OpenFile> NewInsertFile(FileContext* context, const Node& table,
                                         const WriteAttributes& defaults, bool append) {
-  return std::make_unique<InsertFile>(impl, table, defaults, append);
+  return std::make_unique<InsertFile>(context, table, defaults, append);
 }
 
-int OpenStatsFile(FileContext* impl, const Node& table, bool json, std::unique_ptr<OpenFile>* out) {
+int OpenStatsFile(FileContext* context, const Node& table, bool json,
+                  std::unique_ptr<OpenFile>* out) {
   TableStats stats;
-  Status s = ComputeTableStats(impl->engine->NewReadView(), table.table, kWidestShown, &stats);
+  Status s = ComputeTableStats(context->engine->NewReadView(), table.table, kWidestShown, &stats);
   if (!s.ok()) return ErrnoFromStatus(s);
   *out = NewTextFile(json ? FormatStatsJson(stats) : FormatStatsText(stats), /*direct_io=*/true);
   return 0;

@@ -30,7 +30,7 @@ constexpr uint64_t kWriteBufferBudget = 256u << 20;
 // freed. Not thread-safe: used under its open file's mutex.
 class WriteBuffer {
  public:
-  explicit WriteBuffer(FileContext* impl) : impl_(impl) {}
+  explicit WriteBuffer(FileContext* context) : context_(context) {}
   ~WriteBuffer() { Free(); }
   WriteBuffer(const WriteBuffer&) = delete;
   WriteBuffer& operator=(const WriteBuffer&) = delete;
@@ -84,9 +84,9 @@ class WriteBuffer {
   // Raises the charge to `bytes`; false (nothing charged) past the budget.
   bool Charge(size_t bytes) {
     uint64_t more = bytes - charged_;
-    uint64_t before = impl_->write_buffer_bytes.fetch_add(more);
+    uint64_t before = context_->write_buffer_bytes.fetch_add(more);
     if (before + more > kWriteBufferBudget) {
-      impl_->write_buffer_bytes.fetch_sub(more);
+      context_->write_buffer_bytes.fetch_sub(more);
       return false;
     }
     charged_ = bytes;
@@ -97,16 +97,16 @@ class WriteBuffer {
   void Settle() {
     size_t held = bytes_.capacity() > kInlineCapacity ? bytes_.capacity() : 0;
     if (held >= charged_) {
-      impl_->write_buffer_bytes.fetch_add(held - charged_);
+      context_->write_buffer_bytes.fetch_add(held - charged_);
     } else {
-      impl_->write_buffer_bytes.fetch_sub(charged_ - held);
+      context_->write_buffer_bytes.fetch_sub(charged_ - held);
     }
     charged_ = held;
   }
 
   static inline const size_t kInlineCapacity = std::string().capacity();  // no heap
 
-  FileContext* impl_;
+  FileContext* context_;
   std::string bytes_;
   size_t charged_ = 0;  // bytes of the budget this buffer holds
 };
@@ -118,9 +118,9 @@ class WriteBuffer {
 // stored under a column id that no read resolves any more: it would vanish
 // after a close that returned 0. On success *current is the table's schema
 // now. Another errno when the catalog cannot be read.
-int CheckSchema(FileContext* impl, const Node& node, std::span<const size_t> columns,
+int CheckSchema(FileContext* context, const Node& node, std::span<const size_t> columns,
                 TableHandle* current) {
-  Result<TableHandle> table = impl->TableOf(node.id);
+  Result<TableHandle> table = context->TableOf(node.id);
   if (!table.ok()) {
     return table.status().code() == StatusCode::kNotFound ? ESTALE
                                                           : ErrnoFromStatus(table.status());
@@ -161,21 +161,22 @@ bool CanAppend(const CqlType& type) {
 }
 
 // The current live content of a cell; nullopt when it has none.
-Result<std::optional<RowCell>> CurrentCell(FileContext* impl, const Node& node) {
+Result<std::optional<RowCell>> CurrentCell(FileContext* context, const Node& node) {
   auto partition = node.Partition();
   if (!partition.ok()) return partition.status();
-  return impl->engine->NewReadView().GetCell(node.table, *partition.value(), node.id.clustering,
-                                             node.table->column_ids[*node.column()]);
+  return context->engine->NewReadView().GetCell(node.table, *partition.value(), node.id.clustering,
+                                                node.table->column_ids[*node.column()]);
 }
 
 class CellFile final : public OpenFile {
  public:
-  CellFile(FileContext* impl, Node node, int flags, bool created, std::string content, bool dirty)
-      : impl_(impl),
+  CellFile(FileContext* context, Node node, int flags, bool created, std::string content,
+           bool dirty)
+      : context_(context),
         node_(std::move(node)),
         created_(created),
         content_(std::move(content)),
-        buffer_(impl),
+        buffer_(context),
         dirty_(dirty) {
     column_ = *node_.column();
     const CqlType& type = *node_.table->column(column_).type;
@@ -190,10 +191,10 @@ class CellFile final : public OpenFile {
 
   ~CellFile() override {
     if (!created_) return;
-    impl_->Unkeep(node_.id);
+    context_->Unkeep(node_.id);
     // Nothing was stored (touch of an int column): the entry the kernel
     // got from create names nothing.
-    if (!ever_stored_) impl_->InvalidateCellName(node_);
+    if (!ever_stored_) context_->InvalidateCellName(node_);
   }
 
   int Read(uint64_t offset, size_t size, std::string* out) override {
@@ -203,7 +204,7 @@ class CellFile final : public OpenFile {
 
   ssize_t Write(uint64_t offset, std::string_view data) override {
     if (refused_ != 0) return -refused_;
-    if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
+    if (Status s = context_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
     if (int e = CheckColumn()) return -Refuse(e);
     if (edits_content_) {
       // The first write of an open without O_TRUNC edits the current value.
@@ -265,16 +266,16 @@ class CellFile final : public OpenFile {
     stored_.reset();  // content_ is the one copy a handle keeps
     NodeId plain = node_.id;
     plain.write = {};
-    impl_->InvalidateNode(plain);  // its size and mtime changed
+    context_->InvalidateNode(plain);  // its size and mtime changed
     if (!node_.id.write.empty()) {
-      impl_->InvalidateNode(node_.id);
-      impl_->InvalidateCellName(node_);  // the plain name's timeout follows the new TTL
+      context_->InvalidateNode(node_.id);
+      context_->InvalidateCellName(node_);  // the plain name's timeout follows the new TTL
     }
     if (!node_.id.clustering.empty()) {
       NodeId row = plain;
       row.kind = NodeKind::kRow;
       row.column_id = 0;
-      impl_->InvalidateNode(row);  // its mtime is its newest write
+      context_->InvalidateNode(row);  // its mtime is its newest write
     }
     return 0;
   }
@@ -286,7 +287,7 @@ class CellFile final : public OpenFile {
   // the table's current schema.
   int CheckColumn() {
     TableHandle current;
-    if (int e = CheckSchema(impl_, node_, std::span<const size_t>(&column_, 1), &current)) {
+    if (int e = CheckSchema(context_, node_, std::span<const size_t>(&column_, 1), &current)) {
       return e;
     }
     node_.table = std::move(current);
@@ -339,7 +340,7 @@ class CellFile final : public OpenFile {
   Status Store() {
     stored_.reset();
     const std::string& buffer = edits_content_ ? content_ : buffer_.str();
-    Mutation mutation = impl_->engine->NewMutation();
+    Mutation mutation = context_->engine->NewMutation();
     const WriteAttributes& attributes = node_.id.write;
     const auto& pk = node_.id.partition_key;
     const auto& ck = node_.id.clustering;
@@ -360,8 +361,8 @@ class CellFile final : public OpenFile {
       if (!value.ok()) return value.status();
       std::string stored = std::move(value).value();
       if (append_) {
-        std::lock_guard lock(impl_->AppendLock(node_.id));
-        auto read = CurrentCell(impl_, node_);
+        std::lock_guard lock(context_->AppendLock(node_.id));
+        auto read = CurrentCell(context_, node_);
         if (!read.ok()) return read.status();
         const std::optional<RowCell>& current = read.value();
         Result<std::string> merged =
@@ -377,13 +378,13 @@ class CellFile final : public OpenFile {
         // Read, merge and write under the cell's append lock, with a write
         // time taken inside it, so concurrent appends to one cell each keep
         // their elements.
-        Mutation append = impl_->engine->NewMutation();
+        Mutation append = context_->engine->NewMutation();
         return Put(std::move(append), std::move(stored), attributes);
       }
       return Put(std::move(mutation), std::move(stored), attributes);
     }
     if (!s.ok()) return s;
-    return impl_->Apply(std::move(mutation));
+    return context_->Apply(std::move(mutation));
   }
 
   // Writes `value` to the cell through `mutation` and remembers it.
@@ -392,14 +393,14 @@ class CellFile final : public OpenFile {
     Status s = mutation.Update(node_.table, node_.id.partition_key, node_.id.clustering,
                                std::span<const ColumnValue>(&cell, 1), attributes);
     if (!s.ok()) return s;
-    if (s = impl_->Apply(std::move(mutation)); !s.ok()) return s;
+    if (s = context_->Apply(std::move(mutation)); !s.ok()) return s;
     // With the server's write time the value is surely the cell's new
     // content; an explicit older @timestamp may lose to what is stored.
     if (!attributes.timestamp) stored_ = std::move(value);
     return Status::Ok();
   }
 
-  FileContext* impl_;
+  FileContext* context_;
   Node node_;  // its table: the schema the file last checked (CheckColumn)
   bool created_;
   bool ever_stored_ = false;
@@ -471,8 +472,8 @@ class JsonObjectScanner {
 
 class RowJsonFile final : public OpenFile {
  public:
-  RowJsonFile(FileContext* impl, Node row, std::string content)
-      : impl_(impl), row_(std::move(row)), content_(std::move(content)), buffer_(impl) {}
+  RowJsonFile(FileContext* context, Node row, std::string content)
+      : context_(context), row_(std::move(row)), content_(std::move(content)), buffer_(context) {}
 
   bool direct_io() const override { return true; }
 
@@ -482,7 +483,7 @@ class RowJsonFile final : public OpenFile {
 
   ssize_t Write(uint64_t offset, std::string_view data) override {
     if (refused_ != 0) return -refused_;
-    if (Status s = impl_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
+    if (Status s = context_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
     if (offset != buffer_.size()) return -Refuse(EINVAL);  // an object is written front to back
     if (data.size() > kMaxCellBytes - buffer_.size()) return -Refuse(EFBIG);
     bool was_closed = object_.closed();
@@ -511,9 +512,9 @@ class RowJsonFile final : public OpenFile {
     std::vector<ColumnValue> cells = std::move(cells_);
     cells_.clear();
     if (cells.empty()) return 0;
-    Mutation mutation = impl_->engine->NewMutation();
+    Mutation mutation = context_->engine->NewMutation();
     Status s = mutation.Update(row_.table, row_.id.partition_key, row_.id.clustering, cells);
-    if (s.ok()) s = impl_->Apply(std::move(mutation));
+    if (s.ok()) s = context_->Apply(std::move(mutation));
     if (!s.ok()) return Refuse(ErrnoFromStatus(s));  // as CellFile: nothing stored later
     NodeId dir = row_.id;
     dir.kind = row_.clustered() ? NodeKind::kRow : NodeKind::kPartition;
@@ -525,9 +526,9 @@ class RowJsonFile final : public OpenFile {
     for (const ColumnValue& cell : cells) {
       // A static column's file lives in the partition directory.
       const bool is_static = row_.table->column(cell.column).kind == ColumnKind::kStatic;
-      impl_->InvalidateName(is_static ? partition : dir, ColumnName(*row_.table, cell.column));
+      context_->InvalidateName(is_static ? partition : dir, ColumnName(*row_.table, cell.column));
     }
-    impl_->InvalidateNode(dir);
+    context_->InvalidateNode(dir);
     return 0;
   }
 
@@ -541,7 +542,7 @@ class RowJsonFile final : public OpenFile {
     columns.reserve(cells_.size());
     for (const ColumnValue& cell : cells_) columns.push_back(cell.column);
     TableHandle current;
-    return CheckSchema(impl_, row_, columns, &current);
+    return CheckSchema(context_, row_, columns, &current);
   }
 
   // As CellFile::Refuse: nothing more of this open file is stored.
@@ -552,7 +553,7 @@ class RowJsonFile final : public OpenFile {
     return error;
   }
 
-  FileContext* impl_;
+  FileContext* context_;
   Node row_;
   std::string content_;
   WriteBuffer buffer_;              // the object written so far
@@ -576,7 +577,7 @@ std::unique_ptr<OpenFile> NewTextFile(std::string content, bool direct_io) {
   return std::make_unique<TextFile>(std::move(content), direct_io);
 }
 
-int OpenCellFile(FileContext* impl, const Node& node, int flags, bool created,
+int OpenCellFile(FileContext* context, const Node& node, int flags, bool created,
                  std::unique_ptr<OpenFile>* out) {
   const CqlType& type = *node.table->column(*node.column()).type;
   if ((flags & O_APPEND) != 0 && type.kind() != TypeKind::kCounter && !CanAppend(type))
@@ -591,14 +592,14 @@ int OpenCellFile(FileContext* impl, const Node& node, int flags, bool created,
                         (IsText(type) || type.kind() == TypeKind::kBlob);
   std::optional<RowCell> cell;
   if (!replaces) {
-    auto read = CurrentCell(impl, node);
+    auto read = CurrentCell(context, node);
     if (!read.ok()) return ErrnoFromStatus(read.status());
     cell = std::move(read).value();
   }
   // A cell the kernel still holds but that is gone (deleted elsewhere,
   // expired) can be written again through the inode: the kernel sends no
   // create for a name it believes exists.
-  if (!cell && !created && !writing && !impl->IsKept(node.id)) return ENOENT;
+  if (!cell && !created && !writing && !context->IsKept(node.id)) return ENOENT;
   bool fresh = created || !cell;  // no value yet: truncated in effect
   std::string content = cell ? FormatCellContent(type, cell->cell.value) : "";
   // Truncating text or a blob stores the empty value even with no write;
@@ -606,14 +607,14 @@ int OpenCellFile(FileContext* impl, const Node& node, int flags, bool created,
   bool empty_is_value = IsText(type) || type.kind() == TypeKind::kBlob;
   bool dirty = empty_is_value && (flags & O_ACCMODE) != O_RDONLY &&
                ((flags & O_TRUNC) != 0 || (fresh && (flags & O_APPEND) == 0));
-  *out = std::make_unique<CellFile>(impl, node, flags, created, std::move(content), dirty);
+  *out = std::make_unique<CellFile>(context, node, flags, created, std::move(content), dirty);
   return 0;
 }
 
-int OpenRowJsonFile(FileContext* impl, const Node& row, std::unique_ptr<OpenFile>* out) {
+int OpenRowJsonFile(FileContext* context, const Node& row, std::unique_ptr<OpenFile>* out) {
   auto partition = row.Partition();
   if (!partition.ok()) return ErrnoFromStatus(partition.status());
-  ReadView view = impl->engine->NewReadView();
+  ReadView view = context->engine->NewReadView();
   auto content = view.GetRow(row.table, *partition.value(), row.id.clustering);
   if (!content.ok()) return ErrnoFromStatus(content.status());
   std::string text;
@@ -625,7 +626,7 @@ int OpenRowJsonFile(FileContext* impl, const Node& row, std::unique_ptr<OpenFile
                      *content.value()) +
            "\n";
   }
-  *out = std::make_unique<RowJsonFile>(impl, row, std::move(text));
+  *out = std::make_unique<RowJsonFile>(context, row, std::move(text));
   return 0;
 }
 

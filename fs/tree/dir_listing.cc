@@ -27,9 +27,9 @@ class FixedListing final : public DirListing {
 };
 
 // Keyspaces of the root, tables of a keyspace, from one catalog snapshot.
-std::vector<ListedEntry> CatalogEntries(const TreeContext& impl, const Node& dir, int64_t mtime) {
+std::vector<ListedEntry> CatalogEntries(const TreeContext& tree, const Node& dir, int64_t mtime) {
   std::vector<ListedEntry> entries;
-  std::shared_ptr<const Catalog> catalog = impl.engine->catalog();
+  std::shared_ptr<const Catalog> catalog = tree.engine->catalog();
   if (dir.id.kind == NodeKind::kRoot) {
     for (const auto& [name, keyspace] : catalog->keyspaces()) {
       ListedEntry entry;
@@ -44,7 +44,7 @@ std::vector<ListedEntry> CatalogEntries(const TreeContext& impl, const Node& dir
   const KeyspaceDef* keyspace = catalog->FindKeyspace(dir.id.keyspace);
   if (keyspace == nullptr) return entries;
   for (const auto& [name, table_def] : keyspace->tables) {
-    Result<TableHandle> table = impl.engine->FindTable(dir.id.keyspace, name);
+    Result<TableHandle> table = tree.engine->FindTable(dir.id.keyspace, name);
     if (!table.ok()) continue;  // dropped since the snapshot
     ListedEntry entry;
     entry.name = name;
@@ -214,16 +214,16 @@ Result<std::unique_ptr<DirListing>> CellsOf(const Node& dir, const ReadView& vie
 
 }  // namespace
 
-Result<std::unique_ptr<DirListing>> NewDirListing(const TreeContext& impl, const Node& dir,
+Result<std::unique_ptr<DirListing>> NewDirListing(const TreeContext& tree, const Node& dir,
                                                   const ReadView& view) {
   switch (dir.id.kind) {
     case NodeKind::kRoot:
     case NodeKind::kKeyspace:
       return std::unique_ptr<DirListing>(
-          std::make_unique<FixedListing>(CatalogEntries(impl, dir, impl.mount_micros)));
+          std::make_unique<FixedListing>(CatalogEntries(tree, dir, tree.mount_micros)));
     case NodeKind::kTable:
       return std::unique_ptr<DirListing>(
-          std::make_unique<PartitionListing>(dir, view, impl.mount_micros));
+          std::make_unique<PartitionListing>(dir, view, tree.mount_micros));
     case NodeKind::kPartition:
     case NodeKind::kSlice:
       if (!dir.clustered()) return CellsOf(dir, view);
