@@ -1,16 +1,12 @@
 // ReadView: point reads (a row, a static row, a partition's liveness) and
-// the iterators, all at one snapshot and one time.
+// the iterators, all at one read point and one time.
 #include "engine/store/read_view.h"
-
-#include <leveldb/db.h>
-#include <leveldb/iterator.h>
 
 #include <utility>
 
 #include "engine/store/internal/clustering_ranges.h"
 #include "engine/store/internal/fold_queue.h"
 #include "engine/store/internal/fragment_reader.h"
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/partition_iterator_impl.h"
 #include "engine/store/internal/read_state.h"
@@ -20,13 +16,11 @@
 namespace cellfs {
 namespace {
 
-std::string_view ToView(const leveldb::Slice& slice) { return {slice.data(), slice.size()}; }
-
-// A partition whose head has been read, with the iterator left at its
-// first row.
+// A partition whose head has been read, with the cursor left at its first
+// row.
 struct OpenPartition {
   std::string prefix;
-  std::unique_ptr<leveldb::Iterator> it;
+  std::unique_ptr<storage::Cursor> it;
   storage::PartitionHeader header;
 };
 
@@ -35,29 +29,31 @@ Status Open(const ReadState& state, bool fill_cache, const TableSchema& table,
   storage::PartitionKey key;
   CELLFS_RETURN_IF_ERROR(storage::EncodePartitionKey(table, partition_key, &key));
   storage::AppendPartitionPrefix(table.id, key, &out->prefix);
-  out->it.reset(state.core->db->NewIterator(state.Options(fill_cache)));
-  return storage::ReadPartitionHeader(out->it.get(), out->prefix, false, &out->header);
+  out->it = state.NewCursor(storage::PartitionShard(out->prefix), fill_cache);
+  out->it->SeekToFirst();
+  return storage::ReadPartitionHeader(out->it.get(), false, &out->header);
 }
 
-// Reads the row `row_key` (partition prefix || kRow || clustering) from
-// `it`; nullopt when it has no entries.
+// Reads the row `row_key` (kRow || clustering) of the partition at
+// `prefix` from `it`; nullopt when it has no entries.
 Result<std::optional<storage::FragmentGroup>> ReadRowGroup(const ReadState& state,
-                                                           leveldb::Iterator* it,
+                                                           std::string_view prefix,
+                                                           storage::Cursor* it,
                                                            const std::string& row_key) {
-  it->Seek(leveldb::Slice(row_key));
+  it->Seek(row_key);
   if (!it->Valid()) {
-    Status error = storage::FromLevelDb(it->status());
+    Status error = it->status();
     if (!error.ok()) return error;
     return std::optional<storage::FragmentGroup>();
   }
-  const std::string_view key = ToView(it->key());
+  const std::string_view key = it->key();
   if (key.size() != row_key.size() + storage::kSequenceBytes || !key.starts_with(row_key)) {
     return std::optional<storage::FragmentGroup>();
   }
   storage::FragmentGroup group;
   CELLFS_RETURN_IF_ERROR(storage::ReadGroupForward(it, false, &group));
   if (group.fragments >= storage::FoldQueue::kFoldThreshold) {
-    state.core->fold_queue.Add(group.group);
+    state.core->fold_queue.Add(std::string(prefix) + group.group);
   }
   return std::optional<storage::FragmentGroup>(std::move(group));
 }
@@ -81,10 +77,10 @@ Result<std::optional<RowFragment>> ReadView::GetRow(const TableHandle& table,
   CELLFS_RETURN_IF_ERROR(storage::EncodeClustering(*table, clustering, false, &encoded));
   OpenPartition partition;
   CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition_key, &partition));
-  std::string row_key = partition.prefix;
+  std::string row_key;
   storage::AppendEntryKind(storage::EntryKind::kRow, &row_key);
   row_key += encoded;
-  auto group = ReadRowGroup(*state_, partition.it.get(), row_key);
+  auto group = ReadRowGroup(*state_, partition.prefix, partition.it.get(), row_key);
   if (!group.ok()) return group.status();
   if (!group->has_value()) return std::optional<RowFragment>();
   RowFragment row = std::move((*group)->merged);
@@ -110,7 +106,7 @@ Result<bool> ReadView::IsPartitionLive(const TableHandle& table,
   CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition_key, &partition));
   RowFragment static_row = partition.header.static_row;
   if (storage::KeepLive(*table, partition.header.deletion, state_->now, &static_row)) return true;
-  // The whole partition, first live row only. The iterator re-seeks to the
+  // The whole partition, first live row only. The cursor re-seeks to the
   // first row, where `partition.it` already stands: one cheap seek.
   RowScan scan;
   scan.partition_prefix = std::move(partition.prefix);
@@ -147,9 +143,7 @@ Result<std::unique_ptr<RowIterator>> ReadView::NewRowIterator(
 
 std::unique_ptr<PartitionIterator> ReadView::NewPartitionIterator(
     const TableHandle& table, std::optional<std::string> resume_after) const {
-  std::unique_ptr<leveldb::Iterator> it(
-      state_->core->db->NewIterator(state_->Options(fill_cache_)));
-  return std::make_unique<PartitionIteratorImpl>(state_, table, std::move(it), resume_after);
+  return std::make_unique<PartitionIteratorImpl>(state_, table, fill_cache_, resume_after);
 }
 
 }  // namespace cellfs
