@@ -149,7 +149,7 @@ Mutation::Mutation(Mutation&&) noexcept = default;
 Mutation& Mutation::operator=(Mutation&&) noexcept = default;
 Mutation::~Mutation() = default;
 
-size_t Mutation::byte_size() const { return batch_->batch.ApproximateSize(); }
+size_t Mutation::byte_size() const { return batch_->batch->ApproximateSize(); }
 
 uint32_t FragmentBuilder::Finish() {
   fragment_.cells.resize(used_);
@@ -170,32 +170,32 @@ Status Mutation::ReserveSequences(size_t entries, std::vector<uint64_t>* sequenc
   return Status::Ok();
 }
 
-void Mutation::PutFragment(const TableSchema& table, std::string_view group, uint64_t sequence,
-                           const RowFragment& fragment) {
+void Mutation::PutFragment(const TableSchema& table, std::string_view group, size_t prefix_size,
+                           uint64_t sequence, const RowFragment& fragment) {
   Batch& b = *batch_;
   b.key.assign(group);
   storage::AppendSequence(sequence, &b.key);
   b.value.clear();
   EncodeRowFragment(fragment, &b.value);
-  b.batch.Put(b.key, b.value);
+  b.batch->Put(storage::DataAddress(b.key, prefix_size), b.value);
   if (auto due = storage::NextSweepSecond(fragment, table.def.options.gc_grace_seconds)) {
     b.index_key.clear();
     storage::AppendExpiryKey(*due, group, &b.index_key);
-    b.batch.Put(b.index_key, {});
+    b.batch->Put(storage::ExpiryAddress(b.index_key), {});
   }
 }
 
-void Mutation::PutDeletion(const TableSchema& table, std::string_view group, uint64_t sequence,
-                           bool index_whole_key, std::string_view value,
+void Mutation::PutDeletion(const TableSchema& table, std::string_view group, size_t prefix_size,
+                           uint64_t sequence, bool index_whole_key, std::string_view value,
                            const RowDeletion& deletion) {
   Batch& b = *batch_;
   b.key.assign(group);
   storage::AppendSequence(sequence, &b.key);
-  b.batch.Put(b.key, leveldb::Slice(value.data(), value.size()));
+  b.batch->Put(storage::DataAddress(b.key, prefix_size), value);
   b.index_key.clear();
   storage::AppendExpiryKey(deletion.local_deletion_time + table.def.options.gc_grace_seconds,
                            index_whole_key ? std::string_view(b.key) : group, &b.index_key);
-  b.batch.Put(b.index_key, {});
+  b.batch->Put(storage::ExpiryAddress(b.index_key), {});
 }
 
 Status Mutation::PutRowAndStatic(const TableSchema& table) {
@@ -205,11 +205,11 @@ Status Mutation::PutRowAndStatic(const TableSchema& table) {
   uint64_t sequences[2] = {0, 0};
   if (has_row) CELLFS_RETURN_IF_ERROR(core_->sequences.Next(&sequences[0]));
   if (has_static) CELLFS_RETURN_IF_ERROR(core_->sequences.Next(&sequences[1]));
-  if (has_row) PutFragment(table, b.row_group, sequences[0], b.row.fragment());
+  if (has_row) PutFragment(table, b.row_group, b.prefix.size(), sequences[0], b.row.fragment());
   if (has_static) {
     b.group.assign(b.prefix);
     storage::AppendEntryKind(EntryKind::kStaticRow, &b.group);
-    PutFragment(table, b.group, sequences[1], b.static_row.fragment());
+    PutFragment(table, b.group, b.prefix.size(), sequences[1], b.static_row.fragment());
   }
   return Status::Ok();
 }
@@ -357,7 +357,7 @@ Status Mutation::DeleteRange(const TableHandle& table, std::span<const std::stri
   for (size_t i = 0; i < ranges.size(); ++i) {
     value.clear();
     storage::EncodeRangeDeletion({ranges[i].start, ranges[i].end, deletion}, &value);
-    PutDeletion(t, group, sequences[i], /*index_whole_key=*/true, value, deletion);
+    PutDeletion(t, group, prefix.size(), sequences[i], /*index_whole_key=*/true, value, deletion);
   }
   Commit(t);
   return Status::Ok();
@@ -378,7 +378,8 @@ Status Mutation::DeletePartition(const TableHandle& table,
   EncodeRowFragment(fragment, &value);
   std::string group(prefix);
   storage::AppendEntryKind(EntryKind::kPartitionDeletion, &group);
-  PutDeletion(t, group, sequences.front(), /*index_whole_key=*/false, value, *fragment.deletion);
+  PutDeletion(t, group, prefix.size(), sequences.front(), /*index_whole_key=*/false, value,
+              *fragment.deletion);
   Commit(t);
   return Status::Ok();
 }

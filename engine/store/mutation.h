@@ -114,7 +114,7 @@ class Mutation {
  private:
   friend class Engine;
   friend class BatchPool;
-  struct Batch;  // the encoded leveldb::WriteBatch and the tables it touches
+  struct Batch;  // the storage batch and the tables it touches
 
   // `batch` is empty: new, or recycled by the engine from an applied one.
   Mutation(EngineCore* core, int64_t write_time, int64_t now, std::unique_ptr<Batch> batch);
@@ -123,14 +123,16 @@ class Mutation {
   // `entries` new entries, then the puts, so a failure leaves the batch as
   // it was.
   Status ReserveSequences(size_t entries, std::vector<uint64_t>* sequences);
-  // Appends one fragment under `group` (a key without its sequence) and,
-  // when it will need sweeping, its expiry-index entry.
-  void PutFragment(const TableSchema& table, std::string_view group, uint64_t sequence,
-                   const RowFragment& fragment);
+  // Appends one fragment under `group` (a key without its sequence, whose
+  // first `prefix_size` bytes are its partition prefix) and, when it will
+  // need sweeping, its expiry-index entry.
+  void PutFragment(const TableSchema& table, std::string_view group, size_t prefix_size,
+                   uint64_t sequence, const RowFragment& fragment);
   // Appends a deletion entry (partition or range) and its index entry, keyed
   // by `group`, or by the whole key when `index_whole_key`.
-  void PutDeletion(const TableSchema& table, std::string_view group, uint64_t sequence,
-                   bool index_whole_key, std::string_view value, const RowDeletion& deletion);
+  void PutDeletion(const TableSchema& table, std::string_view group, size_t prefix_size,
+                   uint64_t sequence, bool index_whole_key, std::string_view value,
+                   const RowDeletion& deletion);
   // Writes the batch's row builder (under its row_group) and static-row
   // builder (under its prefix); either may be empty.
   Status PutRowAndStatic(const TableSchema& table);

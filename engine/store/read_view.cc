@@ -1,16 +1,12 @@
-// ReadView: point reads (a row, a static row, a partition's liveness) and
-// the iterators, all at one snapshot and one time.
+// ReadView: point reads (a row, a static row, a cell, a partition's
+// liveness) and the iterators, all at one read point and one time.
 #include "engine/store/read_view.h"
-
-#include <leveldb/db.h>
-#include <leveldb/iterator.h>
 
 #include <utility>
 
 #include "engine/store/internal/clustering_ranges.h"
 #include "engine/store/internal/fold_queue.h"
 #include "engine/store/internal/fragment_reader.h"
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/partition_iterator_impl.h"
 #include "engine/store/internal/read_state.h"
@@ -20,13 +16,12 @@
 namespace cellfs {
 namespace {
 
-std::string_view ToView(const leveldb::Slice& slice) { return {slice.data(), slice.size()}; }
-
-// A partition whose head has been read, with the iterator left at what
-// follows the head: its first row entry, or whatever follows the partition.
+// A partition whose head has been read, with the cursor (over the
+// partition's shard) left at what follows the head: its first row entry,
+// or invalid when it has no rows.
 struct OpenPartition {
   const std::string* prefix = nullptr;  // the PartitionRef's
-  std::unique_ptr<leveldb::Iterator> it;
+  std::unique_ptr<storage::Cursor> it;
   storage::PartitionHeader header;
 };
 
@@ -36,33 +31,34 @@ Status Open(const ReadState& state, bool fill_cache, const TableSchema& table,
     return Status::InvalidArgument("partition reference made for another table");
   }
   out->prefix = &partition.prefix();
-  out->it.reset(state.core->db->NewIterator(state.Options(fill_cache)));
-  return storage::ReadPartitionHeader(out->it.get(), partition.prefix(), false, &out->header);
+  out->it = state.NewCursor(storage::PartitionShard(partition.prefix()), fill_cache);
+  out->it->SeekToFirst();
+  return storage::ReadPartitionHeader(out->it.get(), false, &out->header);
 }
 
-// Reads the row `row_key` (partition prefix || kRow || clustering) from
-// `it`, which stands where Open left it; nullopt when the row has no
-// entries. The rows follow the head in key order, so when `it` already
-// stands at or past `row_key` the row starts here or is absent: no seek.
+// Reads the row `row_key` (kRow || clustering) of an opened partition from
+// its cursor, which stands where Open left it; nullopt when the row has no
+// entries. The rows follow the head in key order, so when the cursor
+// already stands at or past `row_key`, or at the end of the partition, the
+// row starts here or is absent: no seek.
 Result<std::optional<storage::FragmentGroup>> ReadRowGroup(const ReadState& state,
-                                                           leveldb::Iterator* it,
+                                                           const OpenPartition& partition,
                                                            const std::string& row_key) {
-  if (!it->Valid() || ToView(it->key()) < std::string_view(row_key)) {
-    it->Seek(leveldb::Slice(row_key));
-  }
+  storage::Cursor* it = partition.it.get();
+  if (it->Valid() && it->key() < std::string_view(row_key)) it->Seek(row_key);
   if (!it->Valid()) {
-    Status error = storage::FromLevelDb(it->status());
+    Status error = it->status();
     if (!error.ok()) return error;
     return std::optional<storage::FragmentGroup>();
   }
-  const std::string_view key = ToView(it->key());
+  const std::string_view key = it->key();
   if (key.size() != row_key.size() + storage::kSequenceBytes || !key.starts_with(row_key)) {
     return std::optional<storage::FragmentGroup>();
   }
   storage::FragmentGroup group;
   CELLFS_RETURN_IF_ERROR(storage::ReadGroupForward(it, false, &group));
   if (group.fragments >= storage::FoldQueue::kFoldThreshold) {
-    state.core->fold_queue.Add(group.group);
+    state.core->fold_queue.Add(*partition.prefix + group.group);
   }
   return std::optional<storage::FragmentGroup>(std::move(group));
 }
@@ -70,15 +66,16 @@ Result<std::optional<storage::FragmentGroup>> ReadRowGroup(const ReadState& stat
 // The live content of the row with encoded clustering `encoded` of an
 // opened partition; nullopt when the row is not live.
 Result<std::optional<RowFragment>> LiveRow(const ReadState& state, const TableSchema& table,
-                                           OpenPartition* partition, const std::string& encoded) {
-  std::string row_key = *partition->prefix;
+                                           const OpenPartition& partition,
+                                           const std::string& encoded) {
+  std::string row_key;
   storage::AppendEntryKind(storage::EntryKind::kRow, &row_key);
   row_key += encoded;
-  auto group = ReadRowGroup(state, partition->it.get(), row_key);
+  auto group = ReadRowGroup(state, partition, row_key);
   if (!group.ok()) return group.status();
   if (!group->has_value()) return std::optional<RowFragment>();
   RowFragment row = std::move((*group)->merged);
-  const auto inherited = storage::InheritedDeletion(partition->header, encoded);
+  const auto inherited = storage::InheritedDeletion(partition.header, encoded);
   if (!storage::KeepLive(table, inherited, state.now, &row)) return std::optional<RowFragment>();
   return std::optional<RowFragment>(std::move(row));
 }
@@ -118,7 +115,7 @@ Result<std::optional<RowFragment>> ReadView::GetRow(const TableHandle& table,
   CELLFS_RETURN_IF_ERROR(storage::EncodeClustering(*table, clustering, false, &encoded));
   OpenPartition open;
   CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition, &open));
-  return LiveRow(*state_, *table, &open, encoded);
+  return LiveRow(*state_, *table, open, encoded);
 }
 
 Result<std::optional<RowFragment>> ReadView::GetStaticRow(
@@ -152,7 +149,7 @@ Result<std::optional<RowCell>> ReadView::GetCell(const TableHandle& table,
   if (is_static) {
     row = LiveStaticRow(*state_, *table, &open);
   } else {
-    auto live = LiveRow(*state_, *table, &open, encoded);
+    auto live = LiveRow(*state_, *table, open, encoded);
     if (!live.ok()) return live.status();
     row = std::move(live).value();
   }
@@ -228,9 +225,7 @@ Result<ReadView::PartitionRead> ReadView::ReadPartition(const TableHandle& table
 
 std::unique_ptr<PartitionIterator> ReadView::NewPartitionIterator(
     const TableHandle& table, std::optional<std::string> resume_after) const {
-  std::unique_ptr<leveldb::Iterator> it(
-      state_->core->db->NewIterator(state_->Options(fill_cache_)));
-  return std::make_unique<PartitionIteratorImpl>(state_, table, std::move(it), resume_after);
+  return std::make_unique<PartitionIteratorImpl>(state_, table, fill_cache_, resume_after);
 }
 
 }  // namespace cellfs

@@ -16,6 +16,8 @@
 
 #include "engine/cql/cql_parser.h"
 #include "engine/store/internal/storage_keys.h"
+#include "engine/store/storage/leveldb/leveldb_batch.h"
+#include "engine/store/storage/leveldb/leveldb_storage.h"
 #include "tests/engine/schema_script.h"
 
 namespace cellfs::storage {
@@ -94,11 +96,11 @@ class Store {
     session_keyspace = keyspace;
     last_dropped.clear();
     auto after = AssignIds(*state, std::move(next), &last_dropped);
-    leveldb::WriteBatch batch;
+    LevelDbBatch batch;
     WriteSchemaChange(*state, *after, last_dropped, &batch);
     last_batch = BatchKeys();
-    REQUIRE(batch.Iterate(&last_batch).ok());
-    REQUIRE(db_->Write(leveldb::WriteOptions(), &batch).ok());
+    REQUIRE(batch.rep()->Iterate(&last_batch).ok());
+    REQUIRE(db_->Write(leveldb::WriteOptions(), batch.rep()).ok());
     state = std::move(after);
     return Status::Ok();
   }
@@ -107,7 +109,7 @@ class Store {
   Status Load(std::shared_ptr<const SchemaState>* loaded) {
     db_.reset();
     Open();
-    return LoadSchema(db_.get(), loaded);
+    return LoadSchema(LevelDbStorage::Wrap(db_.get()).get(), loaded);
   }
 
   // Reloads and checks the stored schema equals the one in memory.

@@ -1,7 +1,7 @@
 // DirectoryEnv: a store reached through its directory's descriptor never
 // follows a symbolic link planted at a store file's name, and keeps writing
 // to the directory it opened after its path is made to point elsewhere.
-#include "engine/store/internal/directory_env.h"
+#include "engine/store/storage/leveldb/directory_env.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -23,6 +23,7 @@
 #include "engine/store/internal/fragment_reader.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/storage_keys.h"
+#include "engine/store/storage/leveldb/leveldb_storage.h"
 #include "engine/store/token.h"
 #include "tests/engine/engine_test_util.h"
 #include "tests/engine/hex_test_util.h"
@@ -978,6 +979,7 @@ class RawStore {
     leveldb::DB* db = nullptr;
     REQUIRE(leveldb::DB::Open(options, "/raw", &db).ok());
     db_.reset(db);
+    storage_ = storage::LevelDbStorage::Wrap(db);
   }
   void Put(const std::string& key, const std::string& value) {
     REQUIRE(db_->Put(leveldb::WriteOptions(), key, value).ok());
@@ -992,13 +994,20 @@ class RawStore {
     storage::AppendSequence(sequence, &key);
     return key;
   }
-  std::unique_ptr<leveldb::Iterator> NewIterator() {
-    return std::unique_ptr<leveldb::Iterator>(db_->NewIterator(leveldb::ReadOptions()));
+  // A cursor over the whole store (an empty space and shard), so keys are
+  // whole LevelDB keys.
+  std::unique_ptr<storage::Cursor> NewIterator() { return storage_->NewCursor(nullptr, {}, {}); }
+  // A cursor over the partition `prefix` (as one shard), at its first entry.
+  std::unique_ptr<storage::Cursor> PartitionCursor(const std::string& prefix) {
+    auto it = storage_->NewCursor(nullptr, {"", prefix}, {});
+    it->SeekToFirst();
+    return it;
   }
 
  private:
   std::unique_ptr<leveldb::Env> env_;
   std::unique_ptr<leveldb::DB> db_;
+  std::unique_ptr<storage::LevelDbStorage> storage_;
 };
 
 RowFragment CellFragment(uint32_t column, int64_t write_time, const std::string& value) {
@@ -1042,7 +1051,7 @@ TEST_CASE("Reading a group merges exactly its fragments, forward and backward",
   CHECK(group.keys == std::vector<std::string>{RawStore::Entry(row_a, 3), RawStore::Entry(row_a, 5),
                                                RawStore::Entry(row_a, 9)});
   REQUIRE(it->Valid());
-  CHECK(it->key().ToString() == RawStore::Entry(row_ab, 1));
+  CHECK(std::string(it->key()) == RawStore::Entry(row_ab, 1));
 
   it->SeekToLast();
   REQUIRE(storage::ReadGroupBackward(it.get(), true, &group).ok());
@@ -1051,7 +1060,7 @@ TEST_CASE("Reading a group merges exactly its fragments, forward and backward",
   CHECK(group.keys ==
         std::vector<std::string>{RawStore::Entry(row_ab, 1), RawStore::Entry(row_ab, 2)});
   REQUIRE(it->Valid());
-  CHECK(it->key().ToString() == RawStore::Entry(row_a, 9));
+  CHECK(std::string(it->key()) == RawStore::Entry(row_a, 9));
   REQUIRE(storage::ReadGroupBackward(it.get(), false, &group).ok());
   CHECK(group.merged == expected_a);
   CHECK(group.keys.empty());
@@ -1079,9 +1088,9 @@ TEST_CASE("A partition's head holds its newest deletion, its ranges and its stat
   store.PutFragment(Group("Dp2", storage::EntryKind::kPartitionDeletion), 8,
                     DeletionFragment(99, 1));
 
-  auto it = store.NewIterator();
+  auto it = store.PartitionCursor(partition);
   storage::PartitionHeader header;
-  REQUIRE(storage::ReadPartitionHeader(it.get(), partition, true, &header).ok());
+  REQUIRE(storage::ReadPartitionHeader(it.get(), true, &header).ok());
   CHECK(header.deletion == RowDeletion{50, 7});
   REQUIRE(header.ranges.size() == 2);
   CHECK(header.ranges[0].start == "b");
@@ -1092,7 +1101,7 @@ TEST_CASE("A partition's head holds its newest deletion, its ranges and its stat
   CHECK(header.entries == 6);
   CHECK(header.keys.size() == 6);
   REQUIRE(it->Valid());
-  CHECK(it->key().ToString() == first_row);
+  CHECK(partition + std::string(it->key()) == first_row);
 
   CHECK(storage::InheritedDeletion(header, "a") == RowDeletion{50, 7});
   CHECK(storage::InheritedDeletion(header, "b") == RowDeletion{60, 8});
@@ -1103,11 +1112,21 @@ TEST_CASE("A partition's head holds its newest deletion, its ranges and its stat
   CHECK(storage::InheritedDeletion(bare, "e") == RowDeletion{45, 8});
 
   SECTION("a partition without a head leaves the iterator at its first row") {
-    REQUIRE(storage::ReadPartitionHeader(it.get(), "Dp0", false, &header).ok());
+    const std::string row_only = "Dp3";
+    store.PutFragment(Group(row_only, storage::EntryKind::kRow, "z"), 9, CellFragment(4, 70, "r"));
+    auto rows = store.PartitionCursor(row_only);
+    REQUIRE(storage::ReadPartitionHeader(rows.get(), false, &header).ok());
     CHECK(!header.deletion);
     CHECK(header.entries == 0);
-    CHECK(it->key().ToString() ==
-          RawStore::Entry(Group(partition, storage::EntryKind::kPartitionDeletion), 1));
+    REQUIRE(rows->Valid());
+    CHECK(row_only + std::string(rows->key()) ==
+          RawStore::Entry(Group(row_only, storage::EntryKind::kRow, "z"), 9));
+  }
+  SECTION("an empty partition leaves the cursor invalid, never in the next partition") {
+    auto empty = store.PartitionCursor("Dp0");
+    REQUIRE(storage::ReadPartitionHeader(empty.get(), false, &header).ok());
+    CHECK(header.entries == 0);
+    CHECK(!empty->Valid());
   }
 }
 
@@ -1125,10 +1144,10 @@ TEST_CASE("An entry that does not decode is Corruption naming its key in hex",
 
   store.Put(RawStore::Entry(Group("Dbad", storage::EntryKind::kRangeDeletion), 0), "\x05");
   storage::PartitionHeader header;
-  status = storage::ReadPartitionHeader(store.NewIterator().get(), "Dbad", false, &header);
+  status = storage::ReadPartitionHeader(store.PartitionCursor("Dbad").get(), false, &header);
   CHECK(status.code() == StatusCode::kCorruption);
   store.Put(RawStore::Entry("Dodd\x09", 0), "");
-  status = storage::ReadPartitionHeader(store.NewIterator().get(), "Dodd", false, &header);
+  status = storage::ReadPartitionHeader(store.PartitionCursor("Dodd").get(), false, &header);
   CHECK(status.code() == StatusCode::kCorruption);
   CHECK_THAT(status.message(), Catch::Contains("kind"));
 }

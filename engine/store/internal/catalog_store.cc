@@ -2,9 +2,6 @@
 // tables' ids), the next table id, and the assignment of ids on DDL changes.
 #include "engine/store/internal/catalog_store.h"
 
-#include <leveldb/db.h>
-#include <leveldb/write_batch.h>
-
 #include <algorithm>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -15,8 +12,8 @@
 #include "engine/cql/cql_parser.h"
 #include "engine/cql/describe.h"
 #include "engine/cql/internal/big_endian.h"
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/storage_keys.h"
+#include "engine/store/storage/storage.h"
 
 namespace cellfs {
 
@@ -221,34 +218,34 @@ Status RecordCorruption(std::string_view key, const Status& status) {
   return Status::Corruption("catalog record of keyspace " + name + ": " + status.message());
 }
 
-Status ReadNextTableId(leveldb::DB* db, const leveldb::ReadOptions& options, uint32_t* next) {
-  std::string stored;
-  leveldb::Status s = db->Get(options, MetaKey(kNextTableIdName), &stored);
-  if (s.IsNotFound()) {
+Status ReadNextTableId(Storage* storage, const ReadPoint* at, uint32_t* next) {
+  const std::string key = MetaKey(kNextTableIdName);
+  std::optional<std::string> stored;
+  CELLFS_RETURN_IF_ERROR(
+      storage->Get(at, TaggedAddress(key), &stored).WithContext("reading the next table id"));
+  if (!stored) {
     *next = 1;
     return Status::Ok();
   }
-  if (!s.ok()) return FromLevelDb(s, "reading the next table id");
-  if (stored.size() != kTableIdBytes) return Status::Corruption("next table id is not 4 bytes");
-  *next = static_cast<uint32_t>(ReadBigEndian(stored));
+  if (stored->size() != kTableIdBytes) return Status::Corruption("next table id is not 4 bytes");
+  *next = static_cast<uint32_t>(ReadBigEndian(*stored));
   return Status::Ok();
 }
 
 // Reads every catalog record into `*catalog` and `*ids`.
-Status ReadRecords(leveldb::DB* db, const leveldb::ReadOptions& options, Catalog* catalog,
-                   IdMap* ids) {
-  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(options));
-  for (it->Seek(std::string(1, kCatalogTag)); it->Valid(); it->Next()) {
-    const std::string_view key(it->key().data(), it->key().size());
-    if (key.empty() || key[0] != kCatalogTag) break;
+Status ReadRecords(Storage* storage, const ReadPoint* at, Catalog* catalog, IdMap* ids) {
+  const std::string space(1, kCatalogTag);
+  std::unique_ptr<Cursor> it = storage->NewCursor(at, {space, {}});
+  std::string key = space;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    key.resize(1);
+    key += it->key();
     KeyspaceDef keyspace;
-    Status s =
-        DecodeRecord(key, std::string_view(it->value().data(), it->value().size()), &keyspace, ids);
+    Status s = DecodeRecord(key, it->value(), &keyspace, ids);
     if (!s.ok()) return RecordCorruption(key, s);
     catalog->Restore(std::move(keyspace));
   }
-  if (!it->status().ok()) return Status::IOError("reading the catalog: " + it->status().ToString());
-  return Status::Ok();
+  return it->status().WithContext("reading the catalog");
 }
 
 // Table ids must be unique across the store: data keys carry only the id.
@@ -315,32 +312,37 @@ std::shared_ptr<const SchemaState> AssignIds(const SchemaState& before,
 }
 
 void WriteSchemaChange(const SchemaState& before, const SchemaState& after,
-                       const std::vector<uint32_t>& dropped_table_ids, leveldb::WriteBatch* batch) {
+                       const std::vector<uint32_t>& dropped_table_ids, Batch* batch) {
   for (const auto& [name, keyspace] : after.catalog()->keyspaces()) {
     const KeyspaceDef* old = before.catalog()->FindKeyspace(name);
     if (old == nullptr || !SameKeyspace(*old, keyspace) ||
         !SameKeyspaceIds(before.ids(), after.ids(), name)) {
-      batch->Put(CatalogKey(name), EncodeRecord(keyspace, after.ids()));
+      const std::string key = CatalogKey(name);
+      batch->Put(TaggedAddress(key), EncodeRecord(keyspace, after.ids()));
     }
   }
   for (const auto& [name, keyspace] : before.catalog()->keyspaces()) {
-    if (after.catalog()->FindKeyspace(name) == nullptr) batch->Delete(CatalogKey(name));
+    if (after.catalog()->FindKeyspace(name) == nullptr) {
+      const std::string key = CatalogKey(name);
+      batch->Delete(TaggedAddress(key));
+    }
   }
-  batch->Put(MetaKey(kNextTableIdName), EncodeTableId(after.next_table_id()));
-  for (uint32_t id : dropped_table_ids) batch->Put(DroppedTableKey(id), leveldb::Slice());
+  const std::string next_key = MetaKey(kNextTableIdName);
+  batch->Put(TaggedAddress(next_key), EncodeTableId(after.next_table_id()));
+  for (uint32_t id : dropped_table_ids) {
+    const std::string key = DroppedTableKey(id);
+    batch->Put(TaggedAddress(key), {});
+  }
 }
 
-Status LoadSchema(leveldb::DB* db, std::shared_ptr<const SchemaState>* schema) {
-  // One snapshot, so the records and the next table id agree.
-  leveldb::ReadOptions options;
-  options.snapshot = db->GetSnapshot();
+Status LoadSchema(Storage* storage, std::shared_ptr<const SchemaState>* schema) {
+  // One read point, so the records and the next table id agree.
+  std::unique_ptr<ReadPoint> at = storage->NewReadPoint();
   auto catalog = std::make_shared<Catalog>();
   IdMap ids;
   uint32_t next_table_id = 1;
-  Status s = ReadRecords(db, options, catalog.get(), &ids);
-  if (s.ok()) s = ReadNextTableId(db, options, &next_table_id);
-  db->ReleaseSnapshot(options.snapshot);
-  CELLFS_RETURN_IF_ERROR(s);
+  CELLFS_RETURN_IF_ERROR(ReadRecords(storage, at.get(), catalog.get(), &ids));
+  CELLFS_RETURN_IF_ERROR(ReadNextTableId(storage, at.get(), &next_table_id));
   uint32_t max_id = 0;
   CELLFS_RETURN_IF_ERROR(CheckUniqueTableIds(ids, &max_id));
   if (max_id == std::numeric_limits<uint32_t>::max()) {

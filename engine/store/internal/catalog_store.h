@@ -1,4 +1,4 @@
-// Persists the catalog in LevelDB with the stable table and column ids that
+// Persists the catalog in storage with the stable table and column ids that
 // stored data carries (docs/FORMAT.md "Catalog"), and assigns those ids when
 // DDL changes the schema.
 #pragma once
@@ -14,12 +14,10 @@
 #include "engine/cql/table_schema.h"
 #include "engine/status.h"
 
-namespace leveldb {
-class DB;
-class WriteBatch;
-}  // namespace leveldb
-
 namespace cellfs::storage {
+
+class Batch;
+class Storage;
 
 // Stable ids of one table: the table's id and each static or regular
 // column's id by name.
@@ -65,11 +63,11 @@ std::shared_ptr<const SchemaState> AssignIds(const SchemaState& before,
 // `after`: a record per changed or new keyspace, a deletion per dropped one,
 // the next table id, and a DroppedTableKey per id in `dropped_table_ids`.
 void WriteSchemaChange(const SchemaState& before, const SchemaState& after,
-                       const std::vector<uint32_t>& dropped_table_ids, leveldb::WriteBatch* batch);
+                       const std::vector<uint32_t>& dropped_table_ids, Batch* batch);
 
 // Reads the stored catalog (every CatalogKey record and the next table id).
 // An empty store yields an empty schema. Corruption naming the keyspace when
-// a record does not parse or load.
-Status LoadSchema(leveldb::DB* db, std::shared_ptr<const SchemaState>* schema);
+// a record does not parse or load. Reads at one read point.
+Status LoadSchema(Storage* storage, std::shared_ptr<const SchemaState>* schema);
 
 }  // namespace cellfs::storage

@@ -1,20 +1,17 @@
-// Durability modes: every write goes through LevelDB's log (written through
-// to the OS on every write); syncs of that log make writes survive an OS
-// crash, either per write (batch), per group of writers (group), or on a
-// timer (periodic).
+// Durability modes: every commit reaches the OS at once (Durability::kNone;
+// LevelDB: its log, written through); Storage::SyncCommitted makes commits
+// survive an OS crash, either per write (batch: a synced commit), per group
+// of writers (group), or on a timer (periodic).
 #include "engine/store/internal/commit_policy.h"
-
-#include <leveldb/db.h>
-#include <leveldb/write_batch.h>
 
 #include <chrono>
 
-#include "engine/store/internal/leveldb_status.h"
+#include "engine/store/storage/storage.h"
 
 namespace cellfs::storage {
 
-CommitPolicy::CommitPolicy(leveldb::DB* db, WriteFence* fence, const EngineOptions& options)
-    : db_(db),
+CommitPolicy::CommitPolicy(Storage* storage, WriteFence* fence, const EngineOptions& options)
+    : storage_(storage),
       fence_(fence),
       mode_(options.commit_mode),
       interval_ms_(options.commit_mode == CommitMode::kGroup ? options.group_window_ms
@@ -32,13 +29,13 @@ CommitPolicy::~CommitPolicy() {
   (void)SyncLog();
 }
 
-Status CommitPolicy::Write(leveldb::WriteBatch* batch, uint64_t* ticket) {
+Status CommitPolicy::Write(Batch* batch, uint64_t* ticket) {
   *ticket = 0;
   CELLFS_RETURN_IF_ERROR(fence_->Check());
-  leveldb::WriteOptions options;
-  options.sync = mode_ == CommitMode::kBatch;
-  leveldb::Status s = db_->Write(options, batch);
-  CELLFS_RETURN_IF_ERROR(fence_->Record(FromLevelDb(s, "write failed")));
+  const Durability durability =
+      mode_ == CommitMode::kBatch ? Durability::kSynced : Durability::kNone;
+  CELLFS_RETURN_IF_ERROR(
+      fence_->Record(storage_->Commit(batch, durability).WithContext("write failed")));
   if (mode_ == CommitMode::kBatch) return Status::Ok();
   std::lock_guard lock(mutex_);
   dirty_ = true;
@@ -63,11 +60,7 @@ Status CommitPolicy::Sync() { return SyncLog(); }
 
 Status CommitPolicy::SyncLog() {
   CELLFS_RETURN_IF_ERROR(fence_->Check());
-  leveldb::WriteOptions options;
-  options.sync = true;
-  leveldb::WriteBatch empty;
-  leveldb::Status s = db_->Write(options, &empty);
-  return fence_->Record(FromLevelDb(s, "sync failed"));
+  return fence_->Record(storage_->SyncCommitted().WithContext("sync failed"));
 }
 
 void CommitPolicy::SyncerLoop() {

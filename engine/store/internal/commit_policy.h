@@ -1,4 +1,4 @@
-// CommitPolicy: writes batches to LevelDB and makes them durable as the
+// CommitPolicy: commits batches to storage and makes them durable as the
 // commit mode says (EngineOptions, after Cassandra's commitlog_sync), with
 // the background syncer that periodic and group modes need.
 #pragma once
@@ -12,19 +12,18 @@
 #include "engine/status.h"
 #include "engine/store/internal/write_fence.h"
 
-namespace leveldb {
-class DB;
-class WriteBatch;
-}  // namespace leveldb
-
 namespace cellfs::storage {
 
-// Thread-safe. Lock order: mutex_ is a leaf (never held across a LevelDB call).
+class Batch;
+class Storage;
+
+// Thread-safe. Lock order: mutex_ is a leaf (never held across a storage call).
 class CommitPolicy {
  public:
-  // Starts the syncer thread for kPeriodic and kGroup. `db` and `fence`
-  // outlive this; every write and sync passes the fence and reports to it.
-  CommitPolicy(leveldb::DB* db, WriteFence* fence, const EngineOptions& options);
+  // Starts the syncer thread for kPeriodic and kGroup. `storage` and
+  // `fence` outlive this; every write and sync passes the fence and reports
+  // to it.
+  CommitPolicy(Storage* storage, WriteFence* fence, const EngineOptions& options);
   // Stops the syncer and syncs once more.
   ~CommitPolicy();
   CommitPolicy(const CommitPolicy&) = delete;
@@ -32,9 +31,9 @@ class CommitPolicy {
 
   // Writes `batch` (kBatch: and syncs it). `*ticket` receives what
   // AwaitDurable needs; callers release their locks between the two.
-  // IOError, NoSpace or ReadOnly when LevelDB fails (nothing of the batch
+  // IOError, NoSpace or ReadOnly when storage fails (nothing of the batch
   // is applied), and the same for every write after that (WriteFence).
-  Status Write(leveldb::WriteBatch* batch, uint64_t* ticket);
+  Status Write(Batch* batch, uint64_t* ticket);
 
   // Returns once the write that got `ticket` is acknowledged under the mode:
   // kPeriodic and kBatch at once; kGroup after a sync that started after
@@ -46,9 +45,9 @@ class CommitPolicy {
 
  private:
   void SyncerLoop();
-  Status SyncLog();  // one synced empty write
+  Status SyncLog();  // Storage::SyncCommitted through the fence
 
-  leveldb::DB* db_;
+  Storage* storage_;
   WriteFence* fence_;
   const CommitMode mode_;
   const int interval_ms_;

@@ -11,15 +11,9 @@
 #include "engine/store/internal/catalog_store.h"
 #include "engine/store/internal/commit_policy.h"
 #include "engine/store/internal/fold_queue.h"
-#include "engine/store/internal/guarded_env.h"
 #include "engine/store/internal/sequence_allocator.h"
 #include "engine/store/internal/storage_keys.h"
-
-namespace leveldb {
-class Cache;
-class DB;
-class FilterPolicy;
-}  // namespace leveldb
+#include "engine/store/storage/storage.h"
 
 namespace cellfs {
 
@@ -28,7 +22,7 @@ class BatchPool;
 // Thread-safety: the members are thread-safe themselves, except `schema`,
 // which schema_mutex guards. Lock order: ddl_mutex, then schema_mutex (or
 // sweep_mutex, then schema_mutex); all three before any lock inside a
-// member. Each of the three may be held across LevelDB writes, syncs too:
+// member. Each of the three may be held across storage writes, syncs too:
 //  - ddl_mutex, by Engine::Execute, across the schema change's synced write
 //    (one fsync of the log) and the swap of `schema` after it: a change is
 //    durable before anyone sees it, and each change starts from the last.
@@ -39,19 +33,15 @@ class BatchPool;
 //    flight, so once a DROP TABLE returns no write into the table can still
 //    land. It is released before AwaitDurable: no one holds it across
 //    kGroup's wait for the syncer, nor across Engine::Sync.
-//  - sweep_mutex, across a whole sweep: LevelDB reads and unsynced writes,
+//  - sweep_mutex, across a whole sweep: storage reads and unsynced writes,
 //    and the synced write of a sequence lease when a fold's new entry needs
 //    one (SequenceAllocator, once per 2^20 sequences).
 // docs/FILESYSTEM.md "Locks" has the order across the fs and the engine.
 struct EngineCore {
   EngineOptions options;
   const Clock* clock = nullptr;
-  std::unique_ptr<leveldb::Env> directory_env;       // the default env (DirectoryEnv); may be null
-  std::unique_ptr<storage::GuardedEnv> guarded_env;  // what `db` writes through
-  std::unique_ptr<leveldb::Cache> block_cache;
-  std::unique_ptr<const leveldb::FilterPolicy> filter_policy;
-  std::unique_ptr<leveldb::DB> db;
-  storage::WriteFence write_fence;  // every write to `db` passes it
+  std::unique_ptr<storage::Storage> storage;  // the bytes (engine/store/storage/)
+  storage::WriteFence write_fence;            // every write to `storage` passes it
   std::unique_ptr<storage::CommitPolicy> commit;
   storage::SequenceAllocator sequences;
   storage::FoldQueue fold_queue;

@@ -2,17 +2,11 @@
 // head of a partition (deletion, range deletions, static row).
 #include "engine/store/internal/fragment_reader.h"
 
-#include <leveldb/iterator.h>
-
 #include <algorithm>
 #include <utility>
 
-#include "engine/store/internal/leveldb_status.h"
-
 namespace cellfs::storage {
 namespace {
-
-std::string_view ToView(const leveldb::Slice& slice) { return {slice.data(), slice.size()}; }
 
 std::string Hex(std::string_view bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -31,7 +25,7 @@ Status Corrupt(std::string_view key, std::string_view problem) {
 }
 
 // The error that left `it` invalid; ok at a plain end.
-Status IteratorError(const leveldb::Iterator& it) { return FromLevelDb(it.status()); }
+Status IteratorError(const Cursor& it) { return it.status(); }
 
 // True when `key` is an entry of `group` (the group and a sequence number).
 bool InGroup(std::string_view key, std::string_view group) {
@@ -39,16 +33,16 @@ bool InGroup(std::string_view key, std::string_view group) {
 }
 
 // Decodes the fragment at `it` and merges it into `*out`.
-Status MergeEntry(const leveldb::Iterator& it, bool keep_keys, FragmentGroup* out) {
-  const std::string_view key = ToView(it.key());
+Status MergeEntry(const Cursor& it, bool keep_keys, FragmentGroup* out) {
+  const std::string_view key = it.key();
   // Most rows are one fragment: decode it in place, into memory the
   // previous row left behind.
   if (out->fragments == 0) {
-    Status decoded = DecodeRowFragment(ToView(it.value()), &out->merged);
+    Status decoded = DecodeRowFragment(it.value(), &out->merged);
     if (!decoded.ok()) return Corrupt(key, decoded.message());
   } else {
     RowFragment fragment;
-    Status decoded = DecodeRowFragment(ToView(it.value()), &fragment);
+    Status decoded = DecodeRowFragment(it.value(), &fragment);
     if (!decoded.ok()) return Corrupt(key, decoded.message());
     MergeRowFragmentInto(&out->merged, std::move(fragment));
   }
@@ -58,8 +52,8 @@ Status MergeEntry(const leveldb::Iterator& it, bool keep_keys, FragmentGroup* ou
 }
 
 // Starts `*out` as the group of the key at `it`.
-Status StartGroup(const leveldb::Iterator& it, FragmentGroup* out) {
-  const std::string_view key = ToView(it.key());
+Status StartGroup(const Cursor& it, FragmentGroup* out) {
+  const std::string_view key = it.key();
   if (key.size() <= kSequenceBytes) return Corrupt(key, "too short for a data key");
   out->group.assign(key.substr(0, key.size() - kSequenceBytes));
   out->keys.clear();
@@ -69,17 +63,17 @@ Status StartGroup(const leveldb::Iterator& it, FragmentGroup* out) {
 
 }  // namespace
 
-Status ReadGroupForward(leveldb::Iterator* it, bool keep_keys, FragmentGroup* out) {
+Status ReadGroupForward(Cursor* it, bool keep_keys, FragmentGroup* out) {
   CELLFS_RETURN_IF_ERROR(StartGroup(*it, out));
-  for (; it->Valid() && InGroup(ToView(it->key()), out->group); it->Next()) {
+  for (; it->Valid() && InGroup(it->key(), out->group); it->Next()) {
     CELLFS_RETURN_IF_ERROR(MergeEntry(*it, keep_keys, out));
   }
   return IteratorError(*it);
 }
 
-Status ReadGroupBackward(leveldb::Iterator* it, bool keep_keys, FragmentGroup* out) {
+Status ReadGroupBackward(Cursor* it, bool keep_keys, FragmentGroup* out) {
   CELLFS_RETURN_IF_ERROR(StartGroup(*it, out));
-  for (; it->Valid() && InGroup(ToView(it->key()), out->group); it->Prev()) {
+  for (; it->Valid() && InGroup(it->key(), out->group); it->Prev()) {
     CELLFS_RETURN_IF_ERROR(MergeEntry(*it, keep_keys, out));
   }
   // Keys in key order, as ReadGroupForward gives them.
@@ -90,10 +84,10 @@ Status ReadGroupBackward(leveldb::Iterator* it, bool keep_keys, FragmentGroup* o
 namespace {
 
 // Reads the range deletion at `it` into the header and steps past it.
-Status ReadRangeDeletion(leveldb::Iterator* it, bool keep_keys, PartitionHeader* header) {
-  const std::string_view key = ToView(it->key());
+Status ReadRangeDeletion(Cursor* it, bool keep_keys, PartitionHeader* header) {
+  const std::string_view key = it->key();
   RangeDeletion range;
-  Status decoded = DecodeRangeDeletion(ToView(it->value()), &range);
+  Status decoded = DecodeRangeDeletion(it->value(), &range);
   if (!decoded.ok()) return Corrupt(key, decoded.message());
   header->ranges.push_back(std::move(range));
   if (keep_keys) header->keys.emplace_back(key);
@@ -104,8 +98,7 @@ Status ReadRangeDeletion(leveldb::Iterator* it, bool keep_keys, PartitionHeader*
 
 // Reads the group at `it` (a partition deletion or the static row) into
 // `*group`, and its keys and count into the header.
-Status ReadHeaderGroup(leveldb::Iterator* it, bool keep_keys, PartitionHeader* header,
-                       FragmentGroup* group) {
+Status ReadHeaderGroup(Cursor* it, bool keep_keys, PartitionHeader* header, FragmentGroup* group) {
   CELLFS_RETURN_IF_ERROR(ReadGroupForward(it, keep_keys, group));
   header->entries += group->fragments;
   for (std::string& key : group->keys) header->keys.push_back(std::move(key));
@@ -115,14 +108,12 @@ Status ReadHeaderGroup(leveldb::Iterator* it, bool keep_keys, PartitionHeader* h
 
 }  // namespace
 
-Status ReadPartitionHeader(leveldb::Iterator* it, std::string_view partition_prefix, bool keep_keys,
-                           PartitionHeader* header) {
+Status ReadPartitionHeader(Cursor* it, bool keep_keys, PartitionHeader* header) {
   *header = PartitionHeader();
-  it->Seek(leveldb::Slice(partition_prefix.data(), partition_prefix.size()));
   while (it->Valid()) {
-    const std::string_view key = ToView(it->key());
-    if (key.size() <= partition_prefix.size() || !key.starts_with(partition_prefix)) break;
-    const auto kind = static_cast<EntryKind>(key[partition_prefix.size()]);
+    const std::string_view key = it->key();
+    if (key.empty()) break;
+    const auto kind = static_cast<EntryKind>(key[0]);
     if (kind == EntryKind::kRow) break;
     FragmentGroup group;
     switch (kind) {

@@ -12,19 +12,16 @@
 #include "engine/status.h"
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/row_fragment.h"
-
-namespace leveldb {
-class Iterator;
-}
+#include "engine/store/storage/cursor.h"
 
 namespace cellfs::storage {
 
 // The merged fragments of one group (a row, the static row or the partition
-// deletion).
+// deletion). Keys are the cursor's: inside the partition (kind || ...).
 struct FragmentGroup {
   std::string group;              // the key without its sequence
   RowFragment merged;             // every fragment merged (nothing filtered)
-  std::vector<std::string> keys;  // the full keys read (only when asked for)
+  std::vector<std::string> keys;  // the keys read (only when asked for)
   size_t fragments = 0;
 };
 
@@ -34,26 +31,25 @@ struct FragmentGroup {
 // `keep_keys` fills out->keys (the sweeper deletes them). Corruption naming
 // the key when an entry does not decode.
 // REQUIRES: it->Valid() at a data entry of a fragment kind.
-Status ReadGroupForward(leveldb::Iterator* it, bool keep_keys, FragmentGroup* out);
+Status ReadGroupForward(Cursor* it, bool keep_keys, FragmentGroup* out);
 
 // The same moving backward: reads the group that ends at `it`'s position
 // and leaves `it` at the last entry before it (or invalid).
-Status ReadGroupBackward(leveldb::Iterator* it, bool keep_keys, FragmentGroup* out);
+Status ReadGroupBackward(Cursor* it, bool keep_keys, FragmentGroup* out);
 
 // What sits at the head of a partition, before its rows.
 struct PartitionHeader {
   std::optional<RowDeletion> deletion;  // the partition deletion, merged
   std::vector<RangeDeletion> ranges;    // every range deletion, in key order
   RowFragment static_row;               // merged; deletion not yet applied
-  std::vector<std::string> keys;        // the full keys read (only when asked for)
+  std::vector<std::string> keys;        // the keys read (only when asked for)
   size_t entries = 0;
 };
 
-// Seeks `it` to `partition_prefix` and reads the partition's deletion,
-// range deletions and static row. Leaves `it` at the partition's first row
-// entry, or at whatever follows the partition.
-Status ReadPartitionHeader(leveldb::Iterator* it, std::string_view partition_prefix, bool keep_keys,
-                           PartitionHeader* header);
+// Reads, from the first entry of the partition `it` walks, its deletion,
+// range deletions and static row (REQUIRES: `it` is there: SeekToFirst).
+// Leaves `it` at the partition's first row entry, or invalid.
+Status ReadPartitionHeader(Cursor* it, bool keep_keys, PartitionHeader* header);
 
 // The deletion that shadows the row with encoded clustering `clustering`
 // from above: the newest of the partition deletion and every range deletion

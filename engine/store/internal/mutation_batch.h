@@ -1,8 +1,6 @@
-// The inside of a Mutation: the encoded LevelDB batch and the ids of the
-// tables it writes (Engine::Apply checks they still exist).
+// The inside of a Mutation: the storage batch and the ids of the tables it
+// writes (Engine::Apply checks they still exist).
 #pragma once
-
-#include <leveldb/write_batch.h>
 
 #include <cstdint>
 #include <memory>
@@ -12,6 +10,7 @@
 
 #include "engine/store/mutation.h"
 #include "engine/store/row_fragment.h"
+#include "engine/store/storage/storage.h"
 
 namespace cellfs {
 
@@ -42,7 +41,9 @@ class FragmentBuilder {
 };
 
 struct Mutation::Batch {
-  leveldb::WriteBatch batch;
+  explicit Batch(std::unique_ptr<storage::Batch> puts) : batch(std::move(puts)) {}
+
+  std::unique_ptr<storage::Batch> batch;
   std::vector<uint32_t> table_ids;  // distinct; usually one
   // Scratch buffers reused by every operation.
   std::string key;
@@ -56,7 +57,7 @@ struct Mutation::Batch {
 
   // Empties the batch for reuse, keeping the memory of its buffers.
   void Clear() {
-    batch.Clear();
+    batch->Clear();
     table_ids.clear();
   }
 };
@@ -65,6 +66,9 @@ struct Mutation::Batch {
 // mutations does not allocate its buffers anew each time. Thread-safe.
 class BatchPool {
  public:
+  // New batches come from `storage`, which outlives this.
+  explicit BatchPool(storage::Storage* storage) : storage_(storage) {}
+
   std::unique_ptr<Mutation::Batch> Take() {
     {
       std::lock_guard lock(mutex_);
@@ -74,13 +78,13 @@ class BatchPool {
         return batch;
       }
     }
-    return std::make_unique<Mutation::Batch>();
+    return std::make_unique<Mutation::Batch>(storage_->NewBatch());
   }
 
   // Keeps `batch` unless the pool is full or the batch grew large (a bulk
   // load's megabytes are not worth holding on to).
   void Give(std::unique_ptr<Mutation::Batch> batch) {
-    if (batch == nullptr || batch->batch.ApproximateSize() > kMaxKeptBytes) return;
+    if (batch == nullptr || batch->batch->ApproximateSize() > kMaxKeptBytes) return;
     batch->Clear();
     std::lock_guard lock(mutex_);
     if (free_.size() < kMaxKept) free_.push_back(std::move(batch));
@@ -90,6 +94,7 @@ class BatchPool {
   static constexpr size_t kMaxKept = 16;
   static constexpr size_t kMaxKeptBytes = 1u << 20;
 
+  storage::Storage* const storage_;
   std::mutex mutex_;  // guards free_
   std::vector<std::unique_ptr<Mutation::Batch>> free_;
 };

@@ -2,13 +2,10 @@
 // reading each partition's head and rows only up to its first live row.
 #include "engine/store/internal/partition_iterator_impl.h"
 
-#include <leveldb/iterator.h>
-
 #include <cassert>
 #include <utility>
 
 #include "engine/store/internal/fold_queue.h"
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/row_iterator_impl.h"
 #include "engine/store/internal/storage_keys.h"
@@ -19,23 +16,24 @@ namespace {
 
 constexpr size_t kTokenBytes = 8;
 
-leveldb::Slice ToSlice(std::string_view bytes) { return {bytes.data(), bytes.size()}; }
-std::string_view ToView(const leveldb::Slice& slice) { return {slice.data(), slice.size()}; }
-
 }  // namespace
 
 PartitionIteratorImpl::PartitionIteratorImpl(std::shared_ptr<const ReadState> state,
-                                             TableHandle table,
-                                             std::unique_ptr<leveldb::Iterator> it,
+                                             TableHandle table, bool fill_cache,
                                              const std::optional<std::string>& resume_after)
-    : state_(std::move(state)), table_(std::move(table)), it_(std::move(it)) {
+    : state_(std::move(state)), table_(std::move(table)) {
   storage::AppendTablePrefix(table_->id, &table_prefix_);
-  std::string target = table_prefix_;
+  storage::ShardSplitter split = [table = table_](std::string_view shard_and_key, size_t* length) {
+    return storage::PartitionShardLength(*table, shard_and_key, length);
+  };
+  shards_ = state_->core->storage->NewShardCursor(state_->point.get(), table_prefix_,
+                                                  std::move(split), {fill_cache});
+  std::string target;
   if (resume_after) {
-    target += *resume_after;
+    target = *resume_after;
     target += '\xFF';
   }
-  it_->Seek(ToSlice(target));
+  shards_->Seek(target);
   FindLive();
 }
 
@@ -43,7 +41,7 @@ PartitionIteratorImpl::~PartitionIteratorImpl() = default;
 
 void PartitionIteratorImpl::Next() {
   assert(valid_);
-  SkipPartition();
+  shards_->Next();
   FindLive();
 }
 
@@ -58,7 +56,7 @@ Status PartitionIteratorImpl::DecodePartitionKey(std::vector<std::string>* value
 
 void PartitionIteratorImpl::FindLive() {
   valid_ = false;
-  while (it_->Valid() && ToView(it_->key()).starts_with(table_prefix_)) {
+  while (shards_->Valid()) {
     bool live = false;
     status_ = ReadPartition(&live);
     if (!status_.ok()) return;
@@ -66,45 +64,40 @@ void PartitionIteratorImpl::FindLive() {
       valid_ = true;
       return;
     }
-    SkipPartition();
+    shards_->Next();
   }
-  status_ = storage::FromLevelDb(it_->status());
+  status_ = shards_->status();
 }
 
 Status PartitionIteratorImpl::ReadPartition(bool* live) {
-  const std::string_view key = ToView(it_->key());
-  const size_t key_start = table_prefix_.size() + kTokenBytes;
-  size_t key_length = 0;
-  Status parsed = key.size() < key_start
-                      ? Status::Corruption("data key shorter than a partition prefix")
-                      : storage::PartitionKeyLength(*table_, key.substr(key_start), &key_length);
-  if (!parsed.ok()) return parsed.WithContext("partition of table " + table_->def.name);
-  partition_prefix_.assign(key.substr(0, key_start + key_length));
-  std::string_view token_bytes = std::string_view(partition_prefix_).substr(table_prefix_.size());
+  partition_prefix_.assign(table_prefix_);
+  partition_prefix_.append(shards_->shard());
+  std::string_view token_bytes = shards_->shard();
   DecodeToken(&token_bytes, &token_);
 
+  storage::Cursor& entries = shards_->entries();
   storage::PartitionHeader header;
-  CELLFS_RETURN_IF_ERROR(
-      storage::ReadPartitionHeader(it_.get(), partition_prefix_, false, &header));
+  CELLFS_RETURN_IF_ERROR(storage::ReadPartitionHeader(&entries, false, &header));
   static_row_ = std::move(header.static_row);
   has_first_row_ = false;
   *live = storage::KeepLive(*table_, header.deletion, state_->now, &static_row_);
   if (*live) return Status::Ok();
-  return HasLiveRow(header, live);
+  return HasLiveRow(header, &entries, live);
 }
 
-Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header, bool* live) {
-  std::string row_prefix = partition_prefix_;
+Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header,
+                                         storage::Cursor* rows, bool* live) {
+  std::string row_prefix;
   storage::AppendEntryKind(storage::EntryKind::kRow, &row_prefix);
-  while (it_->Valid()) {
-    const std::string_view key = ToView(it_->key());
+  while (rows->Valid()) {
+    const std::string_view key = rows->key();
     if (key.size() < row_prefix.size() + storage::kSequenceBytes || !key.starts_with(row_prefix)) {
       break;
     }
     storage::FragmentGroup group;
-    CELLFS_RETURN_IF_ERROR(storage::ReadGroupForward(it_.get(), false, &group));
+    CELLFS_RETURN_IF_ERROR(storage::ReadGroupForward(rows, false, &group));
     if (group.fragments >= storage::FoldQueue::kFoldThreshold) {
-      state_->core->fold_queue.Add(group.group);
+      state_->core->fold_queue.Add(partition_prefix_ + group.group);
     }
     const std::string_view clustering = std::string_view(group.group).substr(row_prefix.size());
     if (storage::KeepLive(*table_, storage::InheritedDeletion(header, clustering), state_->now,
@@ -115,9 +108,7 @@ Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header,
       return Status::Ok();
     }
   }
-  return storage::FromLevelDb(it_->status());
+  return rows->status();
 }
-
-void PartitionIteratorImpl::SkipPartition() { it_->Seek(ToSlice(partition_prefix_ + '\xFF')); }
 
 }  // namespace cellfs

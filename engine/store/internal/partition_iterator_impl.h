@@ -14,28 +14,24 @@
 #include "engine/store/internal/fragment_reader.h"
 #include "engine/store/internal/read_state.h"
 #include "engine/store/partition_iterator.h"
-
-namespace leveldb {
-class Iterator;
-}  // namespace leveldb
+#include "engine/store/storage/shard_cursor.h"
 
 namespace cellfs {
 
-// position() is the partition prefix without the table prefix:
+// position() is the partition's shard in the table's data space:
 // EncodeToken(token) || the encoded partition key (8 + n bytes). Resuming
-// after a position seeks to table prefix || position || 0xFF, past every
-// entry of that partition (their kind bytes are below 0xFF) and before the
-// next partition's (its prefix differs from this one inside the prefix).
+// after a position seeks the shard cursor to position || 0xFF, past that
+// partition (no shard extends it: partition keys are prefix-free) and before
+// the next one (its shard differs from this one inside the position).
 //
 // Deciding that a partition is live reads its head and its rows up to the
-// first live one. Not thread-safe; holds `state` (so the snapshot) and
+// first live one. Not thread-safe; holds `state` (so the read point) and
 // `table` alive.
 class PartitionIteratorImpl final : public PartitionIterator {
  public:
   // Positions at the first live partition (after `resume_after` when
-  // given). REQUIRES: `it` reads at state's snapshot.
-  PartitionIteratorImpl(std::shared_ptr<const ReadState> state, TableHandle table,
-                        std::unique_ptr<leveldb::Iterator> it,
+  // given), reading at state's read point.
+  PartitionIteratorImpl(std::shared_ptr<const ReadState> state, TableHandle table, bool fill_cache,
                         const std::optional<std::string>& resume_after);
   ~PartitionIteratorImpl() override;
 
@@ -49,23 +45,21 @@ class PartitionIteratorImpl final : public PartitionIterator {
   const RowFragment* first_row() const override { return has_first_row_ ? &first_row_ : nullptr; }
 
  private:
-  // From it_'s position, moves to the first live partition, or ends.
+  // From shards_'s position, moves to the first live partition, or ends.
   void FindLive();
-  // Reads the partition whose first entry is at it_; sets *live. Leaves it_
-  // somewhere inside or after the partition.
+  // Reads the partition at shards_; sets *live.
   Status ReadPartition(bool* live);
-  // Reads rows forward from it_ until one is live; false when none is.
-  Status HasLiveRow(const storage::PartitionHeader& header, bool* live);
-  void SkipPartition();
+  // Reads rows forward from `rows` until one is live; false when none is.
+  Status HasLiveRow(const storage::PartitionHeader& header, storage::Cursor* rows, bool* live);
 
   std::shared_ptr<const ReadState> state_;
   TableHandle table_;
-  std::unique_ptr<leveldb::Iterator> it_;
-  std::string table_prefix_;
+  std::string table_prefix_;  // the data space
+  std::unique_ptr<storage::ShardCursor> shards_;
 
   bool valid_ = false;
   Status status_;
-  std::string partition_prefix_;  // table prefix || token || key
+  std::string partition_prefix_;  // table prefix || token || key (for the fold queue)
   int64_t token_ = 0;
   RowFragment static_row_;
   RowFragment first_row_;       // the live row that made the partition live

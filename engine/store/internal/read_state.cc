@@ -1,22 +1,17 @@
-// ReadState: pins one LevelDB snapshot for a view and its iterators, and
+// ReadState: pins one storage read point for a view and its iterators, and
 // releases it when the last of them goes.
 #include "engine/store/internal/read_state.h"
-
-#include <leveldb/db.h>
-#include <leveldb/options.h>
 
 namespace cellfs {
 
 ReadState::ReadState(EngineCore* engine_core, int64_t read_time)
-    : core(engine_core), snapshot(engine_core->db->GetSnapshot()), now(read_time) {}
+    : core(engine_core), point(engine_core->storage->NewReadPoint()), now(read_time) {}
 
-ReadState::~ReadState() { core->db->ReleaseSnapshot(snapshot); }
+ReadState::~ReadState() = default;
 
-leveldb::ReadOptions ReadState::Options(bool fill_cache) const {
-  leveldb::ReadOptions options;
-  options.snapshot = snapshot;
-  options.fill_cache = fill_cache;
-  return options;
+std::unique_ptr<storage::Cursor> ReadState::NewCursor(const storage::ShardAddress& shard,
+                                                      bool fill_cache) const {
+  return core->storage->NewCursor(point.get(), shard, {fill_cache});
 }
 
 }  // namespace cellfs

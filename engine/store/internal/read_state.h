@@ -1,30 +1,27 @@
-// ReadState: one LevelDB snapshot and the time reads through it judge TTLs
+// ReadState: one storage read point and the time reads through it judge TTLs
 // by; shared by a ReadView and every iterator made from it.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "engine/store/internal/engine_core.h"
-
-namespace leveldb {
-class Snapshot;
-struct ReadOptions;
-}  // namespace leveldb
 
 namespace cellfs {
 
 // Immutable after construction; thread-safe.
 struct ReadState {
   ReadState(EngineCore* core, int64_t now);
-  ~ReadState();  // releases the snapshot
+  ~ReadState();  // releases the read point
   ReadState(const ReadState&) = delete;
   ReadState& operator=(const ReadState&) = delete;
 
-  // Options reading at the snapshot; fill_cache as given.
-  leveldb::ReadOptions Options(bool fill_cache = true) const;
+  // A cursor over `shard` at the read point; fill_cache as given.
+  std::unique_ptr<storage::Cursor> NewCursor(const storage::ShardAddress& shard,
+                                             bool fill_cache = true) const;
 
   EngineCore* const core;
-  const leveldb::Snapshot* const snapshot;
+  const std::unique_ptr<storage::ReadPoint> point;
   const int64_t now;  // microseconds
 };
 

@@ -2,32 +2,21 @@
 // merging each row's fragments and keeping what is live at the view's time.
 #include "engine/store/internal/row_iterator_impl.h"
 
-#include <leveldb/iterator.h>
-#include <leveldb/status.h>
-
 #include <cassert>
 #include <utility>
 
 #include "engine/store/internal/fold_queue.h"
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/storage_keys.h"
 
 namespace cellfs {
-namespace {
-
-leveldb::Slice ToSlice(std::string_view bytes) { return {bytes.data(), bytes.size()}; }
-std::string_view ToView(const leveldb::Slice& slice) { return {slice.data(), slice.size()}; }
-
-}  // namespace
 
 RowIteratorImpl::RowIteratorImpl(std::shared_ptr<const ReadState> state, TableHandle table,
-                                 std::unique_ptr<leveldb::Iterator> it, RowScan scan)
+                                 std::unique_ptr<storage::Cursor> it, RowScan scan)
     : state_(std::move(state)),
       table_(std::move(table)),
       it_(std::move(it)),
-      scan_(std::move(scan)),
-      row_prefix_(scan_.partition_prefix) {
+      scan_(std::move(scan)) {
   storage::AppendEntryKind(storage::EntryKind::kRow, &row_prefix_);
   FindNext();
 }
@@ -54,7 +43,7 @@ void RowIteratorImpl::FindNext() {
       positioned_ = true;
     }
     if (!ClusteringInRange()) {
-      Status error = storage::FromLevelDb(it_->status());
+      Status error = it_->status();
       if (!error.ok()) return Fail(std::move(error));
       ++range_;
       positioned_ = false;
@@ -82,26 +71,20 @@ void RowIteratorImpl::SeekRange() {
   std::string target = row_prefix_;
   if (!scan_.reverse) {
     target += (resume && *resume > range.start) ? *resume : range.start;
-    it_->Seek(ToSlice(target));
+    it_->Seek(target);
     return;
   }
   target += (resume && *resume < range.end) ? *resume : range.end;
-  it_->Seek(ToSlice(target));
-  // Seek lands on the first key >= target; the walk starts just before it.
-  if (it_->Valid()) {
-    it_->Prev();
-    return;
-  }
-  Status error = storage::FromLevelDb(it_->status());
+  // The walk starts just before the target.
+  it_->SeekBefore(target);
+  Status error = it_->status();
   if (!error.ok()) return Fail(std::move(error));
-  it_->SeekToLast();
 }
 
 std::optional<std::string_view> RowIteratorImpl::ClusteringInRange() const {
   if (!it_->Valid()) return std::nullopt;
-  const std::string_view key = ToView(it_->key());
-  // A partition's keys are exactly those that start with its prefix (the
-  // encoded partition key is prefix-free), so this also ends the partition.
+  const std::string_view key = it_->key();
+  // The cursor ends with the partition; rows are the keys after kRow.
   if (key.size() < row_prefix_.size() + storage::kSequenceBytes || !key.starts_with(row_prefix_)) {
     return std::nullopt;
   }
@@ -126,7 +109,7 @@ bool RowIteratorImpl::ReadRow() {
     return false;
   }
   if (group.fragments >= storage::FoldQueue::kFoldThreshold) {
-    state_->core->fold_queue.Add(group.group);
+    state_->core->fold_queue.Add(scan_.partition_prefix + group.group);
   }
   const std::string_view clustering = std::string_view(group.group).substr(row_prefix_.size());
   if (!PastResumePoint(clustering)) return false;

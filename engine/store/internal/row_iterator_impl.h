@@ -14,10 +14,7 @@
 #include "engine/store/internal/fragment_reader.h"
 #include "engine/store/internal/read_state.h"
 #include "engine/store/row_iterator.h"
-
-namespace leveldb {
-class Iterator;
-}  // namespace leveldb
+#include "engine/store/storage/cursor.h"
 
 namespace cellfs {
 
@@ -33,14 +30,14 @@ struct RowScan {
 
 // Rows come in range order (backwards when reverse). Each range costs one
 // seek; each group read costs its fragments. Groups with many fragments are
-// queued for folding. Not thread-safe; holds `state` (so the snapshot) and
+// queued for folding. Not thread-safe; holds `state` (so the read point) and
 // `table` alive.
 class RowIteratorImpl final : public RowIterator {
  public:
-  // Positions at the first live row. REQUIRES: `it` reads at state's
-  // snapshot.
+  // Positions at the first live row. REQUIRES: `it` walks the partition
+  // at state's read point.
   RowIteratorImpl(std::shared_ptr<const ReadState> state, TableHandle table,
-                  std::unique_ptr<leveldb::Iterator> it, RowScan scan);
+                  std::unique_ptr<storage::Cursor> it, RowScan scan);
   ~RowIteratorImpl() override;
 
   bool Valid() const override { return valid_; }
@@ -69,9 +66,9 @@ class RowIteratorImpl final : public RowIterator {
 
   std::shared_ptr<const ReadState> state_;
   TableHandle table_;
-  std::unique_ptr<leveldb::Iterator> it_;
+  std::unique_ptr<storage::Cursor> it_;
   RowScan scan_;
-  std::string row_prefix_;   // partition prefix || kRow
+  std::string row_prefix_;   // kRow: what the partition's row keys start with
   size_t range_ = 0;         // how many ranges are finished, in walk order
   bool positioned_ = false;  // it_ has been sought into the current range
   uint64_t returned_ = 0;

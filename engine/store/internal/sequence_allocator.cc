@@ -1,28 +1,20 @@
 // Leased sequence numbers: one synced metadata write per kLeaseSize numbers.
 #include "engine/store/internal/sequence_allocator.h"
 
-#include <leveldb/db.h>
+#include <optional>
 
-#include <string>
-
-#include "engine/cql/internal/big_endian.h"
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/storage_keys.h"
+#include "engine/store/storage/counter.h"
 
 namespace cellfs::storage {
 
-Status SequenceAllocator::Open(leveldb::DB* db, WriteFence* fence) {
-  db_ = db;
+Status SequenceAllocator::Open(Counter* counter, WriteFence* fence) {
+  counter_ = counter;
   fence_ = fence;
-  std::string stored;
-  leveldb::Status s = db_->Get(leveldb::ReadOptions(), MetaKey(kSequenceLeaseName), &stored);
-  uint64_t start = 1;
-  if (s.ok()) {
-    if (stored.size() != 8) return Status::Corruption("sequence lease is not 8 bytes");
-    start = ReadBigEndian(stored);
-  } else if (!s.IsNotFound()) {
-    return FromLevelDb(s, "reading the sequence lease");
-  }
+  std::optional<uint64_t> stored;
+  CELLFS_RETURN_IF_ERROR(
+      counter_->Load(kSequenceLeaseName, &stored).WithContext("reading the sequence lease"));
+  const uint64_t start = stored.value_or(1);
   next_.store(start);
   leased_.store(start);
   std::lock_guard lock(mutex_);
@@ -43,14 +35,11 @@ Status SequenceAllocator::Next(uint64_t* sequence) {
 }
 
 Status SequenceAllocator::Lease(uint64_t limit) {
-  std::string value;
-  AppendBigEndian(limit, 8, &value);
   CELLFS_RETURN_IF_ERROR(fence_->Check());
-  leveldb::WriteOptions options;
-  options.sync = true;
-  leveldb::Status s = db_->Put(options, MetaKey(kSequenceLeaseName), value);
-  CELLFS_RETURN_IF_ERROR(fence_->Record(FromLevelDb(s, "storing the sequence lease")));
-  leased_.store(limit, std::memory_order_release);
+  uint64_t bound = 0;
+  CELLFS_RETURN_IF_ERROR(fence_->Record(counter_->Raise(kSequenceLeaseName, limit, &bound)
+                                            .WithContext("storing the sequence lease")));
+  leased_.store(bound, std::memory_order_release);
   return Status::Ok();
 }
 

@@ -9,14 +9,14 @@
 #include "engine/status.h"
 #include "engine/store/internal/write_fence.h"
 
-namespace leveldb {
-class DB;
+namespace cellfs::storage {
+class Counter;
 }
 
 namespace cellfs::storage {
 
 // Thread-safe. Next() is one atomic add; every kLeaseSize numbers it makes
-// one synced LevelDB write recording the new lease, so after a crash the
+// one durable Counter::Raise recording the new lease, so after a crash the
 // store resumes above anything it may have handed out.
 class SequenceAllocator {
  public:
@@ -24,9 +24,9 @@ class SequenceAllocator {
 
   // Reads the stored lease (none: start at 1) and leases a first block.
   // Lease writes pass `fence` like every other write (a torn lease record
-  // must stop later writes too). REQUIRES: called once, before Next(); `db`
-  // and `fence` outlive this object.
-  Status Open(leveldb::DB* db, WriteFence* fence);
+  // must stop later writes too). REQUIRES: called once, before Next();
+  // `counter` and `fence` outlive this object.
+  Status Open(Counter* counter, WriteFence* fence);
 
   // A sequence never returned before. IOError when a lease cannot be stored.
   Status Next(uint64_t* sequence);
@@ -34,10 +34,10 @@ class SequenceAllocator {
  private:
   Status Lease(uint64_t limit);  // REQUIRES: mutex_ held
 
-  leveldb::DB* db_ = nullptr;
+  Counter* counter_ = nullptr;
   WriteFence* fence_ = nullptr;
   std::atomic<uint64_t> next_{1};
-  // Guards leased_ and lease writes; held across a lease's synced LevelDB
+  // Guards leased_ and lease writes; held across a lease's synced counter
   // write, inside which only the write fence's lock is taken.
   std::mutex mutex_;
   std::atomic<uint64_t> leased_{0};  // numbers below this are leased

@@ -3,6 +3,7 @@
 // docs/FORMAT.md, "Storage layout".
 #include "engine/store/internal/storage_keys.h"
 
+#include <algorithm>
 #include <cassert>
 #include <utility>
 #include <vector>
@@ -18,7 +19,6 @@ namespace cellfs::storage {
 namespace {
 
 constexpr size_t kTableIdBytes = 4;
-constexpr size_t kTablePrefixBytes = 1 + kTableIdBytes;
 // Cassandra's limit: a key component's length must fit the u16 of the
 // serialized composite partition key.
 constexpr size_t kMaxKeyComponentBytes = 0xFFFF;
@@ -357,6 +357,37 @@ bool ParseTableId(std::string_view key, uint32_t* table_id) {
   if (key.size() < kTablePrefixBytes || key[0] != kDataTag) return false;
   *table_id = static_cast<uint32_t>(ReadBigEndian(key.substr(1, kTableIdBytes)));
   return true;
+}
+
+Address TaggedAddress(std::string_view key) {
+  return {key.substr(0, 1), {}, key.substr(std::min<size_t>(1, key.size()))};
+}
+
+Address ExpiryAddress(std::string_view key) {
+  return {key.substr(0, 1), key.substr(1, kDueBytes), key.substr(1 + kDueBytes)};
+}
+
+Address DataAddress(std::string_view key, size_t partition_prefix_size) {
+  return {key.substr(0, kTablePrefixBytes),
+          key.substr(kTablePrefixBytes, partition_prefix_size - kTablePrefixBytes),
+          key.substr(partition_prefix_size)};
+}
+
+ShardAddress PartitionShard(std::string_view partition_prefix) {
+  return {partition_prefix.substr(0, kTablePrefixBytes),
+          partition_prefix.substr(kTablePrefixBytes)};
+}
+
+Status PartitionShardLength(const TableSchema& table, std::string_view shard_and_key,
+                            size_t* length) {
+  constexpr size_t kTokenBytes = 8;
+  size_t key_length = 0;
+  Status parsed = shard_and_key.size() < kTokenBytes
+                      ? Status::Corruption("data key shorter than a partition prefix")
+                      : PartitionKeyLength(table, shard_and_key.substr(kTokenBytes), &key_length);
+  if (!parsed.ok()) return parsed.WithContext("partition of table " + table.def.name);
+  *length = kTokenBytes + key_length;
+  return Status::Ok();
 }
 
 }  // namespace cellfs::storage

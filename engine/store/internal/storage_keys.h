@@ -12,6 +12,7 @@
 #include "engine/cql/table_schema.h"
 #include "engine/status.h"
 #include "engine/store/row_fragment.h"
+#include "engine/store/storage/address.h"
 
 namespace cellfs::storage {
 
@@ -127,6 +128,27 @@ bool Covers(const RangeDeletion& range, std::string_view clustering);
 void AppendExpiryKey(int64_t due_seconds, std::string_view group, std::string* out);
 // Splits an expiry key; false when `key` is not one.
 bool ParseExpiryKey(std::string_view key, int64_t* due_seconds, std::string_view* group);
+
+// ---- Addresses (docs/STORAGE_SEAM.md): each key above as (space, shard,
+// key), whose concatenation is the key. The views point into `key`.
+
+inline constexpr size_t kTablePrefixBytes = 1 + 4;  // 'D' || u32 table id: a data space
+inline constexpr size_t kDueBytes = 8;              // the expiry index's shard
+
+// A metadata, catalog or dropped-table key: its tag is the space, no shard.
+Address TaggedAddress(std::string_view key);
+// An expiry key: 'X', the due second's 8 bytes, the group.
+Address ExpiryAddress(std::string_view key);
+// A data key (or group) of a partition whose prefix is its first
+// `partition_prefix_size` bytes: the table prefix, the token and partition
+// key, the rest.
+Address DataAddress(std::string_view key, size_t partition_prefix_size);
+// The partition of a partition prefix (AppendPartitionPrefix).
+ShardAddress PartitionShard(std::string_view partition_prefix);
+// The data space of a table (AppendTablePrefix's bytes) within a ShardCursor:
+// where a partition ends in `shard_and_key` (token, partition key, rest).
+Status PartitionShardLength(const TableSchema& table, std::string_view shard_and_key,
+                            size_t* length);
 
 // The table id of a data key or group (the 4 bytes after 'D'); false when
 // `key` is shorter than a table prefix or not a data key.

@@ -3,10 +3,6 @@
 // bounded batches. The contract is in sweeper.h.
 #include "engine/store/internal/sweeper.h"
 
-#include <leveldb/db.h>
-#include <leveldb/iterator.h>
-#include <leveldb/write_batch.h>
-
 #include <algorithm>
 #include <limits>
 #include <memory>
@@ -19,10 +15,10 @@
 
 #include "engine/store/cell.h"
 #include "engine/store/internal/fragment_reader.h"
-#include "engine/store/internal/leveldb_status.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/row_fragment.h"
+#include "engine/store/storage/storage.h"
 
 namespace cellfs::storage {
 namespace {
@@ -31,9 +27,6 @@ constexpr size_t kGroupsPerBatch = 1000;           // folds per WriteBatch under
 constexpr size_t kFoldsPerSweep = 1024;            // fold-queue groups taken per sweep
 constexpr size_t kDroppedDeletesPerSweep = 10000;  // dropped-table entries deleted per sweep
 constexpr size_t kHeadBytes = 1 + 4 + 8;           // 'D' || u32 table id || token
-
-std::string_view View(const leveldb::Slice& s) { return {s.data(), s.size()}; }
-leveldb::Slice ToSlice(std::string_view s) { return {s.data(), s.size()}; }
 
 // Where a group (or, for a range deletion, its whole key) sits.
 struct GroupParts {
@@ -58,31 +51,33 @@ Status ParseGroup(const TableSchema& table, std::string_view group, GroupParts* 
   return Status::Ok();
 }
 
-std::string GroupKey(std::string_view partition_prefix, EntryKind kind) {
-  std::string key(partition_prefix);
-  AppendEntryKind(kind, &key);  // no clustering follows for the non-row kinds
+// The key (inside a partition) of a group of `kind`; no clustering follows
+// for the non-row kinds.
+std::string GroupKey(EntryKind kind) {
+  std::string key;
+  AppendEntryKind(kind, &key);
   return key;
 }
 
-bool IsKind(std::string_view key, std::string_view partition_prefix, EntryKind kind) {
-  return key.size() > partition_prefix.size() &&
-         static_cast<uint8_t>(key[partition_prefix.size()]) == static_cast<uint8_t>(kind);
+// True when `key` (inside a partition) is of `kind`.
+bool IsKind(std::string_view key, EntryKind kind) {
+  return !key.empty() && static_cast<uint8_t>(key[0]) == static_cast<uint8_t>(kind);
 }
 
 // True when `it` is at a fragment of exactly `group`.
-bool AtGroup(const leveldb::Iterator& it, std::string_view group) {
+bool AtGroup(const Cursor& it, std::string_view group) {
   if (!it.Valid()) return false;
-  const std::string_view key = View(it.key());
+  const std::string_view key = it.key();
   return key.size() == group.size() + kSequenceBytes && key.starts_with(group);
 }
 
 // The static row's fragments, as ReadPartitionHeader (with keys) found them.
-FragmentGroup StaticGroup(std::string_view partition_prefix, PartitionHeader* header) {
+FragmentGroup StaticGroup(PartitionHeader* header) {
   FragmentGroup statics;
-  statics.group = GroupKey(partition_prefix, EntryKind::kStaticRow);
+  statics.group = GroupKey(EntryKind::kStaticRow);
   statics.merged = std::move(header->static_row);
   for (const std::string& key : header->keys) {
-    if (IsKind(key, partition_prefix, EntryKind::kStaticRow)) statics.keys.push_back(key);
+    if (IsKind(key, EntryKind::kStaticRow)) statics.keys.push_back(key);
   }
   statics.fragments = statics.keys.size();
   return statics;
@@ -109,7 +104,7 @@ uint32_t GcGrace(const TableSchema& table) {
                                                    std::numeric_limits<uint32_t>::max()));
 }
 
-// One sweep's state and steps. Every fold reads through an iterator made for
+// One sweep's state and steps. Every fold reads through a cursor made for
 // it, so it sees the folds written before it; each replaces exactly the keys
 // it read, so concurrent writers' new fragments are never lost or merged
 // twice.
@@ -140,19 +135,19 @@ class Sweep {
   Status SweepRangeDeletion(std::string_view key, const GroupParts& parts,
                             std::string_view index_key);
   Status Reindex(std::string_view index_key, int64_t due, std::string_view group);
+  Status DropIndexEntry(std::string_view index_key);
   Status FoldRows(const TableSchema& table, const PartitionHeader& header, std::string_view prefix,
-                  const RangeDeletion* range, leveldb::Iterator* it, leveldb::WriteBatch* batch);
-  Status Replace(const TableSchema& table, FragmentGroup&& group,
-                 const std::optional<RowDeletion>& inherited, bool index_unchanged,
-                 leveldb::WriteBatch* batch);
+                  const RangeDeletion* range, Cursor* it, Batch* batch);
+  Status Replace(const TableSchema& table, std::string_view prefix, FragmentGroup&& group,
+                 const std::optional<RowDeletion>& inherited, bool index_unchanged, Batch* batch);
   void Index(const TableSchema& table, const RowFragment& row, std::string_view group,
-             leveldb::WriteBatch* batch);
+             Batch* batch);
   Status FoldQueued();
   Status ReclaimDroppedTables();
   Status ReclaimTable(std::string_view dropped_key, uint32_t table_id, size_t* budget);
 
   // The table a key belongs to, from the schema as of now. Looked up after
-  // the fold's iterator is made: a column added before a write the iterator
+  // the fold's cursor is made: a column added before a write the cursor
   // sees is then known, so its cells are never taken for a dropped column's.
   TableHandle FindTable(std::string_view key) const {
     uint32_t table_id = 0;
@@ -160,17 +155,21 @@ class Sweep {
     return core_->CurrentSchema()->FindTableById(table_id);
   }
 
-  std::unique_ptr<leveldb::Iterator> NewIterator(bool fill_cache = true) const {
-    leveldb::ReadOptions options;
-    options.fill_cache = fill_cache;
-    return std::unique_ptr<leveldb::Iterator>(core_->db->NewIterator(options));
+  // A cursor over the partition at `prefix`, at its first entry, reading
+  // the latest state.
+  std::unique_ptr<Cursor> OpenPartition(std::string_view prefix) const {
+    std::unique_ptr<Cursor> it = core_->storage->NewCursor(nullptr, PartitionShard(prefix));
+    it->SeekToFirst();
+    return it;
   }
+
+  std::unique_ptr<Batch> NewBatch() const { return core_->storage->NewBatch(); }
 
   // The sweeper's writes are never acknowledged to anyone: the commit
   // policy's periodic sync covers them, and a lost one is redone.
-  Status Write(leveldb::WriteBatch* batch) {
+  Status Write(Batch* batch) {
     CELLFS_RETURN_IF_ERROR(core_->write_fence.Check());
-    return core_->write_fence.Record(FromLevelDb(core_->db->Write(leveldb::WriteOptions(), batch)));
+    return core_->write_fence.Record(core_->storage->Commit(batch, Durability::kNone));
   }
 
   EngineCore* const core_;
@@ -180,41 +179,58 @@ class Sweep {
 };
 
 Status Sweep::SweepIndex() {
-  // A LevelDB iterator reads the implicit snapshot of its creation, so this
-  // walk never meets the entries the sweep itself adds (all due after now)
-  // and ends; entries users add meanwhile wait for the next sweep. Reading
-  // the entries at the latest state would gain nothing: each is handled by
-  // re-reading its data, so one already made stale is only a cheap no-op.
-  std::unique_ptr<leveldb::Iterator> index = NewIterator();
+  // A cursor made with no read point reads the state of its creation (LevelDB:
+  // an implicit snapshot), so this walk never meets the entries the sweep
+  // itself adds (all due after now) and ends; entries users add meanwhile
+  // wait for the next sweep. Reading the entries at the latest state would
+  // gain nothing: each is handled by re-reading its data, so one already
+  // made stale is only a cheap no-op.
+  const std::string space(1, kExpiryTag);
+  auto due_bytes = [](std::string_view shard_and_key, size_t* length) {
+    if (shard_and_key.size() < kDueBytes)
+      return Status::Corruption("sweeper: bad expiry index key");
+    *length = kDueBytes;
+    return Status::Ok();
+  };
+  std::unique_ptr<ShardCursor> buckets = core_->storage->NewShardCursor(nullptr, space, due_bytes);
   Status first;
-  for (index->Seek(std::string(1, kExpiryTag)); index->Valid(); index->Next()) {
-    const std::string key(View(index->key()));
-    if (key[0] != kExpiryTag) break;
-    int64_t due = 0;
-    std::string_view group;
-    Status status;
-    if (!ParseExpiryKey(key, &due, &group)) {
-      status = Status::Corruption("sweeper: bad expiry index key");
-    } else if (due > now_s_) {
-      break;
-    } else {
-      ++stats_->index_entries;
-      status = HandleEntry(key, group);
+  std::string key;
+  for (buckets->Seek({}); buckets->Valid(); buckets->Next()) {
+    Cursor& entries = buckets->entries();
+    for (; entries.Valid(); entries.Next()) {
+      key.assign(space);
+      key.append(buckets->shard());
+      key.append(entries.key());
+      int64_t due = 0;
+      std::string_view group;
+      Status status;
+      if (!ParseExpiryKey(key, &due, &group)) {
+        status = Status::Corruption("sweeper: bad expiry index key");
+      } else if (due > now_s_) {
+        return first;
+      } else {
+        ++stats_->index_entries;
+        status = HandleEntry(key, group);
+      }
+      if (status.code() == StatusCode::kIOError) return status;
+      if (!status.ok() && first.ok()) first = status;
     }
-    if (status.code() == StatusCode::kIOError) return status;
-    if (!status.ok() && first.ok()) first = status;
+    CELLFS_RETURN_IF_ERROR(entries.status());
   }
-  CELLFS_RETURN_IF_ERROR(FromLevelDb(index->status()));
+  CELLFS_RETURN_IF_ERROR(buckets->status());
   return first;
+}
+
+// Deletes the processed index entry alone: its group's data is gone.
+Status Sweep::DropIndexEntry(std::string_view index_key) {
+  std::unique_ptr<Batch> batch = NewBatch();
+  batch->Delete(ExpiryAddress(index_key));
+  return Write(batch.get());
 }
 
 Status Sweep::HandleEntry(std::string_view index_key, std::string_view group) {
   const TableHandle table = FindTable(group);
-  if (table == nullptr) {  // dropped: its data goes with the table
-    leveldb::WriteBatch batch;
-    batch.Delete(ToSlice(index_key));
-    return Write(&batch);
-  }
+  if (table == nullptr) return DropIndexEntry(index_key);  // its data goes with the table
   GroupParts parts;
   CELLFS_RETURN_IF_ERROR(ParseGroup(*table, group, &parts));
   switch (parts.kind) {
@@ -232,122 +248,122 @@ Status Sweep::HandleEntry(std::string_view index_key, std::string_view group) {
 // Folds one row or static row; `index_key`, when not empty, is the
 // processed entry, deleted in the same batch.
 Status Sweep::FoldOne(std::string_view group, const GroupParts& parts, std::string_view index_key) {
-  std::unique_ptr<leveldb::Iterator> it = NewIterator();
+  const std::string_view prefix = parts.partition_prefix;
+  std::unique_ptr<Cursor> it = OpenPartition(prefix);
   const TableHandle table = FindTable(group);
-  leveldb::WriteBatch batch;
-  if (!index_key.empty()) batch.Delete(ToSlice(index_key));
-  if (table == nullptr) return Write(&batch);
+  std::unique_ptr<Batch> batch = NewBatch();
+  if (!index_key.empty()) batch->Delete(ExpiryAddress(index_key));
+  if (table == nullptr) return Write(batch.get());
 
   const bool is_static = parts.kind == EntryKind::kStaticRow;
   PartitionHeader header;
-  CELLFS_RETURN_IF_ERROR(
-      ReadPartitionHeader(it.get(), parts.partition_prefix, /*keep_keys=*/is_static, &header));
+  CELLFS_RETURN_IF_ERROR(ReadPartitionHeader(it.get(), /*keep_keys=*/is_static, &header));
   stats_->entries_read += header.entries;
   if (is_static) {
-    FragmentGroup statics = StaticGroup(parts.partition_prefix, &header);
+    FragmentGroup statics = StaticGroup(&header);
     if (statics.fragments > 0) {
-      CELLFS_RETURN_IF_ERROR(
-          Replace(*table, std::move(statics), header.deletion, /*index_unchanged=*/true, &batch));
+      CELLFS_RETURN_IF_ERROR(Replace(*table, prefix, std::move(statics), header.deletion,
+                                     /*index_unchanged=*/true, batch.get()));
     }
-    return Write(&batch);
+    return Write(batch.get());
   }
-  it->Seek(ToSlice(group));
-  if (AtGroup(*it, group)) {
+  const std::string_view in_partition = group.substr(prefix.size());
+  it->Seek(in_partition);
+  if (AtGroup(*it, in_partition)) {
     FragmentGroup row;
     CELLFS_RETURN_IF_ERROR(ReadGroupForward(it.get(), /*keep_keys=*/true, &row));
     stats_->entries_read += row.fragments;
-    CELLFS_RETURN_IF_ERROR(Replace(*table, std::move(row), InheritedDeletion(header, parts.rest),
-                                   /*index_unchanged=*/true, &batch));
+    CELLFS_RETURN_IF_ERROR(Replace(*table, prefix, std::move(row),
+                                   InheritedDeletion(header, parts.rest),
+                                   /*index_unchanged=*/true, batch.get()));
   }
-  CELLFS_RETURN_IF_ERROR(FromLevelDb(it->status()));
-  return Write(&batch);
+  CELLFS_RETURN_IF_ERROR(it->status());
+  return Write(batch.get());
 }
 
 // Replaces the processed entry by one at `due`: the table's gc_grace_seconds
 // was raised since the deletion was indexed.
 Status Sweep::Reindex(std::string_view index_key, int64_t due, std::string_view group) {
-  leveldb::WriteBatch batch;
-  batch.Delete(ToSlice(index_key));
+  std::unique_ptr<Batch> batch = NewBatch();
+  batch->Delete(ExpiryAddress(index_key));
   std::string key;
   AppendExpiryKey(due, group, &key);
-  batch.Put(key, leveldb::Slice());
-  return Write(&batch);
+  batch->Put(ExpiryAddress(key), {});
+  return Write(batch.get());
 }
 
 Status Sweep::SweepPartitionDeletion(std::string_view group, const GroupParts& parts,
                                      std::string_view index_key) {
-  std::unique_ptr<leveldb::Iterator> it = NewIterator();
+  const std::string_view prefix = parts.partition_prefix;
+  std::unique_ptr<Cursor> it = OpenPartition(prefix);
   const TableHandle table = FindTable(group);
-  leveldb::WriteBatch batch;
-  if (table == nullptr) {
-    batch.Delete(ToSlice(index_key));
-    return Write(&batch);
-  }
+  if (table == nullptr) return DropIndexEntry(index_key);
+  std::unique_ptr<Batch> batch = NewBatch();
   PartitionHeader header;
-  CELLFS_RETURN_IF_ERROR(
-      ReadPartitionHeader(it.get(), parts.partition_prefix, /*keep_keys=*/true, &header));
+  CELLFS_RETURN_IF_ERROR(ReadPartitionHeader(it.get(), /*keep_keys=*/true, &header));
   stats_->entries_read += header.entries;
   if (header.deletion) {
     const int64_t due = header.deletion->local_deletion_time + GcGrace(*table);
     if (due > now_s_) return Reindex(index_key, due, group);
     // What the deletion shadows goes first, so that nothing it shadowed
     // survives it. Its index entry goes last: a sweep cut short starts over.
-    FragmentGroup statics = StaticGroup(parts.partition_prefix, &header);
+    FragmentGroup statics = StaticGroup(&header);
     if (statics.fragments > 0) {
-      CELLFS_RETURN_IF_ERROR(
-          Replace(*table, std::move(statics), header.deletion, /*index_unchanged=*/false, &batch));
+      CELLFS_RETURN_IF_ERROR(Replace(*table, prefix, std::move(statics), header.deletion,
+                                     /*index_unchanged=*/false, batch.get()));
     }
     CELLFS_RETURN_IF_ERROR(
-        FoldRows(*table, header, parts.partition_prefix, /*range=*/nullptr, it.get(), &batch));
+        FoldRows(*table, header, prefix, /*range=*/nullptr, it.get(), batch.get()));
+    const ShardAddress shard = PartitionShard(prefix);
     for (const std::string& key : header.keys) {
-      if (!IsKind(key, parts.partition_prefix, EntryKind::kPartitionDeletion)) continue;
-      batch.Delete(key);
+      if (!IsKind(key, EntryKind::kPartitionDeletion)) continue;
+      batch->Delete({shard.space, shard.shard, key});
       ++stats_->entries_deleted;
     }
   }
-  batch.Delete(ToSlice(index_key));
-  return Write(&batch);
+  batch->Delete(ExpiryAddress(index_key));
+  return Write(batch.get());
 }
 
 Status Sweep::SweepRangeDeletion(std::string_view key, const GroupParts& parts,
                                  std::string_view index_key) {
-  std::unique_ptr<leveldb::Iterator> it = NewIterator();
+  const std::string_view prefix = parts.partition_prefix;
+  const std::string_view in_partition = key.substr(prefix.size());
+  std::unique_ptr<Cursor> it = OpenPartition(prefix);
   const TableHandle table = FindTable(key);
-  leveldb::WriteBatch batch;
-  it->Seek(ToSlice(key));
-  if (table == nullptr || !it->Valid() || View(it->key()) != key) {  // gone already
-    CELLFS_RETURN_IF_ERROR(FromLevelDb(it->status()));
-    batch.Delete(ToSlice(index_key));
-    return Write(&batch);
+  it->Seek(in_partition);
+  if (table == nullptr || !it->Valid() || it->key() != in_partition) {  // gone already
+    CELLFS_RETURN_IF_ERROR(it->status());
+    return DropIndexEntry(index_key);
   }
   RangeDeletion range;
-  CELLFS_RETURN_IF_ERROR(DecodeRangeDeletion(View(it->value()), &range).WithContext("sweeper"));
+  CELLFS_RETURN_IF_ERROR(DecodeRangeDeletion(it->value(), &range).WithContext("sweeper"));
   const int64_t due = range.deletion.local_deletion_time + GcGrace(*table);
   if (due > now_s_) return Reindex(index_key, due, key);
 
+  std::unique_ptr<Batch> batch = NewBatch();
   PartitionHeader header;
-  CELLFS_RETURN_IF_ERROR(
-      ReadPartitionHeader(it.get(), parts.partition_prefix, /*keep_keys=*/false, &header));
+  it->SeekToFirst();
+  CELLFS_RETURN_IF_ERROR(ReadPartitionHeader(it.get(), /*keep_keys=*/false, &header));
   stats_->entries_read += header.entries;
-  CELLFS_RETURN_IF_ERROR(
-      FoldRows(*table, header, parts.partition_prefix, &range, it.get(), &batch));
-  batch.Delete(ToSlice(key));
+  CELLFS_RETURN_IF_ERROR(FoldRows(*table, header, prefix, &range, it.get(), batch.get()));
+  batch->Delete(DataAddress(key, prefix.size()));
   ++stats_->entries_deleted;
-  batch.Delete(ToSlice(index_key));
-  return Write(&batch);
+  batch->Delete(ExpiryAddress(index_key));
+  return Write(batch.get());
 }
 
 // Folds every row of the partition at `prefix` (those `range` covers, when
 // given) with the deletions of `header`, writing `*batch` every
 // kGroupsPerBatch rows; the rest stays in `*batch` for the caller.
 Status Sweep::FoldRows(const TableSchema& table, const PartitionHeader& header,
-                       std::string_view prefix, const RangeDeletion* range, leveldb::Iterator* it,
-                       leveldb::WriteBatch* batch) {
-  const std::string rows = GroupKey(prefix, EntryKind::kRow);
+                       std::string_view prefix, const RangeDeletion* range, Cursor* it,
+                       Batch* batch) {
+  const std::string rows = GroupKey(EntryKind::kRow);
   it->Seek(rows + (range != nullptr ? range->start : std::string()));
   size_t in_batch = 0;
   while (it->Valid()) {
-    const std::string_view key = View(it->key());
+    const std::string_view key = it->key();
     if (!key.starts_with(rows)) break;
     if (key.size() < rows.size() + kSequenceBytes) {
       return Status::Corruption("sweeper: data key too short for a row");
@@ -359,7 +375,8 @@ Status Sweep::FoldRows(const TableSchema& table, const PartitionHeader& header,
     CELLFS_RETURN_IF_ERROR(ReadGroupForward(it, /*keep_keys=*/true, &row));
     stats_->entries_read += row.fragments;
     if (range != nullptr && !Covers(*range, clustering)) continue;
-    CELLFS_RETURN_IF_ERROR(Replace(table, std::move(row), InheritedDeletion(header, clustering),
+    CELLFS_RETURN_IF_ERROR(Replace(table, prefix, std::move(row),
+                                   InheritedDeletion(header, clustering),
                                    /*index_unchanged=*/false, batch));
     if (++in_batch == kGroupsPerBatch) {
       CELLFS_RETURN_IF_ERROR(Write(batch));
@@ -367,17 +384,18 @@ Status Sweep::FoldRows(const TableSchema& table, const PartitionHeader& header,
       in_batch = 0;
     }
   }
-  return FromLevelDb(it->status());
+  return it->status();
 }
 
 // Adds to `*batch` what replaces the fragments of `group` (read with their
-// keys): nothing when it is one fragment that the purge leaves as it is
-// (then only, when `index_unchanged`, its expiry entry); else the deletion
-// of every key read and, unless nothing is left, the purged merge under a
-// new sequence with its expiry entry.
-Status Sweep::Replace(const TableSchema& table, FragmentGroup&& group,
+// keys, in the partition at `prefix`): nothing when it is one fragment that the purge leaves as it
+// is (then only, when `index_unchanged`, its expiry entry); else the deletion of every key read
+// and, unless nothing is left, the purged merge under a new sequence with its expiry entry.
+Status Sweep::Replace(const TableSchema& table, std::string_view prefix, FragmentGroup&& group,
                       const std::optional<RowDeletion>& inherited, bool index_unchanged,
-                      leveldb::WriteBatch* batch) {
+                      Batch* batch) {
+  const ShardAddress shard = PartitionShard(prefix);
+  const std::string full_group = std::string(prefix) + group.group;
   RowFragment row = std::move(group.merged);
   std::optional<RowFragment> before;
   if (group.fragments == 1) before = row;
@@ -385,10 +403,10 @@ Status Sweep::Replace(const TableSchema& table, FragmentGroup&& group,
   DropDroppedColumns(table, &row);
   PurgeRowFragment(&row, now_, GcGrace(table));
   if (before && row == *before) {
-    if (index_unchanged) Index(table, row, group.group, batch);
+    if (index_unchanged) Index(table, row, full_group, batch);
     return Status::Ok();
   }
-  for (const std::string& key : group.keys) batch->Delete(key);
+  for (const std::string& key : group.keys) batch->Delete({shard.space, shard.shard, key});
   stats_->entries_deleted += group.keys.size();
   if (row.empty()) {
     ++stats_->rows_removed;
@@ -400,21 +418,21 @@ Status Sweep::Replace(const TableSchema& table, FragmentGroup&& group,
   AppendSequence(sequence, &key);
   std::string value;
   EncodeRowFragment(row, &value);
-  batch->Put(key, value);
-  Index(table, row, group.group, batch);
+  batch->Put({shard.space, shard.shard, key}, value);
+  Index(table, row, full_group, batch);
   ++stats_->rows_rewritten;
   return Status::Ok();
 }
 
 void Sweep::Index(const TableSchema& table, const RowFragment& row, std::string_view group,
-                  leveldb::WriteBatch* batch) {
+                  Batch* batch) {
   const std::optional<int64_t> due = NextSweepSecond(row, GcGrace(table));
   if (!due) return;
   // Purged at now, the row holds nothing due before the next second; an
   // entry in the past would bring the row back at every sweep.
   std::string key;
   AppendExpiryKey(std::max(*due, now_s_ + 1), group, &key);
-  batch->Put(key, leveldb::Slice());
+  batch->Put(ExpiryAddress(key), {});
 }
 
 Status Sweep::FoldQueued() {
@@ -435,38 +453,42 @@ Status Sweep::FoldQueued() {
 
 Status Sweep::ReclaimDroppedTables() {
   size_t budget = kDroppedDeletesPerSweep;
-  std::unique_ptr<leveldb::Iterator> dropped = NewIterator(/*fill_cache=*/false);
-  for (dropped->Seek(std::string(1, kDroppedTag)); dropped->Valid() && budget > 0;
-       dropped->Next()) {
-    const std::string key(View(dropped->key()));
+  const std::string space(1, kDroppedTag);
+  std::unique_ptr<Cursor> dropped = core_->storage->NewCursor(nullptr, {space, {}}, {false});
+  std::string key;
+  for (dropped->SeekToFirst(); dropped->Valid() && budget > 0; dropped->Next()) {
+    key.assign(space);
+    key.append(dropped->key());
     uint32_t table_id = 0;
-    if (key[0] != kDroppedTag) break;
     if (!ParseDroppedTableKey(key, &table_id)) continue;
     // Engine::Execute stores the entry before the schema swap that hides the
     // table; until then a write may still land in it, so wait for the swap.
     if (core_->CurrentSchema()->FindTableById(table_id) != nullptr) continue;
     CELLFS_RETURN_IF_ERROR(ReclaimTable(key, table_id, &budget));
   }
-  return FromLevelDb(dropped->status());
+  return dropped->status();
 }
 
 // Deletes up to `*budget` of the table's data entries, and its dropped-table
-// entry once none is left.
+// entry once none is left. The schema that told where partitions end is
+// gone, so this walks the table's space as one cursor with an empty shard
+// (LevelDB: every key with the table prefix; issue 19 needs a space listing
+// for backends that keep shards apart).
 Status Sweep::ReclaimTable(std::string_view dropped_key, uint32_t table_id, size_t* budget) {
-  std::string prefix;
-  AppendTablePrefix(table_id, &prefix);
-  std::unique_ptr<leveldb::Iterator> it = NewIterator(/*fill_cache=*/false);
-  leveldb::WriteBatch batch;
-  for (it->Seek(prefix); it->Valid() && View(it->key()).starts_with(prefix); it->Next()) {
-    if (*budget == 0) return Write(&batch);  // the rest in later sweeps
-    batch.Delete(it->key());
+  std::string space;
+  AppendTablePrefix(table_id, &space);
+  std::unique_ptr<Cursor> it = core_->storage->NewCursor(nullptr, {space, {}}, {false});
+  std::unique_ptr<Batch> batch = NewBatch();
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    if (*budget == 0) return Write(batch.get());  // the rest in later sweeps
+    batch->Delete({space, {}, it->key()});
     --*budget;
     ++stats_->entries_read;
     ++stats_->entries_deleted;
   }
-  CELLFS_RETURN_IF_ERROR(FromLevelDb(it->status()));
-  batch.Delete(ToSlice(dropped_key));
-  CELLFS_RETURN_IF_ERROR(Write(&batch));
+  CELLFS_RETURN_IF_ERROR(it->status());
+  batch->Delete(TaggedAddress(dropped_key));
+  CELLFS_RETURN_IF_ERROR(Write(batch.get()));
   ++stats_->tables_cleaned;
   return Status::Ok();
 }

@@ -20,7 +20,7 @@ namespace cellfs::storage {
 //     first fold the rows they cover, then go;
 //  2. every group in the fold queue is folded the same way;
 //  3. dropped tables: their data is deleted in bounded batches.
-// Each change is one atomic WriteBatch, so concurrent writers (whose new
+// Each change is one atomic storage batch, so concurrent writers (whose new
 // fragments are never touched) and readers stay correct. REQUIRES: only
 // one sweep runs at a time (hold core->sweep_mutex).
 Status SweepOnce(EngineCore* core, int64_t now, SweepStats* stats);

@@ -8,8 +8,8 @@
 #include "engine/status.h"
 #include "engine/store/internal/write_fence.h"
 
-namespace leveldb {
-class DB;
+namespace cellfs::storage {
+class Storage;
 }
 
 namespace cellfs::storage {
@@ -23,10 +23,11 @@ inline constexpr int64_t kWriteTimeLeaseMicros = 1'000'000;
 // The stored bound: every write time handed out before is below it. (Stores
 // written before leases hold there the mark a clean close stored, which
 // means the same.) INT64_MIN when none; Corruption when not 8 bytes.
-Status LoadWriteTimeBound(leveldb::DB* db, int64_t* bound);
+Status LoadWriteTimeBound(Storage* storage, int64_t* bound);
 
-// Stores `bound` with a synced write that passes `fence`: it is refused
+// Stores `bound` (Counter::Store: lowering it is the clean close's right)
+// with a synced write that passes `fence`: it is refused
 // once the fence is closed, and a failure closes it. Thread-safe.
-Status StoreWriteTimeBound(leveldb::DB* db, WriteFence* fence, int64_t bound);
+Status StoreWriteTimeBound(Storage* storage, WriteFence* fence, int64_t bound);
 
 }  // namespace cellfs::storage

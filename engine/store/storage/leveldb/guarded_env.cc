@@ -1,6 +1,6 @@
 // The sticky-failure and sync-before-close file wrapper of GuardedEnv
-// (engine/store/internal/guarded_env.h).
-#include "engine/store/internal/guarded_env.h"
+// (engine/store/storage/leveldb/guarded_env.h).
+#include "engine/store/storage/leveldb/guarded_env.h"
 
 #include <memory>
 #include <string_view>

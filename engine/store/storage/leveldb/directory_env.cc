@@ -1,6 +1,6 @@
 // The files, directory calls and lock of DirectoryEnv
-// (engine/store/internal/directory_env.h), all relative to its descriptor.
-#include "engine/store/internal/directory_env.h"
+// (engine/store/storage/leveldb/directory_env.h), all relative to its descriptor.
+#include "engine/store/storage/leveldb/directory_env.h"
 
 #include <dirent.h>
 #include <fcntl.h>
