@@ -9,15 +9,15 @@
 #include "engine/cql/literal.h"
 #include "engine/store/cell.h"
 #include "engine/store/internal/clustering_ranges.h"
+#include "engine/store/internal/element_cells.h"
 #include "engine/store/internal/engine_core.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/mutation_batch.h"
+#include "engine/store/internal/mutation_steps.h"
 #include "engine/store/internal/storage_keys.h"
 
 namespace cellfs {
-namespace {
-
-using storage::EntryKind;
+namespace mutation_steps {
 
 Status CheckTimestamp(const WriteAttributes& attributes) {
   if (attributes.timestamp && *attributes.timestamp == INT64_MIN) {
@@ -60,6 +60,7 @@ RowCell& AddCell(const TableSchema& table, size_t index, FragmentBuilder* row,
   bool is_static = table.column(index).kind == ColumnKind::kStatic;
   RowCell& slot = (is_static ? static_row : row)->AddCell();
   slot.column_id = table.column_ids[index];
+  slot.path.clear();
   return slot;
 }
 
@@ -84,10 +85,32 @@ Status FinishCells(const TableSchema& table, FragmentBuilder* row, FragmentBuild
   return Status::Ok();
 }
 
+Status AppendElementCells(const TableSchema& table, size_t column, std::string_view value,
+                          int64_t timestamp, uint32_t ttl, int64_t now_s, int64_t list_time,
+                          uint64_t* list_order, FragmentBuilder* row, FragmentBuilder* static_row) {
+  std::vector<storage::ElementValue> elements;
+  CELLFS_RETURN_IF_ERROR(storage::SplitIntoElements(*table.column(column).type, value, list_time,
+                                                    *list_order, &elements));
+  *list_order += elements.size();
+  for (storage::ElementValue& element : elements) {
+    RowCell& slot = AddCell(table, column, row, static_row);
+    SetCell(&slot, CellKind::kRegular, timestamp, ttl == 0 ? 0 : now_s + ttl, ttl, element.value);
+    slot.path = std::move(element.path);
+  }
+  return Status::Ok();
+}
+
+namespace {
+
+using storage::EntryKind;
+
 // The cells of an INSERT or UPDATE: values checked against their types;
-// counters refused (they are only added to).
+// counters refused (they are only added to). A multi-cell column's value
+// replaces the whole collection: a collection deletion at timestamp - 1,
+// then its elements (lists at `list_time` with orders from `*list_order`).
 Status ValueCells(const TableSchema& table, std::span<const ColumnValue> cells, int64_t timestamp,
-                  uint32_t ttl, int64_t now_s, FragmentBuilder* row, FragmentBuilder* static_row) {
+                  uint32_t ttl, int64_t now_s, int64_t list_time, uint64_t* list_order,
+                  FragmentBuilder* row, FragmentBuilder* static_row) {
   for (const ColumnValue& given : cells) {
     CELLFS_RETURN_IF_ERROR(CheckDataColumn(table, given.column));
     const ColumnDef& column = table.column(given.column);
@@ -95,13 +118,22 @@ Status ValueCells(const TableSchema& table, std::span<const ColumnValue> cells, 
       return Status::InvalidArgument("counter column " + column.name +
                                      " can only be added to, not set");
     }
+    if (given.value) {
+      Status valid = ValidateValue(*column.type, *given.value);
+      if (!valid.ok()) return valid.WithContext("column " + column.name);
+    }
     RowCell& slot = AddCell(table, given.column, row, static_row);
+    if (column.type->is_multi_cell()) {
+      SetCell(&slot, CellKind::kTombstone, timestamp - 1, now_s, 0, {});
+      if (!given.value) continue;
+      CELLFS_RETURN_IF_ERROR(AppendElementCells(table, given.column, *given.value, timestamp, ttl,
+                                                now_s, list_time, list_order, row, static_row));
+      continue;
+    }
     if (!given.value) {
       SetCell(&slot, CellKind::kTombstone, timestamp, now_s, 0, {});
       continue;
     }
-    Status valid = ValidateValue(*column.type, *given.value);
-    if (!valid.ok()) return valid.WithContext("column " + column.name);
     SetCell(&slot, CellKind::kRegular, timestamp, ttl == 0 ? 0 : now_s + ttl, ttl, *given.value);
   }
   return FinishCells(table, row, static_row);
@@ -132,6 +164,8 @@ Status ResolveRowGroup(const TableSchema& table, std::string_view partition_pref
   return Status::Ok();
 }
 
+}  // namespace
+
 Status ResolvePartition(const TableSchema& table, std::span<const std::string> partition_key,
                         std::string* prefix) {
   storage::PartitionKey key;  // on the stack: EncodePartitionKey builds it anew
@@ -141,7 +175,10 @@ Status ResolvePartition(const TableSchema& table, std::span<const std::string> p
   return Status::Ok();
 }
 
-}  // namespace
+}  // namespace mutation_steps
+
+using namespace mutation_steps;  // NOLINT(google-build-using-namespace): this file's own steps
+using storage::EntryKind;
 
 Mutation::Mutation(EngineCore* core, int64_t write_time, int64_t now, std::unique_ptr<Batch> batch)
     : core_(core), write_time_(write_time), now_(now), batch_(std::move(batch)) {}
@@ -153,14 +190,11 @@ size_t Mutation::byte_size() const { return batch_->batch->ApproximateSize(); }
 
 uint32_t FragmentBuilder::Finish() {
   fragment_.cells.resize(used_);
-  auto by_id = [](const RowCell& a, const RowCell& b) { return a.column_id < b.column_id; };
   auto& cells = fragment_.cells;
-  if (!std::is_sorted(cells.begin(), cells.end(), by_id)) {
-    std::sort(cells.begin(), cells.end(), by_id);
+  if (!std::is_sorted(cells.begin(), cells.end(), CellBefore)) {
+    std::sort(cells.begin(), cells.end(), CellBefore);
   }
-  auto same = std::adjacent_find(cells.begin(), cells.end(), [](const auto& a, const auto& b) {
-    return a.column_id == b.column_id;
-  });
+  auto same = std::adjacent_find(cells.begin(), cells.end(), SameCellSlot);
   return same == cells.end() ? 0 : same->column_id;
 }
 
@@ -245,7 +279,8 @@ Status Mutation::Insert(const TableHandle& table, std::span<const std::string> p
   const int64_t now_s = FloorSeconds(now_);
   b.row.Reset();
   b.static_row.Reset();
-  CELLFS_RETURN_IF_ERROR(ValueCells(t, cells, timestamp, ttl, now_s, &b.row, &b.static_row));
+  CELLFS_RETURN_IF_ERROR(ValueCells(t, cells, timestamp, ttl, now_s, write_time_, &list_order_,
+                                    &b.row, &b.static_row));
   // Cassandra's static-only INSERT (no clustering given) writes no row.
   const bool writes_row =
       !(clustering.empty() && t.clustering_count() > 0 && b.row.empty() && !b.static_row.empty());
@@ -268,8 +303,8 @@ Status Mutation::Update(const TableHandle& table, std::span<const std::string> p
   const int64_t timestamp = attributes.timestamp.value_or(write_time_);
   b.row.Reset();
   b.static_row.Reset();
-  CELLFS_RETURN_IF_ERROR(
-      ValueCells(t, cells, timestamp, ttl, FloorSeconds(now_), &b.row, &b.static_row));
+  CELLFS_RETURN_IF_ERROR(ValueCells(t, cells, timestamp, ttl, FloorSeconds(now_), write_time_,
+                                    &list_order_, &b.row, &b.static_row));
   return FinishCellWrite(t, clustering);
 }
 

@@ -52,8 +52,14 @@ struct ColumnValue {
 // TTL expiries and deletion times count from the clock when the Mutation was
 // made.
 //
-// Non-frozen collections are stored as one cell holding the whole value,
-// like a frozen one (docs/FORMAT.md).
+// Non-frozen collections and UDTs (multi-cell columns) are stored as
+// Cassandra stores them, a cell per element (docs/FORMAT.md "Element
+// cells"): setting the whole value (INSERT, UPDATE, null, `{}`) writes a
+// collection deletion at the write time - 1 and one cell per element at the
+// write time, so an empty collection is null; deleting the column
+// (DeleteCells) is a collection deletion at the write time. The element
+// operations below change single elements, each with its own write time
+// and TTL.
 //
 // Thread-compatible. Made by Engine::NewMutation; the Engine must outlive it.
 class Mutation {
@@ -83,6 +89,40 @@ class Mutation {
   // TTLs and custom timestamps are refused, as in Cassandra.
   Status AddToCounter(const TableHandle& table, std::span<const std::string> partition_key,
                       std::span<const std::string> clustering, size_t column, int64_t delta,
+                      const WriteAttributes& attributes = {});
+
+  // Element operations on a multi-cell column `column` (a non-frozen
+  // collection or UDT), as CQL's UPDATE ... SET: no row marker. `clustering`
+  // as for Update (empty for a static column).
+  //
+  // AddElements: `value` is a serialized value of the column's type: a set
+  // adds its elements (s = s + {...}), a map puts its entries (m = m +
+  // {...}), a list appends its elements (l = l + [...]). PrependElements:
+  // lists only (l = [...] + l). RemoveElements: a set removes the elements
+  // of `value` (s = s - {...}); a map removes the keys of `value`, a
+  // serialized set<key type> (m = m - {...}); lists need a read first (see
+  // SetElementAt). TTL as for Update; a removal takes none.
+  Status AddElements(const TableHandle& table, std::span<const std::string> partition_key,
+                     std::span<const std::string> clustering, size_t column, std::string_view value,
+                     const WriteAttributes& attributes = {});
+  Status PrependElements(const TableHandle& table, std::span<const std::string> partition_key,
+                         std::span<const std::string> clustering, size_t column,
+                         std::string_view value, const WriteAttributes& attributes = {});
+  Status RemoveElements(const TableHandle& table, std::span<const std::string> partition_key,
+                        std::span<const std::string> clustering, size_t column,
+                        std::string_view value, const WriteAttributes& attributes = {});
+  // One element: a map's entry under serialized key `key` (m[k] = v, and
+  // DELETE m[k] when `value` is null), a UDT's field named `key` (u.f = v;
+  // null deletes the field). TTL as for Update; a deletion takes none.
+  Status SetElement(const TableHandle& table, std::span<const std::string> partition_key,
+                    std::span<const std::string> clustering, size_t column, std::string_view key,
+                    const std::optional<std::string>& value,
+                    const WriteAttributes& attributes = {});
+  // One list element by its stored path (ReadView::GetListElements), for
+  // l[i] = v (value) and DELETE l[i] / l = l - [...] (null).
+  Status SetElementAt(const TableHandle& table, std::span<const std::string> partition_key,
+                      std::span<const std::string> clustering, size_t column, std::string_view path,
+                      const std::optional<std::string>& value,
                       const WriteAttributes& attributes = {});
 
   // DELETE c1, c2 FROM ...: a tombstone per cell. attributes.ttl must be unset.
@@ -141,11 +181,25 @@ class Mutation {
   // cells were given), puts the fragments, counts the operation.
   Status FinishCellWrite(const TableSchema& table, std::span<const std::string> clustering);
   void Commit(const TableSchema& table);  // counts a finished operation
+  // The element cells of `value` (a whole value of multi-cell `column`) at
+  // `timestamp`, into the row or static row builder. Lists take this
+  // mutation's list paths (appended, or prepended when `prepend`).
+  Status AddElementCells(const TableSchema& table, size_t column, std::string_view value,
+                         int64_t timestamp, uint32_t ttl, bool prepend);
+  // Shared checks and set-up of the element operations: a multi-cell
+  // column of `kind` (any when nullopt), the partition resolved, builders
+  // reset.
+  Status BeginElementWrite(const TableSchema& table, std::span<const std::string> partition_key,
+                           size_t column, std::optional<TypeKind> kind, std::string_view what);
+  // One element cell (a tombstone when `value` is null) at `path`.
+  void PutElementCell(const TableSchema& table, size_t column, std::string path,
+                      const std::optional<std::string>& value, int64_t timestamp, uint32_t ttl);
 
   EngineCore* core_;
   int64_t write_time_;
   int64_t now_;
   size_t operations_ = 0;
+  uint64_t list_order_ = 0;  // the next list element path's order
   std::unique_ptr<Batch> batch_;
 };
 

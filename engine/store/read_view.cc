@@ -76,16 +76,21 @@ Result<std::optional<RowFragment>> LiveRow(const ReadState& state, const TableSc
   if (!group->has_value()) return std::optional<RowFragment>();
   RowFragment row = std::move((*group)->merged);
   const auto inherited = storage::InheritedDeletion(partition.header, encoded);
-  if (!storage::KeepLive(table, inherited, state.now, &row)) return std::optional<RowFragment>();
+  bool live = false;
+  CELLFS_RETURN_IF_ERROR(storage::KeepLive(table, inherited, state.now, &row, &live));
+  if (!live) return std::optional<RowFragment>();
   return std::optional<RowFragment>(std::move(row));
 }
 
 // The live static cells of an opened partition; nullopt when none.
-std::optional<RowFragment> LiveStaticRow(const ReadState& state, const TableSchema& table,
-                                         OpenPartition* partition) {
+Result<std::optional<RowFragment>> LiveStaticRow(const ReadState& state, const TableSchema& table,
+                                                 OpenPartition* partition) {
   RowFragment row = std::move(partition->header.static_row);
-  if (!storage::KeepLive(table, partition->header.deletion, state.now, &row)) return std::nullopt;
-  return row;
+  bool live = false;
+  CELLFS_RETURN_IF_ERROR(
+      storage::KeepLive(table, partition->header.deletion, state.now, &row, &live));
+  if (!live) return std::optional<RowFragment>();
+  return std::optional<RowFragment>(std::move(row));
 }
 
 }  // namespace
@@ -147,7 +152,9 @@ Result<std::optional<RowCell>> ReadView::GetCell(const TableHandle& table,
   CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition, &open));
   std::optional<RowFragment> row;
   if (is_static) {
-    row = LiveStaticRow(*state_, *table, &open);
+    auto live = LiveStaticRow(*state_, *table, &open);
+    if (!live.ok()) return live.status();
+    row = std::move(live).value();
   } else {
     auto live = LiveRow(*state_, *table, open, encoded);
     if (!live.ok()) return live.status();
@@ -170,7 +177,10 @@ Result<bool> ReadView::IsPartitionLive(const TableHandle& table,
   OpenPartition open;
   CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition, &open));
   RowFragment static_row = open.header.static_row;
-  if (storage::KeepLive(*table, open.header.deletion, state_->now, &static_row)) return true;
+  bool static_live = false;
+  CELLFS_RETURN_IF_ERROR(
+      storage::KeepLive(*table, open.header.deletion, state_->now, &static_row, &static_live));
+  if (static_live) return true;
   // The whole partition, first live row only. The iterator re-seeks to the
   // first row, where `open.it` already stands: one cheap seek.
   RowScan scan;
@@ -211,9 +221,10 @@ Result<ReadView::PartitionRead> ReadView::ReadPartition(const TableHandle& table
   // The static row moves out of the header, which the row scan takes (it
   // needs only the deletions).
   RowFragment static_row = std::move(open.header.static_row);
-  if (storage::KeepLive(*table, open.header.deletion, state_->now, &static_row)) {
-    read.static_row = std::move(static_row);
-  }
+  bool static_live = false;
+  CELLFS_RETURN_IF_ERROR(
+      storage::KeepLive(*table, open.header.deletion, state_->now, &static_row, &static_live));
+  if (static_live) read.static_row = std::move(static_row);
   scan.partition_prefix = *open.prefix;
   scan.header = std::move(open.header);
   scan.reverse = slice.reverse;

@@ -19,10 +19,12 @@ constexpr uint8_t kMarkerExpiring = 0x02;
 constexpr uint8_t kHasDeletion = 0x04;
 constexpr uint8_t kHeaderBits = kHasMarker | kMarkerExpiring | kHasDeletion;
 
-// Flag bits of a cell: the kind in bits 0-1, then whether it expires.
+// Flag bits of a cell: the kind in bits 0-1, whether it expires, whether
+// it is an element cell (a path follows the column id).
 constexpr uint8_t kKindMask = 0x03;
 constexpr uint8_t kCellExpiring = 0x04;
-constexpr uint8_t kCellBits = kKindMask | kCellExpiring;
+constexpr uint8_t kCellHasPath = 0x08;
+constexpr uint8_t kCellBits = kKindMask | kCellExpiring | kCellHasPath;
 
 // The smallest encoded cell: flags, id, write time, one body byte.
 constexpr size_t kMinCellBytes = 4;
@@ -33,6 +35,19 @@ bool IsMarkerLive(const RowMarker& marker, int64_t now) {
 
 bool IsShadowed(const std::optional<RowDeletion>& deletion, int64_t write_time) {
   return deletion && Shadows(*deletion, write_time);
+}
+
+// Appends `next` to `*cells` unless the empty-path cell of its column
+// (already in `*cells`, as it sorts first) shadows it.
+void PushUnlessElementShadowed(RowCell&& next, std::vector<RowCell>* cells, uint32_t* head_column,
+                               int64_t* shadow_through) {
+  if (next.path.empty()) {
+    *head_column = next.column_id;
+    *shadow_through = ElementShadowThrough(next.cell);
+  } else if (*head_column == next.column_id && next.cell.write_time <= *shadow_through) {
+    return;
+  }
+  cells->push_back(std::move(next));
 }
 
 // Drops from `*fragment` what its deletion shadows.
@@ -83,8 +98,14 @@ void EncodeCell(const RowCell& row_cell, int64_t base, std::string* out) {
   const Cell& cell = row_cell.cell;
   uint8_t flags = static_cast<uint8_t>(cell.kind);
   if (cell.is_expiring()) flags |= kCellExpiring;
+  if (!row_cell.path.empty()) flags |= kCellHasPath;
   out->push_back(static_cast<char>(flags));
   AppendVarint64(row_cell.column_id, out);
+  if (!row_cell.path.empty()) {
+    assert(cell.kind != CellKind::kCounter);
+    AppendVarint64(row_cell.path.size(), out);
+    out->append(row_cell.path);
+  }
   AppendRelative(cell.write_time, base, out);
   switch (cell.kind) {
     case CellKind::kRegular:
@@ -206,23 +227,36 @@ Status DecodeCellBody(FragmentReader* reader, uint8_t flags, Cell* cell) {
   return reader->Error("unknown cell kind");
 }
 
-// `previous_id` is the previous cell's column id, or -1 for the first cell.
-Status DecodeCell(FragmentReader* reader, int64_t base, int64_t previous_id, RowCell* row_cell) {
+// `previous` is the previous cell, or null for the first cell.
+Status DecodeCell(FragmentReader* reader, int64_t base, const RowCell* previous,
+                  RowCell* row_cell) {
   uint8_t flags = 0;
   CELLFS_RETURN_IF_ERROR(reader->Byte("cell flags", &flags));
   const uint8_t kind = flags & kKindMask;
   if ((flags & ~kCellBits) != 0 || kind > static_cast<uint8_t>(CellKind::kCounter) ||
-      ((flags & kCellExpiring) != 0 && kind != static_cast<uint8_t>(CellKind::kRegular))) {
+      ((flags & kCellExpiring) != 0 && kind != static_cast<uint8_t>(CellKind::kRegular)) ||
+      ((flags & kCellHasPath) != 0 && kind == static_cast<uint8_t>(CellKind::kCounter))) {
     return reader->Error("bad cell flags " + std::to_string(flags));
   }
   uint64_t id = 0;
   CELLFS_RETURN_IF_ERROR(reader->Unsigned("column id", &id));
   if (id > UINT32_MAX) return reader->Error("column id " + std::to_string(id) + " exceeds 32 bits");
-  if (static_cast<int64_t>(id) <= previous_id) {
-    return reader->Error("column id " + std::to_string(id) + " not after " +
-                         std::to_string(previous_id));
-  }
   row_cell->column_id = static_cast<uint32_t>(id);
+  row_cell->path.clear();
+  if ((flags & kCellHasPath) != 0) {
+    uint64_t length = 0;
+    CELLFS_RETURN_IF_ERROR(reader->Unsigned("path length", &length));
+    if (length == 0) return reader->Error("empty element path");
+    CELLFS_RETURN_IF_ERROR(reader->Bytes(length, &row_cell->path));
+  }
+  if (previous != nullptr && !CellBefore(*previous, *row_cell)) {
+    if (previous->column_id == id && !row_cell->path.empty()) {
+      return reader->Error("element path of column " + std::to_string(id) +
+                           " not after the previous");
+    }
+    return reader->Error("column id " + std::to_string(id) + " not after " +
+                         std::to_string(previous->column_id));
+  }
   Cell& cell = row_cell->cell;
   cell = Cell();
   cell.kind = static_cast<CellKind>(kind);
@@ -231,6 +265,18 @@ Status DecodeCell(FragmentReader* reader, int64_t base, int64_t previous_id, Row
 }
 
 }  // namespace
+
+int64_t ElementShadowThrough(const Cell& head) {
+  switch (head.kind) {
+    case CellKind::kTombstone:
+      return head.write_time;
+    case CellKind::kRegular:
+      return head.write_time == INT64_MIN ? INT64_MIN : head.write_time - 1;
+    case CellKind::kCounter:
+      break;
+  }
+  return INT64_MIN;
+}
 
 const RowCell* RowFragment::FindCell(uint32_t column_id) const {
   auto it = std::lower_bound(cells.begin(), cells.end(), column_id,
@@ -254,11 +300,10 @@ RowDeletion ReconcileDeletions(const RowDeletion& a, const RowDeletion& b) {
 
 void NormalizeRowFragment(RowFragment* fragment) {
   auto& cells = fragment->cells;
-  std::stable_sort(cells.begin(), cells.end(),
-                   [](const RowCell& a, const RowCell& b) { return a.column_id < b.column_id; });
+  std::stable_sort(cells.begin(), cells.end(), CellBefore);
   size_t kept = 0;
   for (size_t i = 0; i < cells.size(); ++i) {
-    if (kept > 0 && cells[kept - 1].column_id == cells[i].column_id) {
+    if (kept > 0 && SameCellSlot(cells[kept - 1], cells[i])) {
       ReconcileInto(&cells[kept - 1].cell, std::move(cells[i].cell));
     } else if (kept != i) {
       cells[kept++] = std::move(cells[i]);
@@ -267,6 +312,14 @@ void NormalizeRowFragment(RowFragment* fragment) {
     }
   }
   cells.resize(kept);
+  std::vector<RowCell> unshadowed;
+  unshadowed.reserve(cells.size());
+  uint32_t head_column = 0;
+  int64_t shadow_through = INT64_MIN;
+  for (RowCell& cell : cells) {
+    PushUnlessElementShadowed(std::move(cell), &unshadowed, &head_column, &shadow_through);
+  }
+  cells = std::move(unshadowed);
   ApplyDeletion(fragment);
 }
 
@@ -286,17 +339,22 @@ void MergeRowFragmentInto(RowFragment* target, RowFragment&& other) {
   merged.reserve(target->cells.size() + other.cells.size());
   auto a = target->cells.begin();
   auto b = other.cells.begin();
+  // The empty-path cell of the column being merged: its element cells at or
+  // below shadow_through are dropped.
+  uint32_t head_column = 0;
+  int64_t shadow_through = INT64_MIN;
   while (a != target->cells.end() || b != other.cells.end()) {
     RowCell next;
-    if (b == other.cells.end() || (a != target->cells.end() && a->column_id < b->column_id)) {
+    if (b == other.cells.end() || (a != target->cells.end() && CellBefore(*a, *b))) {
       next = std::move(*a++);
-    } else if (a == target->cells.end() || b->column_id < a->column_id) {
+    } else if (a == target->cells.end() || CellBefore(*b, *a)) {
       next = std::move(*b++);
     } else {
       next = std::move(*a++);
       ReconcileInto(&next.cell, std::move(b++->cell));
     }
-    if (!IsShadowed(target->deletion, next.cell.write_time)) merged.push_back(std::move(next));
+    if (IsShadowed(target->deletion, next.cell.write_time)) continue;
+    PushUnlessElementShadowed(std::move(next), &merged, &head_column, &shadow_through);
   }
   target->cells = std::move(merged);
 }
@@ -339,7 +397,7 @@ void EncodeRowFragment(const RowFragment& fragment, std::string* out) {
   if (fragment.marker && fragment.marker->is_expiring()) header |= kMarkerExpiring;
   if (fragment.deletion) header |= kHasDeletion;
   size_t value_bytes = 0;
-  for (const RowCell& c : fragment.cells) value_bytes += c.cell.value.size();
+  for (const RowCell& c : fragment.cells) value_bytes += c.cell.value.size() + c.path.size();
   // Generous: header, base, marker, deletion, and ~24 bytes of overhead a cell.
   out->reserve(out->size() + 48 + value_bytes + 24 * fragment.cells.size());
 
@@ -360,7 +418,7 @@ void EncodeRowFragment(const RowFragment& fragment, std::string* out) {
   }
   AppendVarint64(fragment.cells.size(), out);
   for (size_t i = 0; i < fragment.cells.size(); ++i) {
-    assert(i == 0 || fragment.cells[i - 1].column_id < fragment.cells[i].column_id);
+    assert(i == 0 || CellBefore(fragment.cells[i - 1], fragment.cells[i]));
     EncodeCell(fragment.cells[i], base, out);
   }
 }
@@ -392,7 +450,7 @@ Status DecodeRowFragment(std::string_view bytes, RowFragment* fragment) {
   }
   fragment->cells.resize(static_cast<size_t>(count));
   for (size_t i = 0; i < fragment->cells.size(); ++i) {
-    const int64_t previous = i == 0 ? -1 : int64_t{fragment->cells[i - 1].column_id};
+    const RowCell* previous = i == 0 ? nullptr : &fragment->cells[i - 1];
     CELLFS_RETURN_IF_ERROR(DecodeCell(&reader, base, previous, &fragment->cells[i]));
   }
   if (reader.remaining() != 0) {

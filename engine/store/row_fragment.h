@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/status.h"
@@ -35,27 +36,53 @@ struct RowDeletion {
   friend bool operator==(const RowDeletion&, const RowDeletion&) = default;
 };
 
+// A cell of a row. Simple columns (and frozen values) have one cell with an
+// empty `path`. A non-frozen collection or UDT (a multi-cell column) has one
+// cell per element, keyed by a non-empty `path` (docs/FORMAT.md "Element
+// cells"), and at most one cell with an empty path: a tombstone there is the
+// column's collection deletion (it shadows every element written at or
+// before its write time); a regular value there is a whole value written
+// before element cells existed, read as a collection deletion at its write
+// time - 1 plus its elements (engine/store/internal/element_cells.h).
 struct RowCell {
+  RowCell() = default;
+  RowCell(uint32_t id, Cell value, std::string element_path = {})
+      : column_id(id), cell(std::move(value)), path(std::move(element_path)) {}
+
   uint32_t column_id = 0;  // stable per table, assigned by the schema layer
   Cell cell;
+  std::string path;  // empty, or an element's path within the column
 
   friend bool operator==(const RowCell&, const RowCell&) = default;
 };
 
+// Cells are ordered by column id, then by path (unsigned bytes, the empty
+// path first).
+inline bool CellBefore(const RowCell& a, const RowCell& b) {
+  return a.column_id != b.column_id ? a.column_id < b.column_id : a.path < b.path;
+}
+inline bool SameCellSlot(const RowCell& a, const RowCell& b) {
+  return a.column_id == b.column_id && a.path == b.path;
+}
+
 // A plain value type; thread-compatible.
 // Invariant for encoding and merging: `cells` strictly increasing by
-// column_id. NormalizeRowFragment establishes it for any input.
+// (column_id, path), and no element cell of a column shadowed by that
+// column's empty-path cell (see RowCell). NormalizeRowFragment establishes
+// it for any input.
 struct RowFragment {
   std::optional<RowMarker> marker;
   std::optional<RowDeletion> deletion;
   std::vector<RowCell> cells;
 
   bool empty() const { return !marker && !deletion && cells.empty(); }
-  // The cell of column `column_id`, or null when the fragment holds none.
+  // The first cell of column `column_id` (its empty-path cell when it has
+  // one), or null when the fragment holds none.
   // A stored cell, whatever its state: a tombstone or an expired cell is
   // returned too. Whether it is live is the reader's judgement (a ReadView
-  // hands out rows holding live cells only). REQUIRES: cells strictly
-  // increasing by column_id (every fragment read from the store is).
+  // hands out rows holding live cells only, one per column: element cells
+  // are assembled into the column's value). REQUIRES: cells in CellBefore
+  // order (every fragment read from the store is).
   const RowCell* FindCell(uint32_t column_id) const;
   RowCell* FindCell(uint32_t column_id) {
     return const_cast<RowCell*>(static_cast<const RowFragment&>(*this).FindCell(column_id));
@@ -78,15 +105,24 @@ inline bool Shadows(const RowDeletion& deletion, int64_t write_time) {
   return write_time <= deletion.write_time;
 }
 
-// Sorts cells by column id, reconciles cells sharing an id, and drops the
-// marker and cells that the deletion shadows. Merging and encoding keep the
+// For the empty-path cell `head` of a column: the write time at or below
+// which that column's element cells are shadowed. A tombstone shadows
+// through its own write time; a whole value (written before element cells
+// existed) through its write time - 1, as Cassandra's overwrite of a
+// collection does. INT64_MIN (nothing shadowed) for a counter.
+int64_t ElementShadowThrough(const Cell& head);
+
+// Sorts cells (CellBefore), reconciles cells sharing a column id and path,
+// and drops the marker and cells that the deletion shadows, and element
+// cells that their column's deletion shadows. Merging and encoding keep the
 // result normalised.
 void NormalizeRowFragment(RowFragment* fragment);
 
 // Merges `other` into `*target`: markers and deletions reconcile, cells
-// reconcile per column id in one linear pass, then everything the merged
-// deletion shadows is dropped. Values are moved from `other`, not copied.
-// REQUIRES: both normalised (cells strictly increasing by id).
+// reconcile per (column id, path) in one linear pass, then everything the
+// merged deletion shadows is dropped, and every element cell its column's
+// merged empty-path cell shadows. Values are moved from `other`, not copied.
+// REQUIRES: both normalised.
 // Commutative and associative (see ReconcileInto for counters, which add
 // and so must not be merged twice; a row deletion shadows a counter by the
 // counter's merged write time, so counter deletion is order-dependent, as
@@ -114,14 +150,15 @@ bool PurgeRowFragment(RowFragment* fragment, int64_t now, uint32_t gc_grace_seco
 
 // Appends the encoding of `fragment` to `*out` (docs/FORMAT.md). Equal
 // fragments encode to equal bytes.
-// REQUIRES: cells strictly increasing by column_id; each cell and the marker
-// satisfy Cell's invariants. (Asserted.)
+// REQUIRES: cells strictly increasing (CellBefore); each cell and the marker
+// satisfy Cell's invariants; element cells are not counters. (Asserted.)
 void EncodeRowFragment(const RowFragment& fragment, std::string* out);
 
 // Decodes one whole fragment from `bytes` into `*fragment` (replacing its
 // contents). Returns Corruption, naming the problem and its byte offset, for
 // any input EncodeRowFragment cannot produce structurally: truncation, bad
-// flags, a ttl out of range, column ids not strictly increasing, lengths
+// flags, a ttl out of range, cells not strictly increasing by (column id,
+// path), an empty path or a counter element cell, lengths
 // past the end, trailing bytes. Never reads outside `bytes`. On error
 // `*fragment` holds unspecified (but valid) contents.
 Status DecodeRowFragment(std::string_view bytes, RowFragment* fragment);

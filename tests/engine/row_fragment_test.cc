@@ -480,6 +480,18 @@ TEST_CASE("decoding rejects malformed fragments with Corruption", "[row_fragment
       {"trailing bytes", "\x00\x00\x00zz"s, "row fragment: 2 trailing bytes at byte 3 of 5"},
       {"truncated counter", "\x00\x00\x01\x02\x01\x00\x80"s,
        "row fragment: truncated or overlong counter delta at byte 6 of 7"},
+      {"counter element cell", "\x00\x00\x01\x0a\x01\x01\x61\x00\x02"s,
+       "row fragment: bad cell flags 10 at byte 4 of 9"},
+      {"empty element path", "\x00\x00\x01\x08\x01\x00\x00\x00"s,
+       "row fragment: empty element path at byte 6 of 8"},
+      {"element path past the end", "\x00\x00\x01\x08\x01\x05\x61\x62"s,
+       "row fragment: value length 5 past the end at byte 6 of 8"},
+      {"element paths out of order",
+       "\x00\x00\x02\x08\x01\x01\x62\x00\x00\x08\x01\x01\x61\x00\x00"s,
+       "row fragment: element path of column 1 not after the previous at byte 13 of 15"},
+      {"an element before its column's head",
+       "\x00\x00\x02\x08\x01\x01\x61\x00\x00\x00\x01\x00\x00"s,
+       "row fragment: column id 1 not after 1 at byte 11 of 13"},
   };
   for (const auto& c : cases) {
     INFO(c.name);

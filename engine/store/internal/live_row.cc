@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "engine/store/cell.h"
+#include "engine/store/internal/element_cells.h"
 
 namespace cellfs::storage {
 namespace {
@@ -37,19 +38,42 @@ void KeepEarliest(std::optional<int64_t>* earliest, int64_t second) {
 
 }  // namespace
 
-bool KeepLive(const TableSchema& table, const std::optional<RowDeletion>& inherited, int64_t now,
-              RowFragment* row) {
+Status KeepLive(const TableSchema& table, const std::optional<RowDeletion>& inherited, int64_t now,
+                RowFragment* row, bool* live) {
   const std::optional<RowDeletion> deletion = Newest(inherited, row->deletion);
   row->deletion.reset();
   if (row->marker && ((deletion && Shadows(*deletion, row->marker->write_time)) ||
                       !IsMarkerLive(*row->marker, now))) {
     row->marker.reset();
   }
-  std::erase_if(row->cells, [&](const RowCell& c) {
-    return (deletion && Shadows(*deletion, c.cell.write_time)) || !IsLive(c.cell, now) ||
-           !table.ColumnIndexById(c.column_id).has_value();
-  });
-  return row->marker.has_value() || !row->cells.empty();
+  // One pass, compacting in place: simple cells stay when visible; the
+  // cells of a multi-cell column (a run of one column id) become one.
+  std::vector<RowCell>& cells = row->cells;
+  size_t kept = 0;
+  for (size_t i = 0; i < cells.size();) {
+    const std::optional<size_t> index = table.ColumnIndexById(cells[i].column_id);
+    const CqlType* type = index ? table.column(*index).type.get() : nullptr;
+    if (type == nullptr || !type->is_multi_cell()) {
+      const Cell& cell = cells[i].cell;
+      if (type != nullptr && IsLive(cell, now) &&
+          !(deletion && Shadows(*deletion, cell.write_time))) {
+        if (kept != i) cells[kept] = std::move(cells[i]);
+        ++kept;
+      }
+      ++i;
+      continue;
+    }
+    size_t end = i + 1;
+    while (end < cells.size() && cells[end].column_id == cells[i].column_id) ++end;
+    std::optional<RowCell> assembled;
+    CELLFS_RETURN_IF_ERROR(AssembleElements(*type, std::span<RowCell>(cells).subspan(i, end - i),
+                                            deletion, now, &assembled));
+    if (assembled) cells[kept++] = std::move(*assembled);
+    i = end;
+  }
+  cells.resize(kept);
+  *live = row->marker.has_value() || !cells.empty();
+  return Status::Ok();
 }
 
 std::optional<int64_t> NextSweepSecond(const RowFragment& fragment, int64_t gc_grace_seconds) {

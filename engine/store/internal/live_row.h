@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "engine/cql/table_schema.h"
+#include "engine/status.h"
 #include "engine/store/row_fragment.h"
 
 namespace cellfs::storage {
@@ -12,10 +13,13 @@ namespace cellfs::storage {
 // Applies `inherited` (a partition or range deletion) and the row's own
 // deletion to `*row`, then keeps only what is live at `now` (microseconds)
 // and belongs to a column `table` still has: the marker if live, live
-// cells. Clears the deletion. Returns true when the row is live (a live
-// marker or cell remains).
-bool KeepLive(const TableSchema& table, const std::optional<RowDeletion>& inherited, int64_t now,
-              RowFragment* row);
+// cells, and for each multi-cell column one cell assembling its live
+// elements (AssembleElements, element_cells.h). Clears the deletion. Sets
+// `*live` when the row is live (a live marker or cell remains).
+// Corruption for element cells that do not decode; `*row` is then
+// unspecified.
+Status KeepLive(const TableSchema& table, const std::optional<RowDeletion>& inherited, int64_t now,
+                RowFragment* row, bool* live);
 
 // The earliest second at which sweeping `fragment` would change it: an
 // expiring cell's expiry (it then becomes a tombstone), an expiring

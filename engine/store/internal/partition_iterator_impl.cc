@@ -80,7 +80,8 @@ Status PartitionIteratorImpl::ReadPartition(bool* live) {
   CELLFS_RETURN_IF_ERROR(storage::ReadPartitionHeader(&entries, false, &header));
   static_row_ = std::move(header.static_row);
   has_first_row_ = false;
-  *live = storage::KeepLive(*table_, header.deletion, state_->now, &static_row_);
+  CELLFS_RETURN_IF_ERROR(
+      storage::KeepLive(*table_, header.deletion, state_->now, &static_row_, live));
   if (*live) return Status::Ok();
   return HasLiveRow(header, &entries, live);
 }
@@ -100,8 +101,11 @@ Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header,
       state_->core->fold_queue.Add(partition_prefix_ + group.group);
     }
     const std::string_view clustering = std::string_view(group.group).substr(row_prefix.size());
-    if (storage::KeepLive(*table_, storage::InheritedDeletion(header, clustering), state_->now,
-                          &group.merged)) {
+    bool row_live = false;
+    CELLFS_RETURN_IF_ERROR(storage::KeepLive(*table_,
+                                             storage::InheritedDeletion(header, clustering),
+                                             state_->now, &group.merged, &row_live));
+    if (row_live) {
       first_row_ = std::move(group.merged);
       has_first_row_ = true;
       *live = true;

@@ -114,7 +114,13 @@ bool RowIteratorImpl::ReadRow() {
   const std::string_view clustering = std::string_view(group.group).substr(row_prefix_.size());
   if (!PastResumePoint(clustering)) return false;
   const std::optional<RowDeletion> inherited = storage::InheritedDeletion(scan_.header, clustering);
-  if (!storage::KeepLive(*table_, inherited, state_->now, &group.merged)) return false;
+  bool live = false;
+  if (Status kept = storage::KeepLive(*table_, inherited, state_->now, &group.merged, &live);
+      !kept.ok()) {
+    Fail(std::move(kept));
+    return false;
+  }
+  if (!live) return false;
   clustering_.assign(clustering);
   std::swap(row_, group.merged);
   return true;
