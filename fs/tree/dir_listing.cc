@@ -144,8 +144,7 @@ class RowListing final : public DirListing {
       // buffers, so a long listing does not allocate per row.
       if (out != prepared_ || out->node.id.kind != NodeKind::kRow) {
         out->node = dir_;
-        out->node.id.kind = NodeKind::kRow;
-        out->node.id.slice.clear();
+        out->node.id.kind = NodeKind::kRow;  // a slice's rows keep it (node_resolver.cc)
         prepared_ = out;
       }
       if (status_ = it_->DecodeClustering(&out->node.id.clustering); !status_.ok()) return false;
