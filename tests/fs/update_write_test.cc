@@ -33,6 +33,8 @@ TEST_CASE("a row made with mkdir CK@update has no marker: it goes when its cells
   FsDriver d;
   MakeSchema(d);
   REQUIRE(d.Mkdir("ks/t/p") == 0);
+  uint64_t inode = 0;  // looked up, the name is absent, so mkdir -p goes on to make it
+  CHECK(d.Resolve("ks/t/p/1@update", &inode) == ENOENT);
   REQUIRE(d.Mkdir("ks/t/p/1@update") == 0);
   REQUIRE(d.Write("ks/t/p/1/v@ttl=5", "updated\n") == 0);
   REQUIRE(d.Mkdir("ks/t/p/2") == 0);  // INSERT: a marker without TTL
