@@ -73,8 +73,8 @@ void AppendCells(const Node& dir, const RowFragment& row, ColumnKind kind,
     entry.name = column.name;
     entry.node = dir;
     entry.node.id.kind = NodeKind::kCell;
+    // The directory's write suffixes pass to its cells, as lookups give them.
     entry.node.id.slice.clear();
-    entry.node.id.write = {};
     entry.node.id.column_id = table.column_ids[i];
     entry.state = CellState(*column.type, *cell);
     out->push_back(std::move(entry));

@@ -3,6 +3,7 @@
 // a slice directory's removal is one range tombstone, checked by Cassandra's
 // rules (an older replay stays deleted, a newer write appears) and by
 // counting the store's entries.
+#include <fcntl.h>
 #include <leveldb/db.h>
 #include <sys/stat.h>
 
@@ -118,6 +119,36 @@ TEST_CASE("rm -r ROW@timestamp=T deletes what is not newer than T, every child a
     REQUIRE(d.Mkdir("ks/flat/p" + At(kOld + 15)) == 0);
     CHECK_FALSE(d.Exists("ks/flat/p"));
   }
+}
+
+TEST_CASE("a directory's write suffixes pass to its children, listed or looked up",
+          "[fs][delete]") {
+  FsDriver d;
+  MakeSchema(d);
+  PutRow(d, "a", 1, kOld + 10);
+  const std::string row = "ks/t/a/1" + At(kOld + 40);
+  // Looked up: a cell written through the row's suffixed name is at T.
+  REQUIRE(d.Write(row + "/n", "3") == 0);
+  std::string writetime;
+  REQUIRE(d.GetXattr("ks/t/a/1/n", "user.cellfs.writetime", &writetime) == 0);
+  CHECK(writetime == std::to_string(kOld + 40));
+  // Listed (readdirplus): the entry's inode writes at T too.
+  std::vector<Listed> listed;
+  ListOptions plus;
+  plus.plus = true;
+  REQUIRE(d.List(row, &listed, plus) == 0);
+  uint64_t v = 0;
+  for (const Listed& entry : listed) {
+    if (entry.name == "v") v = entry.inode;
+  }
+  REQUIRE(v != 0);
+  fs::OpenReply reply;
+  REQUIRE(d.fs().Open(v, O_WRONLY | O_TRUNC, &reply) == 0);
+  CHECK(d.fs().Write(reply.handle, 0, "w\n") == 2);
+  CHECK(d.fs().Flush(reply.handle) == 0);
+  d.fs().Release(reply.handle);
+  REQUIRE(d.GetXattr("ks/t/a/1/v", "user.cellfs.writetime", &writetime) == 0);
+  CHECK(writetime == std::to_string(kOld + 40));
 }
 
 TEST_CASE("rm -r PK@timestamp=T in a clustered table deletes at T", "[fs][delete]") {
