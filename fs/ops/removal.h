@@ -50,7 +50,8 @@ class Removal {
   int RemoveBeneathSlice(const Node& row, const Node& target);
 
  private:
-  // Writes the range tombstone of the slice `id` names (a kSlice id).
+  // Writes the range tombstone of `slice` (a kSlice node) at its write
+  // attributes' timestamp; EINVAL for @limit or @reverse.
   int WriteRangeTombstone(const Node& slice);
 
   TreeContext* const tree_;
