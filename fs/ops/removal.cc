@@ -3,6 +3,8 @@
 #include "fs/ops/removal.h"
 
 #include <cerrno>
+#include <string>
+#include <vector>
 
 #include "fs/formats/write_suffixes.h"
 #include "fs/tree/dir_listing.h"
@@ -32,6 +34,42 @@ Node SliceOf(const Node& row) {
   slice.id.kind = NodeKind::kSlice;
   slice.id.clustering.clear();
   return slice;
+}
+
+// A row listed in a slice, as the kernel knows it under the partition's
+// plain path (PK/CK).
+struct HeldRow {
+  NodeId id;
+  std::string name;
+};
+
+NodeId PlainPartition(const NodeId& id) {
+  NodeId partition = id;
+  partition.kind = NodeKind::kPartition;
+  partition.slice.clear();
+  partition.clustering.clear();
+  partition.write = {};
+  return partition;
+}
+
+// The rows of `slice` the kernel holds under the partition's plain path,
+// read before the range is deleted, so that their entries can be
+// invalidated after: the kernel cannot hold a row without its partition,
+// so nothing is read when it does not hold the partition.
+std::vector<HeldRow> HeldRows(const TreeContext& tree, const Node& slice) {
+  std::vector<HeldRow> held;
+  if (!tree.inodes->Find(EncodeNodeId(PlainPartition(slice.id)))) return held;
+  ReadView view = tree.engine->NewReadView();
+  auto listing = NewDirListing(tree, slice, view);
+  if (!listing.ok()) return held;
+  ListedEntry entry;
+  while (listing.value()->Next(&entry)) {
+    NodeId row = entry.node.id;
+    row.slice.clear();
+    row.write = {};
+    if (tree.inodes->Find(EncodeNodeId(row))) held.push_back({std::move(row), entry.name});
+  }
+  return held;
 }
 
 }  // namespace
@@ -110,10 +148,19 @@ int Removal::WriteRangeTombstone(const Node& slice) {
     return ErrnoFromStatus(s);
   }
   if (range.limit != 0 || range.reverse) return EINVAL;  // DELETE takes no LIMIT nor order
+  std::vector<HeldRow> held = HeldRows(*tree_, slice);
   Mutation mutation = tree_->engine->NewMutation();
   Status s = mutation.DeleteRange(slice.table, slice.id.partition_key, range, slice.id.write);
   if (s.ok()) s = files_->Apply(std::move(mutation));
-  return ErrnoFromStatus(s);
+  if (!s.ok()) return ErrnoFromStatus(s);
+  // `ls PK/CK` must not answer from the kernel's cache what the range
+  // deleted (rows newer than a timestamped range are looked up again too).
+  const NodeId partition = PlainPartition(slice.id);
+  for (const HeldRow& row : held) {
+    files_->InvalidateNode(row.id);
+    files_->InvalidateName(partition, row.name);
+  }
+  return 0;
 }
 
 }  // namespace cellfs::fs

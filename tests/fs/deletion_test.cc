@@ -193,6 +193,20 @@ TEST_CASE("rm -r of a slice directory is one range tombstone", "[fs][delete][sli
   CHECK(d.Exists("ks/t/p/7"));
 }
 
+TEST_CASE("a range deletion invalidates the rows the kernel holds under the partition",
+          "[fs][delete][slice]") {
+  FsDriver d;
+  MakeSchema(d);
+  for (int c = 0; c < 5; ++c) PutRow(d, "p", c, kOld + 10);
+  REQUIRE(d.Exists("ks/t/p/1"));  // held as PK/CK
+  uint64_t partition = 0;
+  REQUIRE(d.Resolve("ks/t/p", &partition) == 0);
+  d.notifier().Clear();
+  REQUIRE(RmR(d, "ks/t/p/@lt=3") == 0);
+  CHECK(d.notifier().SawEntry(partition, "1"));
+  CHECK_FALSE(d.notifier().SawEntry(partition, "4"));
+}
+
 TEST_CASE("slice removals: nested bounds, timestamps, emptiness, limits", "[fs][delete][slice]") {
   FsDriver d;
   MakeSchema(d);
