@@ -495,6 +495,7 @@ class RowJsonFile final : public OpenFile {
       Status s = ParseRowJson(*row_.table, row_.id.partition_key, row_.id.clustering, buffer_.str(),
                               &cells_);
       if (!s.ok()) return -Refuse(ErrnoFromStatus(s));
+      if (int e = CheckStaticOnly()) return -Refuse(e);
       if (int e = CheckColumns()) return -Refuse(e);
     }
     return static_cast<ssize_t>(data.size());
@@ -516,8 +517,7 @@ class RowJsonFile final : public OpenFile {
     Status s = mutation.Update(row_.table, row_.id.partition_key, row_.id.clustering, cells);
     if (s.ok()) s = context_->Apply(std::move(mutation));
     if (!s.ok()) return Refuse(ErrnoFromStatus(s));  // as CellFile: nothing stored later
-    NodeId dir = row_.id;
-    dir.kind = row_.clustered() ? NodeKind::kRow : NodeKind::kPartition;
+    NodeId dir = row_.id;                            // the row, or the partition (its @json)
     dir.file = VirtualName::Kind::kCql;
     dir.directory = NodeKind::kRoot;
     NodeId partition = dir;
@@ -533,6 +533,16 @@ class RowJsonFile final : public OpenFile {
   }
 
  private:
+  // A clustered partition's @json takes its static columns only (an
+  // UPDATE of the static row); a regular column needs a row.
+  int CheckStaticOnly() const {
+    if (row_.id.kind != NodeKind::kPartition || !row_.clustered()) return 0;
+    for (const ColumnValue& cell : cells_) {
+      if (row_.table->column(cell.column).kind != ColumnKind::kStatic) return EINVAL;
+    }
+    return 0;
+  }
+
   // CheckSchema for the columns the object names. The object was parsed
   // against the schema of the open (row_.table), whose column indexes the
   // cells carry, so the store goes through that schema: it still maps
@@ -612,6 +622,12 @@ int OpenCellFile(FileContext* context, const Node& node, int flags, bool created
 }
 
 int OpenRowJsonFile(FileContext* context, const Node& row, std::unique_ptr<OpenFile>* out) {
+  if (row.id.kind == NodeKind::kPartition && row.clustered()) {
+    // A partition's static columns, opened for writing: its read side is
+    // the export, which a writable open does not show.
+    *out = std::make_unique<RowJsonFile>(context, row, std::string());
+    return 0;
+  }
   auto partition = row.Partition();
   if (!partition.ok()) return ErrnoFromStatus(partition.status());
   ReadView view = context->engine->NewReadView();

@@ -79,7 +79,10 @@ int OpenCellFile(FileContext* context, const Node& node, int flags, bool created
 // write buffers); the object is parsed once, when its closing brace
 // arrives. As for cells, a refused write or store (ESTALE: a column it
 // names was dropped since the open) leaves the file storing nothing more
-// and failing its flush with that errno.
+// and failing its flush with that errno. `row` may also be a clustered
+// partition, opened for writing: then the object names its static columns
+// only (a regular one is EINVAL; key members must match the partition),
+// stored as an UPDATE of the static row, and nothing is read.
 int OpenRowJsonFile(FileContext* context, const Node& row, std::unique_ptr<OpenFile>* out);
 
 // @json / @csv of a table, partition or slice, streamed from one snapshot:

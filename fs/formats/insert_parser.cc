@@ -18,11 +18,6 @@ RowBuilder::RowBuilder(TableHandle table, const WriteAttributes& defaults)
     : table_(std::move(table)),
       defaults_{defaults.timestamp, defaults.ttl},
       given_in_(table_->def.columns.size() + 2) {
-  if (table_->def.has_counters()) {
-    table_status_ = Status::InvalidArgument(
-        "table " + table_->def.name +
-        " has counters, which change only by adding (write a delta to a counter's file)");
-  }
   for (size_t i = 0; i < table_->def.columns.size(); ++i) {
     by_name_.emplace(table_->def.columns[i].name, i);
   }
@@ -89,6 +84,9 @@ Status RowBuilder::Null(size_t column) {
   if (def.is_primary_key()) {
     return Status::InvalidArgument("key column " + Quoted(def.name) + " cannot be null");
   }
+  if (def.type->kind() == TypeKind::kCounter) {
+    return Status::InvalidArgument("counter column " + Quoted(def.name) + " cannot be null");
+  }
   if (cells_ == row_.cells.size()) row_.cells.emplace_back();
   ColumnValue& cell = row_.cells[cells_++];
   cell.column = column;
@@ -96,20 +94,36 @@ Status RowBuilder::Null(size_t column) {
   return Status::Ok();
 }
 
-Status RowBuilder::CheckKeys() const {
-  const size_t keys = table_->partition_key_count() + table_->clustering_count();
+Status RowBuilder::CheckKeys() {
+  const size_t partition_keys = table_->partition_key_count();
+  const size_t keys = partition_keys + table_->clustering_count();
+  static_only_ = false;
+  size_t missing = keys;
+  bool clustering_given = false;
   for (size_t i = 0; i < keys; ++i) {
-    if (given_in_[i] != record_) {
-      return Status::InvalidArgument("missing key column " + Quoted(table_->column(i).name));
-    }
+    const bool given = given_in_[i] == record_;
+    if (!given && missing == keys) missing = i;
+    clustering_given = clustering_given || (given && i >= partition_keys);
   }
-  return Status::Ok();
+  if (missing == keys) return Status::Ok();
+  if (missing >= partition_keys && !clustering_given) {
+    // INSERT INTO t (pk, s) VALUES (…): the static row alone.
+    bool statics = false;
+    bool regulars = false;
+    for (size_t i = keys; i < table_->def.columns.size(); ++i) {
+      if (given_in_[i] != record_) continue;
+      (table_->column(i).kind == ColumnKind::kStatic ? statics : regulars) = true;
+    }
+    static_only_ = statics && !regulars;
+    if (static_only_) return Status::Ok();
+  }
+  return Status::InvalidArgument("missing key column " + Quoted(table_->column(missing).name));
 }
 
 Status RowBuilder::CheckKeyNames() const {
   Result<std::string> name = FormatKeyName(partition_types_, row_.partition_key);
   if (!name.ok()) return name.status().WithContext("partition key");
-  if (clustering_types_.empty()) return Status::Ok();
+  if (clustering_types_.empty() || static_only_) return Status::Ok();
   name = FormatKeyName(clustering_types_, row_.clustering);
   return name.ok() ? Status::Ok() : name.status().WithContext("row key");
 }
@@ -117,6 +131,8 @@ Status RowBuilder::CheckKeyNames() const {
 void RowBuilder::Emit(uint64_t line, const Sink& sink) {
   if (Status names = CheckKeyNames(); !names.ok()) return sink(line, std::move(names));
   row_.cells.resize(cells_);
+  row_.static_only = static_only_;
+  if (static_only_) row_.clustering.clear();  // Begin sizes it again
   Result<InsertRow> result(std::move(row_));
   sink(line, std::move(result));
   if (result.ok()) row_ = std::move(result).value();

@@ -19,12 +19,19 @@ namespace cellfs::fs {
 
 // One record's write: an INSERT of its key (a row marker) with the cells it
 // names. Columns the record omits are absent from `cells` (left as they
-// are); a null deletes (ColumnValue::value nullopt).
+// are); a null deletes (ColumnValue::value nullopt). In a counter table the
+// cells are counter values that the write ADDS (cqlsh COPY FROM), never
+// null.
 struct InsertRow {
   std::vector<std::string> partition_key;  // serialized, key order
-  std::vector<std::string> clustering;     // serialized, every clustering column
-  std::vector<ColumnValue> cells;          // static and regular columns
-  WriteAttributes attributes;              // the record's, else the defaults
+  // Serialized, every clustering column; empty when `static_only`.
+  std::vector<std::string> clustering;
+  std::vector<ColumnValue> cells;  // static and regular columns
+  WriteAttributes attributes;      // the record's, else the defaults
+  // The record gave the partition key and static columns only, no
+  // clustering or regular column: Cassandra's INSERT of just the static row
+  // (no row, no row marker).
+  bool static_only = false;
 };
 
 // Input format, decided by the first non-blank byte of the input: '{' means
@@ -32,7 +39,7 @@ struct InsertRow {
 //
 // JSON Lines: one object per line; members name columns (exact names, or
 // "\"Quoted\"" for names that need quotes in CQL); every key column must be
-// present and non-null; values as a row's @json write reads them, by
+// present and non-null (but see "static only" below); values as a row's @json write reads them, by
 // Cassandra's fromJson rules (fs/formats/json_value.h: numbers, strings
 // holding CQL literals, arrays for lists/sets/tuples, objects for maps/UDTs,
 // null); optional members "@ttl" (integer 0..630720000) and
@@ -48,10 +55,19 @@ struct InsertRow {
 // to a cell (text as is, 2018-07-23T11:04:22.432Z, {'a', 'b'}, 0xff). A
 // record with a different number of fields than the header is an error.
 //
+// Static only: a record (in CSV, a header) that gives the partition key and
+// static columns but no clustering and no regular column is the INSERT of
+// the partition's static row alone, as Cassandra allows; any other record
+// must give every key column.
+//
+// Counter tables: each record adds its values to the counters (cqlsh COPY
+// FROM); a null counter value is refused, and "@ttl"/"@timestamp" (or the
+// @insert suffixes) are refused when the record is applied, as Cassandra
+// refuses them for counter updates.
+//
 // Errors are InvalidArgument naming the problem: "column 'age': invalid int
 // value 'x'", "missing key column 'host'", "unknown column 'foo'", "not a
-// JSON object", "3 fields, the header has 4". A counter table refuses every
-// record (counters change only by adding).
+// JSON object", "3 fields, the header has 4".
 //
 // A line (bytes between two '\n') longer than `max_line_bytes` is refused
 // as "longer than N bytes" with its line number, without keeping its bytes;

@@ -37,7 +37,7 @@ class RowBuilder {
   RowBuilder(TableHandle table, const WriteAttributes& defaults);
 
   const TableSchema& table() const { return *table_; }
-  // InvalidArgument for every record of a counter table; else Ok.
+  // Ok: every table takes records (kept for the readers' one check).
   const Status& table_status() const { return table_status_; }
 
   // What `name` names: a column index (exact name first, then "\"Name\""
@@ -52,11 +52,14 @@ class RowBuilder {
   // The string that receives column `column`'s serialized value: a key
   // component or a new cell. REQUIRES: Claim(column) succeeded this record.
   std::string* Value(size_t column);
-  // A null for `column`: a cell deletion; InvalidArgument for a key column.
+  // A null for `column`: a cell deletion; InvalidArgument for a key column
+  // or a counter.
   Status Null(size_t column);
   WriteAttributes& attributes() { return row_.attributes; }
-  // InvalidArgument naming the first key column the record did not give.
-  Status CheckKeys() const;
+  // InvalidArgument naming the first key column the record (in CSV, the
+  // header) did not give, unless it gave the partition key and static
+  // columns only (InsertRow::static_only), which it notes for Emit.
+  Status CheckKeys();
   // Hands the record to `sink` as the write of line `line`, then takes its
   // buffers back when the sink left them. A record whose partition or row
   // key would have a directory name over kMaxNameBytes (fs/formats/key_name.h) is
@@ -77,7 +80,8 @@ class RowBuilder {
   std::vector<uint32_t> given_in_;
   uint32_t record_ = 0;
   InsertRow row_;
-  size_t cells_ = 0;  // cells of row_ in use; the vector may hold more, reused
+  size_t cells_ = 0;          // cells of row_ in use; the vector may hold more, reused
+  bool static_only_ = false;  // as the last CheckKeys found
 };
 
 // One input format's reader: splits bytes into records and builds them.

@@ -20,9 +20,10 @@ bool AlwaysEscaped(char c) { return c == '%' || c == '/' || c == ',' || c == '\0
 bool EscapedAtNameStart(char c) { return c == '@' || c == '.'; }
 
 // An '@' that starts "@ttl=" or "@timestamp=" would read as a write suffix
-// (fs/tree/virtual_name.h), so it is escaped wherever it stands.
+// (fs/tree/virtual_name.h), so it is escaped wherever it stands; so is one
+// that starts an "@update" ending a value (mkdir's flag, write_suffixes.h).
 bool StartsWriteSuffix(std::string_view rest) {
-  return rest.starts_with("@ttl=") || rest.starts_with("@timestamp=");
+  return rest.starts_with("@ttl=") || rest.starts_with("@timestamp=") || rest == "@update";
 }
 
 void AppendEscape(char c, std::string* out) {

@@ -11,6 +11,7 @@ namespace {
 
 constexpr std::string_view kTtlKeyword = "@ttl=";
 constexpr std::string_view kTimestampKeyword = "@timestamp=";
+constexpr std::string_view kUpdateFlag = "@update";
 
 std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
@@ -88,6 +89,12 @@ Status SplitWriteSuffixes(std::string_view name, std::string_view* base, WriteAt
   }
   *base = rest;
   return Status::Ok();
+}
+
+bool SplitUpdateFlag(std::string_view name, std::string_view* base) {
+  if (name.size() <= kUpdateFlag.size() || !name.ends_with(kUpdateFlag)) return false;
+  *base = name.substr(0, name.size() - kUpdateFlag.size());
+  return true;
 }
 
 std::string FormatWriteSuffixes(const WriteAttributes& suffixes) {

@@ -51,6 +51,14 @@ namespace cellfs::fs {
 // error *base and *out are unspecified.
 Status SplitWriteSuffixes(std::string_view name, std::string_view* base, WriteAttributes* out);
 
+// The `@update` flag of mkdir (`mkdir PK/CK@update`): a key directory made
+// for UPDATEs, with no row marker stored (docs/FILESYSTEM.md,
+// "Directories"). True when `name` ends in exactly "@update" after at least
+// one byte; then *base is `name` without it. It is a flag, not a write
+// attribute: it may not be combined with @ttl= or @timestamp=, and key
+// names escape an '@' that would start it, as they do for the suffixes.
+bool SplitUpdateFlag(std::string_view name, std::string_view* base);
+
 // The suffixes `suffixes` holds, ttl first: "" when empty, "@ttl=60",
 // "@ttl=60@timestamp=5". Appended to a base that SplitWriteSuffixes returns
 // whole and without suffixes, it splits back into that base and `suffixes`.

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 
+#include "fs/formats/write_suffixes.h"
 #include "fs/tree/errno_map.h"
 
 namespace cellfs::fs {
@@ -42,6 +43,9 @@ int AttrOps::Lookup(uint64_t parent, std::string_view name, Entry* out) {
     return ErrnoFromStatus(live);
   }
   if (exact.ok()) return ENOENT;
+  // `CK@update` names a directory only mkdir makes (write_suffixes.h), so
+  // it is looked up as absent, not as a key that does not parse.
+  if (std::string_view base; SplitUpdateFlag(name, &base)) return ENOENT;
   if (!split.ok() && split.code() == StatusCode::kInvalidArgument) return ErrnoFromStatus(split);
   return ErrnoFromStatus(exact);
 }

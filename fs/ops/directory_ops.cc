@@ -1,5 +1,6 @@
 // DirectoryOps (fs/ops/directory_ops.h): mkdir (CREATE KEYSPACE, partitions,
-// rows with markers), rmdir (DROP when empty, partition and row deletion),
+// rows with markers), rmdir (DROP when empty; rows, partitions and slices
+// through fs/ops/removal.h),
 // and streaming readdir / readdirplus with key-stable offsets.
 #include "fs/ops/directory_ops.h"
 
@@ -10,6 +11,8 @@
 
 #include "engine/cql/cql_identifier.h"
 #include "engine/cql/cql_parser.h"
+#include "fs/formats/write_suffixes.h"
+#include "fs/ops/removal.h"
 #include "fs/tree/dir_listing.h"
 #include "fs/tree/errno_map.h"
 
@@ -94,15 +97,19 @@ int DirectoryOps::MkDir(uint64_t parent, std::string_view name, Entry* out) {
     case NodeKind::kTable:
     case NodeKind::kPartition: {
       if (dir.id.kind == NodeKind::kPartition && !dir.clustered()) return ENOTDIR;
-      Status s = tree_->ChildOf(dir, name, /*split_suffixes=*/true, &child);
+      // `mkdir CK@update`: the row for UPDATEs, no marker (SplitUpdateFlag).
+      std::string_view base = name;
+      const bool update = SplitUpdateFlag(name, &base);
+      Status s = tree_->ChildOf(dir, base, /*split_suffixes=*/true, &child);
       if (s.code() == StatusCode::kNotFound) return EINVAL;
       if (!s.ok()) return ErrnoFromStatus(s);
       if (child.id.kind == NodeKind::kCell) return EEXIST;  // a column's name
-      bool stores_marker =
-          (child.id.kind == NodeKind::kRow || !dir.clustered()) && !dir.table->def.has_counters();
+      bool stores_marker = (child.id.kind == NodeKind::kRow || !dir.clustered()) &&
+                           !dir.table->def.has_counters() && !update;
       if (!stores_marker) {
-        // A clustered partition, or a counter row (counters have no row
-        // marker): nothing is stored until something is written under it.
+        // A clustered partition, a counter row (counters have no row
+        // marker) or a row made @update: nothing is stored until something
+        // is written under it.
         if (!child.id.write.empty()) return EINVAL;
         keep = true;
         break;
@@ -133,9 +140,16 @@ int DirectoryOps::RmDir(uint64_t parent, std::string_view name) {
   if (!directory.ok()) return ErrnoFromStatus(directory.status());
   if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
   const Node& dir = directory.value();
-  if (IsVirtualName(name)) return EPERM;
   Node child;
-  if (Status s = tree_->ChildOf(dir, name, false, &child); !s.ok()) return ErrnoFromStatus(s);
+  Removal removal(tree_, files_);
+  if (IsVirtualName(name)) {
+    // Of the @ names only a slice directory can be removed: its range.
+    if (!tree_->ChildOf(dir, name, false, &child).ok() || child.id.kind != NodeKind::kSlice) {
+      return EPERM;
+    }
+    return removal.RemoveSlice(child);
+  }
+  if (Status s = removal.Target(dir, name, &child); !s.ok()) return ErrnoFromStatus(s);
   switch (child.id.kind) {
     case NodeKind::kKeyspace:
     case NodeKind::kTable: {
@@ -148,23 +162,8 @@ int DirectoryOps::RmDir(uint64_t parent, std::string_view name) {
       return s.ok() ? 0 : ErrnoFromStatus(s);
     }
     case NodeKind::kPartition:
-    case NodeKind::kRow: {
-      if (HasLiveChild(*tree_, child)) return ENOTEMPTY;
-      Mutation mutation = tree_->engine->NewMutation();
-      Status s = child.id.kind == NodeKind::kPartition
-                     ? mutation.DeletePartition(child.table, child.id.partition_key)
-                     : mutation.DeleteRow(child.table, child.id.partition_key, child.id.clustering);
-      if (s.ok()) s = files_->Apply(std::move(mutation));
-      if (!s.ok()) return ErrnoFromStatus(s);
-      tree_->Unkeep(child.id);
-      if (child.id.kind == NodeKind::kRow) {
-        NodeId partition = dir.id;
-        partition.kind = NodeKind::kPartition;
-        partition.slice.clear();
-        tree_->Keep(partition);  // rm -r removes it next
-      }
-      return 0;
-    }
+    case NodeKind::kRow:
+      return removal.RemoveKeyDirectory(dir, name, child);
     case NodeKind::kCell:
       return ENOTDIR;
     default:

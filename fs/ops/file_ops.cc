@@ -9,6 +9,7 @@
 #include <cerrno>
 
 #include "fs/files/open_file.h"
+#include "fs/ops/removal.h"
 #include "fs/tree/errno_map.h"
 
 namespace cellfs::fs {
@@ -29,7 +30,7 @@ int OpenVirtual(FileContext* files, const Node& node, int flags, std::unique_ptr
     }
     case VirtualName::Kind::kJson:
     case VirtualName::Kind::kCsv: {
-      if (node.IsRowJson()) {
+      if (node.IsRowJson() || (node.IsStaticJson() && Writing(flags))) {
         Node row = node;
         row.id.kind = node.id.directory;
         return OpenRowJsonFile(files, row, out);
@@ -112,6 +113,9 @@ int FileOps::Unlink(uint64_t parent, std::string_view name) {
   if (!s.ok()) s = tree_->ChildOf(directory.value(), name, true, &child);  // col@timestamp=T
   if (!s.ok()) return ErrnoFromStatus(s);
   if (child.id.kind != NodeKind::kCell) return EISDIR;
+  if (!directory.value().id.slice.empty()) {
+    return Removal(tree_, files_).RemoveBeneathSlice(directory.value(), child);
+  }
   size_t column = *child.column();
   Mutation mutation = files_->engine->NewMutation();
   s = mutation.DeleteCells(child.table, child.id.partition_key, child.id.clustering,
@@ -120,7 +124,6 @@ int FileOps::Unlink(uint64_t parent, std::string_view name) {
   if (!s.ok()) return ErrnoFromStatus(s);
   // The directories stay while the kernel holds them, so rm -r can finish.
   NodeId dir = directory.value().id;
-  dir.slice.clear();
   tree_->Keep(dir);
   if (dir.kind == NodeKind::kRow) {
     dir.kind = NodeKind::kPartition;

@@ -73,8 +73,8 @@ void AppendCells(const Node& dir, const RowFragment& row, ColumnKind kind,
     entry.name = column.name;
     entry.node = dir;
     entry.node.id.kind = NodeKind::kCell;
+    // The directory's write suffixes pass to its cells, as lookups give them.
     entry.node.id.slice.clear();
-    entry.node.id.write = {};
     entry.node.id.column_id = table.column_ids[i];
     entry.state = CellState(*column.type, *cell);
     out->push_back(std::move(entry));
@@ -144,8 +144,7 @@ class RowListing final : public DirListing {
       // buffers, so a long listing does not allocate per row.
       if (out != prepared_ || out->node.id.kind != NodeKind::kRow) {
         out->node = dir_;
-        out->node.id.kind = NodeKind::kRow;
-        out->node.id.slice.clear();
+        out->node.id.kind = NodeKind::kRow;  // a slice's rows keep it (node_resolver.cc)
         prepared_ = out;
       }
       if (status_ = it_->DecodeClustering(&out->node.id.clustering); !status_.ok()) return false;

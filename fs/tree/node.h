@@ -44,10 +44,25 @@ struct Node {
            (id.directory == NodeKind::kRow ||
             (id.directory == NodeKind::kPartition && !clustered()));
   }
+  // Whether this is the @json of a clustered partition whose table has
+  // static columns: read, the partition's rows as JSON Lines (an export);
+  // written, one JSON object of its static columns (docs/FILESYSTEM.md,
+  // "Virtual files"). Without static columns it is read-only.
+  bool IsStaticJson() const {
+    if (id.kind != NodeKind::kVirtualFile || id.file != VirtualName::Kind::kJson ||
+        id.directory != NodeKind::kPartition || !clustered() || !id.slice.empty()) {
+      return false;
+    }
+    for (const ColumnDef& column : table->def.columns) {
+      if (column.kind == ColumnKind::kStatic) return true;
+    }
+    return false;
+  }
 };
 
 // The one rule for which nodes take writes (docs/FILESYSTEM.md, "Errors"):
-// cells, @cql, @insert and a row's @json do; directories do not (EISDIR);
+// cells, @cql, @insert, a row's @json and a clustered partition's @json
+// (its static columns) do; directories do not (EISDIR);
 // every other file is read-only (EACCES, root included). Open for writing,
 // truncation, create and stat's mode bits all ask this; the errno a writer
 // gets is FileContext::WriteRefusal's (fs/files/file_context.h). Defined in

@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "fs/formats/key_name.h"
+#include "fs/formats/write_suffixes.h"
 #include "fs/tree/slice_path.h"
 #include "fs/tree/tree_context.h"
 #include "fs/tree/virtual_name.h"
@@ -37,22 +38,50 @@ TreeLevel LevelOf(const Node& node) {
   }
 }
 
+// The write attributes of a child reached by a name with suffixes `own`
+// under `parent`: what is beneath a directory reached as `X@timestamp=T`
+// (`rm -r ROW@timestamp=T`) is written and deleted at T too, and the
+// child's own suffixes win per attribute.
+WriteAttributes Inherited(const Node& parent, const WriteAttributes& own) {
+  WriteAttributes write = parent.id.write;
+  if (own.timestamp) write.timestamp = own.timestamp;
+  if (own.ttl) write.ttl = own.ttl;
+  return write;
+}
+
+bool IsSliceKind(VirtualName::Kind kind) {
+  return kind == VirtualName::Kind::kSliceBound || kind == VirtualName::Kind::kLimit ||
+         kind == VirtualName::Kind::kReverse;
+}
+
 Status VirtualChild(const Node& parent, std::string_view name, Node* child) {
   VirtualName parsed;
-  if (Status s = ParseVirtualName(name, &parsed); !s.ok()) return s;
+  WriteAttributes own;
+  // `@lt=X@timestamp=T`, `@reverse@timestamp=T`: the slice, removed at T.
+  // A bound whose key text holds such a segment spells its '@' escaped, as
+  // key names do.
+  std::string_view base = name;
+  VirtualName sliced;
+  if (SplitWriteSuffixes(name, &base, &own).ok() && !own.empty() &&
+      ParseVirtualName(base, &sliced).ok() && IsSliceKind(sliced.kind)) {
+    name = base;
+    parsed = sliced;
+  } else {
+    own = {};
+    if (Status s = ParseVirtualName(name, &parsed); !s.ok()) return s;
+  }
   if (!IsAllowedIn(parsed.kind, LevelOf(parent))) {
     return Status::NotFound(std::string(name) + " does not exist here");
   }
+  const bool slice_kind = IsSliceKind(parsed.kind);
   child->id = parent.id;
   child->table = parent.table;
   child->partition = parent.partition;
-  bool slice_kind = parsed.kind == VirtualName::Kind::kSliceBound ||
-                    parsed.kind == VirtualName::Kind::kLimit ||
-                    parsed.kind == VirtualName::Kind::kReverse;
   if (slice_kind) {
     if (!parent.clustered())
       return Status::NotFound("a table without clustering columns has no slices");
     child->id.kind = NodeKind::kSlice;
+    child->id.write = Inherited(parent, own);
     child->id.slice.emplace_back(name);
     SliceSpec slice;  // a bound that does not parse fails its lookup, not a later listing
     return BuildSlice(*child->table, child->id.slice, &slice);
@@ -87,7 +116,7 @@ Status ColumnChild(const Node& parent, std::string_view name, bool split_suffixe
   child->id.kind = NodeKind::kCell;
   child->id.slice.clear();
   child->id.column_id = parent.table->column_ids[index];
-  child->id.write = write;
+  child->id.write = Inherited(parent, write);
   return Status::Ok();
 }
 
@@ -105,8 +134,11 @@ Status KeyChild(const Node& parent, std::string_view name, bool split_suffixes, 
   child->id = parent.id;
   child->table = parent.table;
   child->partition = parent.partition;
-  child->id.slice.clear();
-  child->id.write = write;
+  // A row reached through a slice directory keeps the slice in its
+  // identity: removing it (or a cell of it) is the slice's range deletion
+  // (docs/FILESYSTEM.md, "Deleting").
+  if (parent.id.kind != NodeKind::kSlice) child->id.slice.clear();
+  child->id.write = Inherited(parent, write);
   if (partition) {
     child->id.kind = NodeKind::kPartition;
     child->id.partition_key = std::move(values);

@@ -77,7 +77,8 @@ Writability WritabilityOf(const Node& node) {
         case VirtualName::Kind::kInsert:
           return Writability::kWritable;
         case VirtualName::Kind::kJson:
-          return node.IsRowJson() ? Writability::kWritable : Writability::kReadOnlyFile;
+          return node.IsRowJson() || node.IsStaticJson() ? Writability::kWritable
+                                                         : Writability::kReadOnlyFile;
         default:  // @schema, @csv, @stats, @stats.json
           return Writability::kReadOnlyFile;
       }
@@ -165,9 +166,19 @@ Status TreeContext::StateOf(const Node& node, const ReadView& view, NodeState* s
         *state = RowState(*row.value());
         return Status::Ok();
       }
-      NodeId plain = id;
+      // Emptied through its plain name or a suffixed one (`rm -r ROW@timestamp=T`).
+      NodeId kept = id;
+      kept.slice.clear();
+      NodeId plain = kept;
       plain.write = {};
-      if (!IsKept(plain)) return Status::NotFound("no such row");
+      // A row beneath a slice whose range a removal deleted stays, empty,
+      // for the rest of `rm -r SLICE` (fs/ops/removal.h).
+      NodeId slice = id;
+      slice.kind = NodeKind::kSlice;
+      slice.clustering.clear();
+      if (!IsKept(plain) && !IsKept(kept) && (id.slice.empty() || !IsKept(slice))) {
+        return Status::NotFound("no such row");
+      }
       *state = DirectoryState(mount_micros, 2);
       return Status::Ok();
     }
