@@ -2,9 +2,11 @@
 // liveness) and the iterators, all at one read point and one time.
 #include "engine/store/read_view.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "engine/store/internal/clustering_ranges.h"
+#include "engine/store/internal/element_cells.h"
 #include "engine/store/internal/fold_queue.h"
 #include "engine/store/internal/fragment_reader.h"
 #include "engine/store/internal/live_row.h"
@@ -163,6 +165,48 @@ Result<std::optional<RowCell>> ReadView::GetCell(const TableHandle& table,
   RowCell* cell = row ? row->FindCell(column_id) : nullptr;
   if (cell == nullptr) return std::optional<RowCell>();
   return std::optional<RowCell>(std::move(*cell));
+}
+
+Result<std::vector<RowCell>> ReadView::GetElements(const TableHandle& table,
+                                                   const PartitionRef& partition,
+                                                   std::span<const std::string> clustering,
+                                                   uint32_t column_id) const {
+  const std::optional<size_t> column = table->ColumnIndexById(column_id);
+  if (!column) return Status::InvalidArgument("no column with id " + std::to_string(column_id));
+  const ColumnDef& def = table->column(*column);
+  if (!def.type->is_multi_cell()) {
+    return Status::InvalidArgument("column " + def.name + " is not a non-frozen collection or UDT");
+  }
+  OpenPartition open;
+  CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition, &open));
+  RowFragment row;
+  std::optional<RowDeletion> deletion = open.header.deletion;
+  if (def.kind == ColumnKind::kStatic) {
+    row = std::move(open.header.static_row);
+  } else {
+    std::string encoded;
+    CELLFS_RETURN_IF_ERROR(storage::EncodeClustering(*table, clustering, false, &encoded));
+    std::string row_key;
+    storage::AppendEntryKind(storage::EntryKind::kRow, &row_key);
+    row_key += encoded;
+    auto group = ReadRowGroup(*state_, open, row_key);
+    if (!group.ok()) return group.status();
+    if (!group->has_value()) return std::vector<RowCell>();
+    row = std::move((*group)->merged);
+    deletion = storage::InheritedDeletion(open.header, encoded);
+  }
+  if (row.deletion) {
+    deletion = deletion ? ReconcileDeletions(*deletion, *row.deletion) : row.deletion;
+  }
+  auto first =
+      std::lower_bound(row.cells.begin(), row.cells.end(), column_id,
+                       [](const RowCell& cell, uint32_t id) { return cell.column_id < id; });
+  auto last = std::find_if(first, row.cells.end(),
+                           [&](const RowCell& cell) { return cell.column_id != column_id; });
+  std::vector<RowCell> elements;
+  CELLFS_RETURN_IF_ERROR(storage::VisibleElements(*def.type, std::span<RowCell>(first, last),
+                                                  deletion, state_->now, &elements));
+  return elements;
 }
 
 Result<bool> ReadView::IsPartitionLive(const TableHandle& table,

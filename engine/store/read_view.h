@@ -64,6 +64,17 @@ class ReadView {
                                          std::span<const std::string> clustering,
                                          uint32_t column_id) const;
 
+  // The live elements of multi-cell column `column_id` (a non-frozen
+  // collection or UDT) of one row (or the static row), each with its stored
+  // path (docs/FORMAT.md "Element cells"), in the column's element order;
+  // empty when none is live. What a list's l[i] = v, DELETE l[i] and
+  // l = l - [...] need: the path of the i-th live element, or of each element
+  // holding a value (Mutation::SetElementAt). InvalidArgument as for GetCell,
+  // or for a column that is not multi-cell.
+  Result<std::vector<RowCell>> GetElements(const TableHandle& table, const PartitionRef& partition,
+                                           std::span<const std::string> clustering,
+                                           uint32_t column_id) const;
+
   // A partition's live static cells and an iterator over the rows `slice`
   // selects, from one read of the partition's head (what GetStaticRow then
   // NewRowIterator would read twice).
