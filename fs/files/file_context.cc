@@ -26,6 +26,7 @@ void FileContext::InvalidateCellName(const Node& cell) {
   NodeId dir = cell.id;
   dir.column_id = 0;
   dir.write = {};
+  dir.element.clear();
   dir.kind = cell.id.clustering.empty() ? NodeKind::kPartition : NodeKind::kRow;
   InvalidateName(dir, ColumnName(*cell.table, *column));
 }

@@ -155,6 +155,17 @@ bool IsText(const CqlType& type) {
   return type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii;
 }
 
+// Whether `value` (valid for multi-cell `type`) has no element: an empty
+// collection, or a UDT whose fields are all null.
+bool IsEmptyMultiCellValue(const CqlType& type, std::string_view value) {
+  if (type.kind() != TypeKind::kUdt)
+    return value.size() == 4 && value == std::string_view("\0\0\0\0", 4);
+  for (; value.size() >= 4; value.remove_prefix(4)) {
+    if (value.substr(0, 4) != std::string_view("\xff\xff\xff\xff", 4)) return false;
+  }
+  return value.empty();
+}
+
 bool CanAppend(const CqlType& type) {
   return IsText(type) || type.kind() == TypeKind::kBlob ||
          (type.is_collection() && type.is_multi_cell());
@@ -271,6 +282,10 @@ class CellFile final : public OpenFile {
       context_->InvalidateNode(node_.id);
       context_->InvalidateCellName(node_);  // the plain name's timeout follows the new TTL
     }
+    if (removes_cell_) {
+      context_->InvalidateCellName(node_);
+      context_->AwaitInvalidations();  // a flush holds no directory lock
+    }
     if (!node_.id.clustering.empty()) {
       NodeId row = plain;
       row.kind = NodeKind::kRow;
@@ -360,6 +375,17 @@ class CellFile final : public OpenFile {
       parsed_.reset();
       if (!value.ok()) return value.status();
       std::string stored = std::move(value).value();
+      // `{}`, `[]` or a UDT of nulls in a non-frozen column is null: the
+      // cell goes, and the kernel's entry for it must go before close
+      // returns (a later `echo v > col` would meet a stale inode: ENOENT).
+      removes_cell_ = !append_ && type().is_multi_cell() && IsEmptyMultiCellValue(type(), stored);
+      if (append_ && type().is_multi_cell()) {
+        // Each element is a cell of its own: an append writes its elements,
+        // reading nothing, and concurrent appends keep each other's.
+        s = mutation.AddElements(node_.table, pk, ck, column_, stored, attributes);
+        if (!s.ok()) return s;
+        return context_->Apply(std::move(mutation));
+      }
       if (append_) {
         std::lock_guard lock(context_->AppendLock(node_.id));
         auto read = CurrentCell(context_, node_);
@@ -407,8 +433,9 @@ class CellFile final : public OpenFile {
   size_t column_ = 0;
   bool counter_ = false;
   bool append_ = false;
-  std::string content_;  // what reads show: the value when opened, or last stored
-  WriteBuffer buffer_;   // what writes built: the new value, delta or appended text
+  bool removes_cell_ = false;  // the last store left the column null
+  std::string content_;        // what reads show: the value when opened, or last stored
+  WriteBuffer buffer_;         // what writes built: the new value, delta or appended text
   // The value being written is content_ until the next write copies it
   // into buffer_ (opened without O_TRUNC, or after a store).
   bool edits_content_ = false;
@@ -589,6 +616,7 @@ std::unique_ptr<OpenFile> NewTextFile(std::string content, bool direct_io) {
 
 int OpenCellFile(FileContext* context, const Node& node, int flags, bool created,
                  std::unique_ptr<OpenFile>* out) {
+  if (!node.id.element.empty()) return OpenElementFile(context, node, flags, created, out);
   const CqlType& type = *node.table->column(*node.column()).type;
   if ((flags & O_APPEND) != 0 && type.kind() != TypeKind::kCounter && !CanAppend(type))
     return EINVAL;

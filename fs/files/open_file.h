@@ -72,6 +72,20 @@ std::unique_ptr<OpenFile> NewTextFile(std::string content, bool direct_io = fals
 int OpenCellFile(FileContext* context, const Node& node, int flags, bool created,
                  std::unique_ptr<OpenFile>* out);
 
+// An element name of a cell (node.id.element set: `tags@remove`,
+// `l@prepend`, `m@key=k`, `l@index=2`, `u@field=f`; fs/formats/element_suffix.h),
+// opened for writing (EACCES for reading: it has no content of its own).
+// Each write must keep the value parseable for the edit's value type
+// (EINVAL otherwise); each close stores the one CQL element operation
+// (fs/files/element_file.cc). A refused write or store leaves the file
+// storing nothing more, as for cells.
+int OpenElementFile(FileContext* context, const Node& node, int flags, bool created,
+                    std::unique_ptr<OpenFile>* out);
+
+// `rm` of an element name: DELETE m[k], DELETE l[i], u.f = null.
+// InvalidArgument for @remove and @prepend names, which name no element.
+Status RemoveElementName(FileContext* context, const Node& node);
+
 // A row's @json (also the partition's, for a table without clustering
 // columns): reads the row as one JSON object; a write of an object changes
 // the columns it names (null deletes), stored at flush. Writes must start

@@ -34,7 +34,8 @@ int AttrOps::Lookup(uint64_t parent, std::string_view name, Entry* out) {
   }
   Node suffixed;
   Status split = tree_->ChildOf(directory.value(), name, true, &suffixed);
-  if (split.ok() && !suffixed.id.write.empty() && suffixed.id.kind != NodeKind::kKeyspace) {
+  if (split.ok() && (!suffixed.id.write.empty() || !suffixed.id.element.empty()) &&
+      suffixed.id.kind != NodeKind::kKeyspace) {
     Status live = tree_->StateOf(suffixed, view, &state);
     if (live.ok()) {
       tree_->MakeEntry(suffixed, state, view.now(), out);

@@ -113,6 +113,7 @@ int FileOps::Unlink(uint64_t parent, std::string_view name) {
   if (!s.ok()) s = tree_->ChildOf(directory.value(), name, true, &child);  // col@timestamp=T
   if (!s.ok()) return ErrnoFromStatus(s);
   if (child.id.kind != NodeKind::kCell) return EISDIR;
+  if (!child.id.element.empty()) return ErrnoFromStatus(RemoveElementName(files_, child));
   if (!directory.value().id.slice.empty()) {
     return Removal(tree_, files_).RemoveBeneathSlice(directory.value(), child);
   }

@@ -102,6 +102,7 @@ std::string EncodeNodeId(const NodeId& id) {
   PutList(&out, id.slice);
   PutList(&out, id.clustering);
   PutU32(&out, id.column_id);
+  PutBytes(&out, id.element);
   PutOptionalI64(&out, id.write.ttl);
   PutOptionalI64(&out, id.write.timestamp);
   out.push_back(static_cast<char>(id.file));
@@ -114,8 +115,9 @@ Status DecodeNodeId(std::string_view bytes, NodeId* id) {
   uint8_t kind = 0, file = 0, directory = 0;
   bool ok = in.U8(&kind) && in.Bytes(&id->keyspace) && in.Bytes(&id->table) &&
             in.U32(&id->table_id) && in.List(&id->partition_key) && in.List(&id->slice) &&
-            in.List(&id->clustering) && in.U32(&id->column_id) && in.OptionalI64(&id->write.ttl) &&
-            in.OptionalI64(&id->write.timestamp) && in.U8(&file) && in.U8(&directory) && in.done();
+            in.List(&id->clustering) && in.U32(&id->column_id) && in.Bytes(&id->element) &&
+            in.OptionalI64(&id->write.ttl) && in.OptionalI64(&id->write.timestamp) &&
+            in.U8(&file) && in.U8(&directory) && in.done();
   if (!ok || kind > static_cast<uint8_t>(NodeKind::kVirtualFile) ||
       directory > static_cast<uint8_t>(NodeKind::kVirtualFile) ||
       file > static_cast<uint8_t>(VirtualName::Kind::kStatsJson)) {

@@ -38,6 +38,9 @@ struct NodeId {
   std::vector<std::string> slice;
   std::vector<std::string> clustering;  // kRow and its cells
   uint32_t column_id = 0;               // kCell
+  // kCell reached by an element name (`m@key=k`, `tags@remove`): its
+  // element suffix (fs/formats/element_suffix.h); empty for the cell itself.
+  std::string element;
   // kCell, kRow and @insert: the write suffixes of the name the node was
   // reached by ("col@ttl=60"); the same cell under its plain name is another
   // node, so every open of it knows its TTL.

@@ -2,6 +2,7 @@
 // without reading data (fs/tree/tree_context.h).
 #include <cassert>
 
+#include "fs/formats/element_suffix.h"
 #include "fs/formats/key_name.h"
 #include "fs/formats/write_suffixes.h"
 #include "fs/tree/slice_path.h"
@@ -102,6 +103,15 @@ Status ColumnChild(const Node& parent, std::string_view name, bool split_suffixe
     if (Status s = SplitWriteSuffixes(name, &base, &write); !s.ok()) return s;
   }
   const ColumnDef* column = parent.table->def.FindColumn(std::string(base));
+  std::string_view element;  // `m@key=k`: an element of column m
+  std::string_view column_name;
+  if (column == nullptr && split_suffixes && SplitElementSuffix(base, &column_name, &element)) {
+    column = parent.table->def.FindColumn(std::string(column_name));
+    if (column != nullptr && !column->is_primary_key()) {
+      ElementEdit edit;
+      if (Status s = ParseElementEdit(*column->type, element, &edit); !s.ok()) return s;
+    }
+  }
   if (column == nullptr || column->is_primary_key()) {
     return Status::NotFound("no column " + std::string(base));
   }
@@ -116,6 +126,7 @@ Status ColumnChild(const Node& parent, std::string_view name, bool split_suffixe
   child->id.kind = NodeKind::kCell;
   child->id.slice.clear();
   child->id.column_id = parent.table->column_ids[index];
+  child->id.element = std::string(element);
   child->id.write = Inherited(parent, write);
   return Status::Ok();
 }
@@ -260,6 +271,12 @@ Status TreeContext::ChildOf(const Node& parent, std::string_view name, bool spli
       WriteAttributes write;
       if (split_suffixes && !SplitWriteSuffixes(name, &base, &write).ok()) base = name;
       const ColumnDef* column = parent.table->def.FindColumn(std::string(base));
+      std::string_view element_column;
+      std::string_view element;
+      if (column == nullptr && split_suffixes &&
+          SplitElementSuffix(base, &element_column, &element)) {
+        column = parent.table->def.FindColumn(std::string(element_column));  // `s@key=k`
+      }
       if (column != nullptr && column->kind == ColumnKind::kStatic) {
         return ColumnChild(parent, name, split_suffixes, child);
       }
