@@ -357,6 +357,9 @@ TEST_CASE("a value still arriving in pieces may wait; one that cannot become val
              {kInt, "-12345"},
              {tags, "{'alpha', 'beta'}"},
              {N(TypeKind::kTimestamp), "2018-07-23T11:04:22.432Z"},
+             {N(TypeKind::kTimestamp), "2018-07-23 11:04 UTC"},
+             {N(TypeKind::kTimestamp), "currentTimestamp()"},
+             {N(TypeKind::kTimeuuid), "minTimeuuid('2018-07-23 06:00')"},
              {N(TypeKind::kUuid), "550e8400-e29b-41d4-a716-446655440000"},
              {N(TypeKind::kDouble), "-1.5e10"},
              {N(TypeKind::kBoolean), "false"}}) {
