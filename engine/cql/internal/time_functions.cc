@@ -3,13 +3,13 @@
 #include "engine/cql/internal/time_functions.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <random>
 
 #include "engine/cql/internal/big_endian.h"
 #include "engine/cql/internal/civil_time.h"
 #include "engine/cql/internal/temporal_literal.h"
-#include "engine/store/clock.h"
 
 namespace cellfs {
 namespace {
@@ -78,7 +78,13 @@ Status EvaluateTimeuuidBound(std::string_view arg, bool max, std::string* out) {
   return Status::Ok();
 }
 
-int64_t NowMicros() { return SystemClock()->NowMicros(); }
+// The real time. engine/cql includes nothing of the store, so not its Clock:
+// these functions read the wall clock, as Cassandra's do.
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 // A fresh timeuuid: the clock in 100-ns ticks, bumped past the last one
 // handed out; the low bytes random once per process (variant 10).

@@ -27,7 +27,7 @@ bool LooksLikeTimeFunction(std::string_view text);
 //    from every other this process makes (random clock sequence and node).
 //  - currentTimestamp(), currentDate(), currentTime(): the current moment
 //    (UTC) as a timestamp, date or time.
-// The clock is the real one (SystemClock in engine/store/clock.h).
+// The clock is the real one (the system clock: engine/cql has no Clock).
 // InvalidArgument for an unknown function, a wrong number of arguments, an
 // argument that is no timestamp, or a result type other than `kind`
 // ("cannot assign result of function system.now (type timeuuid) to a
