@@ -184,6 +184,10 @@ TEST_CASE("timestamp fields take any number of digits, as Java's lenient widths 
   CHECK(TimestampMillis("2018-07-23 06:00:00.5") == midnight + 21600005);  // 5 ms, as Java
   CHECK(TimestampMillis("2018-07-23 06:00:00.50") == midnight + 21600050);
   CHECK(TimestampMillis("18-07-23") == DaysFromCivil({18, 7, 23}) * int64_t{86400000});
+  // A number field skips white space before it, as FastDateParser's does.
+  CHECK(TimestampMillis(" 2018-07-23") == midnight);
+  CHECK(TimestampMillis("2018-07-23  9:04:59.377") == midnight + 32699377);
+  CHECK(TimestampMillis("2018-07-23T\t9:04") == midnight + 32640000);
 }
 
 TEST_CASE("timestamp accepts an integer of milliseconds", "[temporal_literal]") {
@@ -258,8 +262,8 @@ TEST_CASE("timestamp validates every calendar and clock field", "[temporal_liter
 
 TEST_CASE("timestamp refuses what Cassandra's patterns refuse", "[temporal_literal]") {
   const char* bad[] = {"",
-                       " 2018-07-23",
                        "2018-07-23 ",
+                       "2018-07-23\t",
                        "2018/07/23",
                        "2018-07-23T",
                        "2018-07-23T11",

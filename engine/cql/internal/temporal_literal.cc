@@ -149,9 +149,21 @@ bool SignedInRange(std::string_view text, int64_t min, int64_t max, int64_t* val
   return true;
 }
 
+bool IsJavaWhitespace(char c) {
+  return c == ' ' || (c >= '\t' && c <= '\r') || (c >= '\x1c' && c <= '\x1f');
+}
+
+// Whether `text` starts with a number field (after any white space).
+bool StartsWithNumber(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size() && IsJavaWhitespace(text[i])) ++i;
+  return i < text.size() && IsDigit(text[i]);
+}
+
 // A run of 1 to 9 digits, as Java's lenient-width number fields read them
-// (FastDateParser: "HH" takes "9" and "09" alike).
+// (FastDateParser: "HH" takes "9" and "09" alike, after any white space).
 bool ScanNumber(TextScanner* s, int64_t* value) {
+  while (IsJavaWhitespace(s->Peek())) s->Skip(1);
   const std::string_view digits = s->Digits();
   if (digits.empty() || digits.size() > 9) return false;
   int64_t v = 0;
@@ -281,7 +293,7 @@ bool TimestampFromText(std::string_view text, int64_t* millis) {
   if (!ScanTimestampDate(&s, &date)) return false;
   int64_t millis_of_day = 0;
   TextScanner after_date = s;
-  if ((s.Consume(' ') || s.Consume('T')) && IsDigit(s.Peek())) {
+  if ((s.Consume(' ') || s.Consume('T')) && StartsWithNumber(s.rest())) {
     if (!ScanTimestampClock(&s, &millis_of_day)) return false;
   } else {
     s = after_date;

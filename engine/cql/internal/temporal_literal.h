@@ -18,7 +18,8 @@ namespace cellfs {
 // TimestampSerializer reads it: an integer of milliseconds (-?digits; no
 // '+'), or the union of its date patterns:
 //   y-M-d[(' '|'T')H:m[:s[.S]]][zone]
-// Every field is 1 to 9 digits (Java reads "9" for HH); S counts
+// Every field is 1 to 9 digits, after any white space (Java's
+// FastDateParser reads "9" and " 9" for HH); S counts
 // milliseconds, 0..999 (".5" is 5 ms, as Java). zone is attached: Z, +HH,
 // +HHMM or +HH:MM; or after one space: +HHMM, +HH:MM, GMT+H:MM, GMT+HH:MM,
 // UTC or GMT (names in any case). Offsets up to 23:59. No zone means UTC
