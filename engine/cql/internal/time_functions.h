@@ -31,7 +31,8 @@ bool LooksLikeTimeFunction(std::string_view text);
 // InvalidArgument for an unknown function, a wrong number of arguments, an
 // argument that is no timestamp, or a result type other than `kind`
 // ("cannot assign result of function system.now (type timeuuid) to a
-// timestamp", Cassandra's wording); *out is then untouched.
+// timestamp", Cassandra's wording less the column name, which a literal
+// does not know); *out is then untouched.
 Status ParseTimeFunction(TypeKind kind, std::string_view text, std::string* out);
 
 // The timeuuid Cassandra's minTimeuuid (max: maxTimeuuid) gives for
