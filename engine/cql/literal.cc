@@ -45,11 +45,14 @@ std::string FormatCollection(const CqlType& type, std::string_view value) {
   return text + (is_list ? "]" : "}");
 }
 
-// (1, 'x', null) or {name: 'x', n: 1}: the components the value holds.
+// (1, 'x', null): the components the tuple holds; {name: 'x', n: null}:
+// every field of the UDT in declaration order, those the value does not
+// hold as null, as cqlsh prints it (the empty value stays {}).
 std::string FormatComponents(const CqlType& type, std::string_view value) {
   std::vector<std::optional<std::string_view>> components;
   if (!UnpackComponents(value, type.params().size(), &components).ok()) return "";
   const bool is_udt = type.kind() == TypeKind::kUdt;
+  if (is_udt && !value.empty()) components.resize(type.params().size());
   std::string text = is_udt ? "{" : "(";
   for (size_t i = 0; i < components.size(); ++i) {
     if (i > 0) text += ", ";

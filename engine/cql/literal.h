@@ -30,8 +30,9 @@ namespace cellfs {
 //    Set elements come out sorted in Cassandra's order for the element type,
 //    duplicates dropped (the first spelling stays); map entries sorted by
 //    key, a repeated key keeping its last value. Tuples may give fewer
-//    components than the type and keep that many; a UDT value ends at the
-//    last field named, fields not named before it being null. Elements are
+//    components than the type and keep that many; a UDT value holds every
+//    field of its type, fields not named being null ({} alone is the empty
+//    value), as Cassandra serializes UDT literals. Elements are
 //    never null; tuple components and UDT fields may be.
 // "" is the empty value for text and ascii; for every other type it is an
 // error ("empty value for int"). On failure returns InvalidArgument naming
@@ -41,9 +42,14 @@ Result<std::string> ParseLiteral(const CqlType& type, std::string_view text);
 
 // The canonical text of a serialized value: what listings and reads show.
 // ParseLiteral(type, FormatLiteral(type, v)) yields v back for every valid,
-// non-empty v (decimal keys aside, see docs/FORMAT.md). Collections print
+// non-empty v, with three exceptions that parse back to an equal value in
+// other bytes: decimal keys (docs/FORMAT.md), decimals of negative scale
+// (1E+1 prints 10, which has scale 0) and UDT values holding fewer fields
+// than their type (they come back with every field). Collections print
 // their elements with FormatTerm: ['a', 'b'], {1, 2}, {'k': 1},
-// (1, 'x', null), {name: 'x', n: 1} (field names through QuoteIdentifier).
+// (1, 'x', null), {name: 'x', n: null} (a UDT shows every field in
+// declaration order, null where it holds none, as cqlsh does; field names
+// through QuoteIdentifier).
 // Empty values: "" for text, ascii, every other native kind and the
 // collections; "0x" for blob; "()" and "{}" for a tuple and a UDT (which
 // parse back). The empty value of a non-text native or collection type thus

@@ -191,12 +191,15 @@ std::string_view Alphabet(TypeKind kind) {
     case TypeKind::kFloat:
       return "0123456789+-.eENaInfity";
     case TypeKind::kUuid:
-    case TypeKind::kTimeuuid:
       return "0123456789abcdefABCDEF-";
+    case TypeKind::kTimeuuid:
     case TypeKind::kTimestamp:
     case TypeKind::kDate:
     case TypeKind::kTime:
-      return "0123456789-:.+TZ ";
+      // Dates, zones (UTC, GMT) and the names of time functions
+      // (minTimeuuid, now, currentTimestamp; their arguments come after an
+      // open '(').
+      return "0123456789-:.+ abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
     case TypeKind::kBoolean:
       return "truefalsTRUEFALS";
     case TypeKind::kInet:

@@ -67,8 +67,11 @@ Result<std::string> FormatKeyName(std::span<const CqlType* const> types,
 
 // Parses a directory name into the serialized values of a key of `types`.
 // For every key FormatKeyName names, ParseKeyName(FormatKeyName(key))
-// gives back exactly its values (the decimal 1.00 stays 1.00; the engine
-// stores keys canonical anyway).
+// gives back the same key: exactly its values (the decimal 1.00 stays
+// 1.00), except a decimal of negative scale (1E+1 is named 10, which parses
+// with scale 0) and a UDT holding fewer fields than its type (it parses
+// with every field); those come back as equal values that the key codec
+// encodes alike, and format to the same name.
 //
 // Errors:
 //  - NameTooLong when name.size() > kMaxNameBytes, or when the canonical

@@ -132,6 +132,41 @@ void AppendJsonComponents(const CqlType& type, std::string_view value, std::stri
   out->push_back(is_udt ? '}' : ']');
 }
 
+// SELECT JSON's timestamp, "yyyy-MM-dd HH:mm:ss.SSSX" in UTC: the canonical
+// text with a space for the 'T' ("2019-08-02 21:57:44.418Z"); Java prints
+// years past 9999 without a sign.
+std::string TimestampJsonText(std::string canonical) {
+  if (!canonical.empty() && canonical[0] == '+') canonical.erase(0, 1);
+  const size_t t = canonical.find('T');
+  if (t != std::string::npos) canonical[t] = ' ';
+  return canonical;
+}
+
+// cqlsh COPY TO's timestamp: "2019-08-02 21:57:44.418+0000", which
+// @insert's CSV (any CQL timestamp literal) reads back.
+std::string TimestampCsvText(std::string canonical) {
+  const size_t t = canonical.find('T');
+  if (t != std::string::npos) canonical[t] = ' ';
+  if (!canonical.empty() && canonical.back() == 'Z')
+    canonical.replace(canonical.size() - 1, 1, "+0000");
+  return canonical;
+}
+
+// The columns in SELECT *'s order: partition key and clustering columns in
+// key order, then static columns, then regular ones, each by name
+// (Cassandra's allColumnsInSelectOrder). The schema lists the key columns
+// first and the others by name, so a stable partition does it.
+std::vector<size_t> SelectOrder(const TableSchema& table) {
+  std::vector<size_t> order(table.def.columns.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_partition(order.begin(), order.end(), [&](size_t i) {
+    const ColumnKind kind = table.column(i).kind;
+    return kind == ColumnKind::kPartitionKey || kind == ColumnKind::kClustering ||
+           kind == ColumnKind::kStatic;
+  });
+  return order;
+}
+
 // Numbers as JSON numbers, except NaN, the infinities and numbers beyond a
 // double's range (which JSON parsers, ours included, refuse): strings. A
 // float always shows a fraction or exponent, as Java prints it, so -0.0
@@ -142,12 +177,16 @@ void AppendJsonNative(const CqlType& type, std::string_view value, std::string* 
   double number = 0;
   const bool in_range =
       std::from_chars(text.data(), text.data() + text.size(), number).ec == std::errc();
+  const bool is_float = kind == TypeKind::kFloat || kind == TypeKind::kDouble;
   if (kind == TypeKind::kBoolean) {
     out->append(text);
+  } else if (kind == TypeKind::kTimestamp) {
+    AppendJsonString(TimestampJsonText(text), out);
+  } else if (is_float && !std::isfinite(number)) {
+    out->append("null");  // Cassandra 4's toJSONString: JSON has no NaN or Infinity
   } else if (!IsJsonNumberKind(kind) || !in_range || !std::isfinite(number)) {
     AppendJsonString(text, out);
   } else {
-    const bool is_float = kind == TypeKind::kFloat || kind == TypeKind::kDouble;
     if (is_float && text.find_first_of(".e") == std::string::npos) text += ".0";
     out->append(text);
   }
@@ -217,8 +256,10 @@ std::string RowToJson(const TableSchema& table, std::span<const std::string> par
                       const RowFragment& row) {
   const auto values = RowValues(table, partition_key, clustering, static_row, row);
   std::string out = "{";
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out.append(", ");
+  bool first = true;
+  for (size_t i : SelectOrder(table)) {
+    if (!first) out.append(", ");
+    first = false;
     AppendJsonString(table.column(i).name, &out);
     out.append(": ");
     if (values[i]) {
@@ -233,8 +274,10 @@ std::string RowToJson(const TableSchema& table, std::span<const std::string> par
 
 std::string CsvHeader(const TableSchema& table) {
   std::string out;
-  for (size_t i = 0; i < table.def.columns.size(); ++i) {
-    if (i > 0) out.push_back(',');
+  bool first = true;
+  for (size_t i : SelectOrder(table)) {
+    if (!first) out.push_back(',');
+    first = false;
     AppendCsvField(table.column(i).name, false, &out);
   }
   out.push_back('\n');
@@ -246,11 +289,17 @@ std::string RowToCsv(const TableSchema& table, std::span<const std::string> part
                      const RowFragment& row) {
   const auto values = RowValues(table, partition_key, clustering, static_row, row);
   std::string out;
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out.push_back(',');
+  bool first = true;
+  for (size_t i : SelectOrder(table)) {
+    if (!first) out.push_back(',');
+    first = false;
     if (!values[i]) continue;
     const CqlType& type = *table.column(i).type;
     const bool text = IsTextKind(type.kind());
+    if (type.kind() == TypeKind::kTimestamp && !values[i]->empty()) {
+      AppendCsvField(TimestampCsvText(FormatLiteral(type, *values[i])), false, &out);
+      continue;
+    }
     AppendCsvField(text ? std::string(*values[i]) : FormatLiteral(type, *values[i]), text, &out);
   }
   out.push_back('\n');

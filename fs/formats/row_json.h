@@ -19,21 +19,23 @@ namespace cellfs::fs {
 // Every function here is thread-safe (pure over immutable inputs).
 //
 // JSON values follow Cassandra's toJson(): numbers (int, bigint, smallint,
-// tinyint, varint, counter, float, double, decimal) as JSON numbers (NaN and
-// Infinity as strings "NaN", "Infinity", "-Infinity", as JSON has none);
-// boolean as true/false; text, ascii, timestamp ("2018-07-23 11:04:22.432Z"
-// is Cassandra's spelling; we use our canonical text
-// "2018-07-23T11:04:22.432Z"), date, time, uuid, timeuuid, inet, duration
-// as strings of their canonical text; blob as the string "0x..."; list and
-// set as arrays; map as an object (keys that are not text: their canonical
-// text as the key string); tuple as an array; UDT as an object. Absent
-// cells are null. Column names are the schema's names, unquoted.
+// tinyint, varint, counter, float, double, decimal) as JSON numbers (float
+// and double NaN and Infinity as null, as Cassandra 4 prints them; a
+// decimal in its canonical plain text, 10 not 1E+1); boolean as
+// true/false; timestamp as SELECT JSON's "2018-07-23 11:04:22.432Z" (a
+// space, not the names' 'T'); text, ascii, date, time, uuid, timeuuid,
+// inet, duration as strings of their canonical text; blob as the string
+// "0x..."; list and set as arrays; map as an object (keys that are not
+// text: their canonical text as the key string); tuple as an array; UDT as
+// an object. Absent cells are null. Column names are the schema's names,
+// unquoted.
 
-// One row as a JSON object with every column of the table in schema order
-// (partition key, clustering, then static and regular columns by name as
-// the schema lists them): key columns from `partition_key` / `clustering`,
-// static columns from `static_row` (may be null when the table has none or
-// the caller has none to show), regular columns from `row`. No trailing
+// One row as a JSON object with every column of the table in SELECT *'s
+// order: partition key, clustering, then static columns by name, then
+// regular columns by name: key columns from `partition_key` /
+// `clustering`, static columns from `static_row` (may be null when the
+// table has none or the caller has none to show), regular columns from
+// `row`. No trailing
 // newline. For a table without clustering columns, `clustering` is empty;
 // for a clustered table it may also be empty (a partition holding only
 // static cells, as SELECT shows it): the clustering columns are then null.
@@ -48,7 +50,8 @@ std::string CsvHeader(const TableSchema& table);
 
 // One row as a CSV line, same columns as CsvHeader, ending in "\n". cqlsh
 // COPY TO conventions: a null (absent) value is an empty field; values are
-// their canonical text (FormatLiteral); a field holding ',', '"', '\n' or
+// their canonical text (FormatLiteral), but a timestamp column shows as
+// COPY TO writes it, "2018-07-23 11:04:22.432+0000"; a field holding ',', '"', '\n' or
 // '\r', or that is text and empty (to tell it from null: written ""), is
 // double-quoted with '"' doubled.
 std::string RowToCsv(const TableSchema& table, std::span<const std::string> partition_key,

@@ -37,7 +37,7 @@ std::vector<TypePtr> KeyTypesUnderTest() {
   return types;
 }
 
-TEST_CASE("every decoded key component validates, prints, parses back and re-encodes alike",
+TEST_CASE("every decoded key component validates, prints, and parses back to the same key",
           "[key_codec][literal][property]") {
   RandomValues random(31337);
   for (const TypePtr& type : KeyTypesUnderTest()) {
@@ -66,7 +66,13 @@ TEST_CASE("every decoded key component validates, prints, parses back and re-enc
         Result<std::string> parsed = ParseLiteral(*type, text);
         INFO(parsed.status().ToString());
         REQUIRE(parsed.ok());
-        CHECK(ToHex(*parsed) == ToHex(decoded));
+        // The text may come back in other bytes of the same key (a decimal
+        // of negative scale, a UDT without its trailing nulls: literal.h);
+        // the codec's encoding is the key's identity.
+        std::string from_text;
+        EncodeKeyComponent(*type, *parsed, order, &from_text);
+        CHECK(ToHex(from_text) == ToHex(encoded));
+        CHECK(FormatLiteral(*type, *parsed) == text);
       }
     }
   }

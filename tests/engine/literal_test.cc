@@ -251,12 +251,16 @@ TEST_CASE("UDT fields parse by name in any order and print in field order", "[li
     CHECK(Canonical(*address, "{ZIP: 1, Street: 'x', CITY: 'y'}") ==
           "{street: 'x', city: 'y', zip: 1}");
   }
-  SECTION("fields not named are null; the value ends at the last named field") {
+  SECTION("fields not named are null; the value holds every field, as Cassandra's") {
     const std::string bytes = Parse(*address, "{city: 'x'}");
-    CHECK(ToHex(bytes) == ToHex(FromHex("ffffffff 00000001 78")));
-    CHECK(FormatLiteral(*address, bytes) == "{street: null, city: 'x'}");
+    CHECK(ToHex(bytes) == ToHex(FromHex("ffffffff 00000001 78 ffffffff")));
+    CHECK(FormatLiteral(*address, bytes) == "{street: null, city: 'x', zip: null}");
     CHECK(Parse(*address, "{}").empty());
     CHECK(FormatLiteral(*address, "") == "{}");
+  }
+  SECTION("a value stored with fewer fields prints every field, nulls included") {
+    CHECK(FormatLiteral(*address, FromHex("ffffffff 00000001 78")) ==
+          "{street: null, city: 'x', zip: null}");
   }
 }
 
@@ -275,7 +279,7 @@ TEST_CASE("UDTs and tuples nest in collections and each other", "[literal]") {
   const auto keyed = MapOf(Address(), N(TypeKind::kInt));
   // A null component sorts before any value, as in Cassandra's TupleType.
   CHECK(Canonical(*keyed, "{{street: 'a'}: 2, {zip: 2}: 1}") ==
-        "{{street: null, city: null, zip: 2}: 1, {street: 'a'}: 2}");
+        "{{street: null, city: null, zip: 2}: 1, {street: 'a', city: null, zip: null}: 2}");
 }
 
 // --- errors ---

@@ -107,32 +107,92 @@ TEST_CASE("consecutive day numbers walk the calendar one day at a time", "[tempo
 TEST_CASE("timestamp accepts the date-time spellings CQL accepts", "[temporal_literal]") {
   const int64_t t = 1532343862432;  // 2018-07-23T11:04:22.432Z
   const char* same[] = {
-      "2018-07-23T11:04:22.432Z",      "2018-07-23 11:04:22.432+0000",
-      "2018-07-23T11:04:22.432+00:00", "2018-07-23T13:04:22.432+02",
-      "2018-07-23T06:04:22.432-0500",  "2018-07-23T16:34:22.432+05:30",
-      "2018-07-23t11:04:22.432z",      "2018-07-23T11:04:22.432000000Z",
-      "2018-07-23T11:04:22.432",       "2018-07-23T11:04:22.4320",
-      "+2018-07-23T11:04:22.432Z",     "2018-07-23T11:04:22.432-00",
+      "2018-07-23T11:04:22.432Z",   "2018-07-23 11:04:22.432+0000", "2018-07-23T11:04:22.432+00:00",
+      "2018-07-23T13:04:22.432+02", "2018-07-23T06:04:22.432-0500", "2018-07-23T16:34:22.432+05:30",
+      "2018-07-23T11:04:22.432",    "+2018-07-23T11:04:22.432Z",    "2018-07-23T11:04:22.432-00",
+      "2018-7-23 11:4:22.432",      "2018-07-23 11:04:22.0432",
   };
   for (const char* text : same) CHECK(TimestampMillis(text) == t);
 }
 
-TEST_CASE("timestamp fields default to zero when omitted", "[temporal_literal]") {
+// Each of TimestampSerializer's dateStringPatterns, in its order.
+TEST_CASE("timestamp accepts each of Cassandra's date patterns", "[temporal_literal]") {
+  const int64_t midnight = 17735 * int64_t{86400000};  // 2018-07-23
+  const int64_t hm = midnight + 6 * 3600000;           // 06:00
+  const int64_t hms = hm + 59000;                      // 06:00:59
+  const int64_t hmss = hms + 377;                      // 06:00:59.377
+  const int64_t hour = 3600000;
+  const std::pair<const char*, int64_t> cases[] = {
+      {"2018-07-23 06:00", hm},
+      {"2018-07-23 06:00:59", hms},
+      {"2018-07-23 06:00 UTC", hm},
+      {"2018-07-23 06:00 gmt", hm},
+      {"2018-07-23 06:00 GMT+1:00", hm - hour},
+      {"2018-07-23 06:00 GMT-10:30", hm + 10 * hour + 1800000},
+      {"2018-07-23 06:00 +0100", hm - hour},
+      {"2018-07-23 06:00 +01:00", hm - hour},
+      {"2018-07-23 06:00Z", hm},
+      {"2018-07-23 06:00+01", hm - hour},
+      {"2018-07-23 06:00+0100", hm - hour},
+      {"2018-07-23 06:00+01:00", hm - hour},
+      {"2018-07-23 06:00:59 UTC", hms},
+      {"2018-07-23 06:00:59 -0200", hms + 2 * hour},
+      {"2018-07-23 06:00:59Z", hms},
+      {"2018-07-23 06:00:59+01", hms - hour},
+      {"2018-07-23 06:00:59+0100", hms - hour},
+      {"2018-07-23 06:00:59+01:00", hms - hour},
+      {"2018-07-23 06:00:59.377", hmss},
+      {"2018-07-23 06:00:59.377 UTC", hmss},
+      {"2018-07-23 06:00:59.377 GMT+01:00", hmss - hour},
+      {"2018-07-23 06:00:59.377Z", hmss},
+      {"2018-07-23 06:00:59.377+01", hmss - hour},
+      {"2018-07-23 06:00:59.377+0100", hmss - hour},
+      {"2018-07-23 06:00:59.377+01:00", hmss - hour},
+      {"2018-07-23T06:00", hm},
+      {"2018-07-23T06:00 UTC", hm},
+      {"2018-07-23T06:00Z", hm},
+      {"2018-07-23T06:00+01", hm - hour},
+      {"2018-07-23T06:00+0100", hm - hour},
+      {"2018-07-23T06:00+01:00", hm - hour},
+      {"2018-07-23T06:00:59", hms},
+      {"2018-07-23T06:00:59 +0100", hms - hour},
+      {"2018-07-23T06:00:59Z", hms},
+      {"2018-07-23T06:00:59.377", hmss},
+      {"2018-07-23T06:00:59.377 UTC", hmss},
+      {"2018-07-23T06:00:59.377Z", hmss},
+      {"2018-07-23T06:00:59.377-01:00", hmss + hour},
+      {"2018-07-23", midnight},
+      {"2018-07-23 UTC", midnight},
+      {"2018-07-23 +0100", midnight - hour},
+      {"2018-07-23Z", midnight},
+      {"2018-07-23+01", midnight - hour},
+      {"2018-07-23+0100", midnight - hour},
+      {"2018-07-23+01:00", midnight - hour},
+  };
+  for (const auto& [text, millis] : cases) {
+    INFO(text);
+    CHECK(TimestampMillis(text) == millis);
+  }
+}
+
+TEST_CASE("timestamp fields take any number of digits, as Java's lenient widths do",
+          "[temporal_literal]") {
   const int64_t midnight = 17735 * int64_t{86400000};
-  CHECK(TimestampMillis("2018-07-23") == midnight);
-  CHECK(TimestampMillis("2018-07-23T11:04") == midnight + 39840000);
-  CHECK(TimestampMillis("2018-07-23 11:04:22") == midnight + 39862000);
-  CHECK(TimestampMillis("2018-07-23T11:04:22.4") == midnight + 39862400);
-  CHECK(TimestampMillis("2018-07-23T11:04:22.04") == midnight + 39862040);
-  CHECK(TimestampMillis("2018-07-23Z") == midnight);
-  CHECK(TimestampMillis("2018-07-23+0100") == midnight - 3600000);
-  CHECK(TimestampMillis("2018-07-23T11:04+01:00") == midnight + 39840000 - 3600000);
+  CHECK(TimestampMillis("2018-07-23 9:04:59.377") == midnight + 32699377);
+  CHECK(TimestampMillis("2018-07-23 6:00") == midnight + 21600000);
+  CHECK(TimestampMillis("2018-7-3") == midnight - 20 * int64_t{86400000});
+  CHECK(TimestampMillis("2018-07-23 06:00:00.5") == midnight + 21600005);  // 5 ms, as Java
+  CHECK(TimestampMillis("2018-07-23 06:00:00.50") == midnight + 21600050);
+  CHECK(TimestampMillis("18-07-23") == DaysFromCivil({18, 7, 23}) * int64_t{86400000});
+  // A number field skips white space before it, as FastDateParser's does.
+  CHECK(TimestampMillis(" 2018-07-23") == midnight);
+  CHECK(TimestampMillis("2018-07-23  9:04:59.377") == midnight + 32699377);
+  CHECK(TimestampMillis("2018-07-23T\t9:04") == midnight + 32640000);
 }
 
 TEST_CASE("timestamp accepts an integer of milliseconds", "[temporal_literal]") {
   CHECK(TimestampMillis("0") == 0);
   CHECK(TimestampMillis("-1") == -1);
-  CHECK(TimestampMillis("+5") == 5);
   CHECK(TimestampMillis("1532343862432") == 1532343862432);
   CHECK(TimestampMillis("9223372036854775807") == INT64_MAX);
   CHECK(TimestampMillis("-9223372036854775808") == INT64_MIN);
@@ -165,82 +225,79 @@ TEST_CASE("timestamp formats as UTC ISO 8601 with milliseconds", "[temporal_lite
   }
 }
 
-TEST_CASE("timestamp rejects digits below the millisecond", "[temporal_literal]") {
+std::string CoerceMessage(std::string_view text) {
+  return "Unable to coerce '" + std::string(text) + "' to a formatted date (long)";
+}
+
+TEST_CASE("timestamp refuses a millisecond field above 999", "[temporal_literal]") {
   CHECK(MustFail(ParseTimestampLiteral, "2018-07-23T11:04:22.4321Z").message() ==
-        "invalid timestamp '2018-07-23T11:04:22.4321Z': sub-millisecond precision: a timestamp "
-        "holds whole milliseconds");
-  CHECK_THAT(MustFail(ParseTimestampLiteral, "2018-07-23T11:04:22.000000001").message(),
-             Catch::Contains("sub-millisecond precision"));
+        CoerceMessage("2018-07-23T11:04:22.4321Z"));
+  CHECK(MustFail(ParseTimestampLiteral, "2018-07-23T11:04:22.1000").message() ==
+        CoerceMessage("2018-07-23T11:04:22.1000"));
+  // Leading zeros do not count: nine digits of value 1 are 1 ms, as in Java.
+  CHECK(TimestampMillis("2018-07-23T11:04:22.000000001") == 1532343862001);
 }
 
 TEST_CASE("timestamp validates every calendar and clock field", "[temporal_literal]") {
-  const std::pair<const char*, const char*> cases[] = {
-      {"2019-02-29", "day 29 is out of range for 2019-02 (01..28)"},
-      {"1900-02-29T00:00Z", "day 29 is out of range for 1900-02 (01..28)"},
-      {"2018-04-31", "day 31 is out of range for 2018-04 (01..30)"},
-      {"2018-01-00", "day 00 is out of range for 2018-01 (01..31)"},
-      {"2018-13-01", "month 13 is out of range (01..12)"},
-      {"2018-00-01", "month 00 is out of range (01..12)"},
-      {"2018-07-23T24:00", "hour 24 is out of range (00..23)"},
-      {"2018-07-23T23:60", "minute 60 is out of range (00..59)"},
-      {"2018-07-23T23:59:60", "second 60 is out of range (00..59)"},
-      {"2018-07-23T00:00+19:00", "zone offset +19:00 is out of range (-18:00..+18:00)"},
-      {"2018-07-23T00:00+05:60", "zone minute 60 is out of range (00..59)"},
-  };
-  for (const auto& [text, problem] : cases) {
-    CHECK(MustFail(ParseTimestampLiteral, text).message() ==
-          "invalid timestamp '" + std::string(text) + "': " + problem);
+  const char* bad[] = {"2019-02-29",
+                       "1900-02-29T00:00Z",
+                       "2018-04-31",
+                       "2018-01-00",
+                       "2018-13-01",
+                       "2018-00-01",
+                       "2018-07-23T24:00",
+                       "2018-07-23T23:60",
+                       "2018-07-23T23:59:60",
+                       "2018-07-23T00:00+24:00",
+                       "2018-07-23T00:00+05:60"};
+  for (const char* text : bad) {
+    CHECK(MustFail(ParseTimestampLiteral, text).message() == CoerceMessage(text));
   }
   CHECK(TimestampMillis("2020-02-29") == 18321 * int64_t{86400000});
   CHECK(TimestampMillis("2000-02-29") == 11016 * int64_t{86400000});
   CHECK(TimestampMillis("-0004-02-29") == (DaysFromCivil({-4, 2, 29}) * int64_t{86400000}));
-  CHECK(TimestampMillis("2018-07-23T00:00-18:00") == (17735 * int64_t{86400000}) + 64800000);
+  CHECK(TimestampMillis("2018-07-23T00:00-23:59") ==
+        (17735 * int64_t{86400000}) + 23 * 3600000 + 59 * 60000);
 }
 
-TEST_CASE("timestamp rejects malformed text", "[temporal_literal]") {
+TEST_CASE("timestamp refuses what Cassandra's patterns refuse", "[temporal_literal]") {
   const char* bad[] = {"",
-                       " 2018-07-23",
                        "2018-07-23 ",
-                       "18-07-23",
-                       "2018-7-23",
+                       "2018-07-23\t",
                        "2018/07/23",
                        "2018-07-23T",
                        "2018-07-23T11",
-                       "2018-07-23T11:4",
+                       "2018-07-23 11",
                        "2018-07-23T11:04:22.",
-                       "2018-07-23T11:04:22.1234567890",
                        "2018-07-23X",
                        "+018-01-01",
-                       "10000-01-01",
                        "2018-07-23T11:04:22.432ZZ",
                        "2018-07-23T11:04:22.432+1",
                        "2018-07-23T11:04:22.432+01:0",
-                       "2018-07-23T11:04:22 UTC",
+                       "2018-07-23t11:04:22.432Z",   // the 'T' is upper case only
+                       "2018-07-23T11:04:22.432z",   // so is an ISO zone's Z
+                       "2018-07-23T11:04:22.432 Z",  // Z is no zone name
+                       "2018-07-23 11:04 +01",       // after a space: +HHMM or +HH:MM
+                       "2018-07-23 11:04  UTC",
+                       "2018-07-23 11:04 UTC+01:00",
+                       "2018-07-23 11:04 GMT+001:00",
+                       "2018-07-23 11:04 PST",  // zone names beyond UTC and GMT: docs/CQL.md
+                       "+5",
                        "0x10",
-                       "1.5",
-                       "now"};
+                       "1.5"};
   for (const char* text : bad) {
-    CHECK_THAT(MustFail(ParseTimestampLiteral, text).message(),
-               Catch::StartsWith("invalid timestamp '" + std::string(text) + "': "));
+    CHECK(MustFail(ParseTimestampLiteral, text).message() == CoerceMessage(text));
   }
-  CHECK(MustFail(ParseTimestampLiteral, "2018-07-23X").message() ==
-        "invalid timestamp '2018-07-23X': expected a zone (Z, +HH, +HHMM or +HH:MM) at 'X'");
-  CHECK(MustFail(ParseTimestampLiteral, "18-07-23").message() ==
-        "invalid timestamp '18-07-23': expected a 4-digit year");
 }
 
 TEST_CASE("timestamp rejects moments beyond int64 milliseconds", "[temporal_literal]") {
   const char* bad[] = {"+292278994-08-17T07:12:55.808Z", "-292275055-05-16T16:47:04.191Z",
-                       "+999999999999-01-01", "-999999999999-01-01"};
+                       "+999999999999-01-01", "-999999999999-01-01", "+1000000000001-01-01"};
   for (const char* text : bad) {
-    CHECK(MustFail(ParseTimestampLiteral, text).message() ==
-          "invalid timestamp '" + std::string(text) +
-              "': out of range (a timestamp is int64 milliseconds since 1970)");
+    CHECK(MustFail(ParseTimestampLiteral, text).message() == CoerceMessage(text));
   }
-  CHECK(MustFail(ParseTimestampLiteral, "+1000000000001-01-01").message() ==
-        "invalid timestamp '+1000000000001-01-01': year +1000000000001 is out of range");
   CHECK(MustFail(ParseTimestampLiteral, "9223372036854775808").message() ==
-        "invalid timestamp '9223372036854775808': milliseconds out of range for a 64-bit integer");
+        "Unable to make long (for date) from: '9223372036854775808'");
   CHECK(MustFail(ParseTimestampLiteral, "-9223372036854775809").code() ==
         StatusCode::kInvalidArgument);
 }

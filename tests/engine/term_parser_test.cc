@@ -196,7 +196,7 @@ TEST_CASE("tuple components and UDT fields may be null, collection elements may 
           "[term_parser]") {
   const auto tuple = TupleOf({N(TypeKind::kInt), N(TypeKind::kInt)});
   CHECK(Term(*tuple, "(null, null)") == FromHex("ffffffff ffffffff"));
-  CHECK(Term(*Address(), "{street: null}") == FromHex("ffffffff"));
+  CHECK(Term(*Address(), "{street: null}") == FromHex("ffffffff ffffffff ffffffff"));
   CHECK_THAT(TermError(*SetOf(N(TypeKind::kInt)), "{null}"),
              Contains("line 1:2: null is not supported inside collections"));
   CHECK_THAT(TermError(*MapOf(N(TypeKind::kInt), N(TypeKind::kInt)), "{null: 1}"),

@@ -204,7 +204,7 @@ TEST_CASE("JSON values of every kind become the column's value", "[insert_parser
   CHECK(one(R"("t_nested": [{"2018-07-23": "0xff"}, {}])") ==
         "1: 1 t_nested=[{'2018-07-23': 0xff}, {}]");
   CHECK(one(R"("t_udtmap": {"home": {"street": "Main"}})") ==
-        "1: 1 t_udtmap={'home': {street: 'Main'}}");
+        "1: 1 t_udtmap={'home': {street: 'Main', city: null, zip: null}}");
   CHECK_THAT(one(R"("t_ascii": "é")"), Contains("InvalidArgument: column 't_ascii': "));
   CHECK_THAT(one(R"("t_list": [1, null])"),
              Contains("column 't_list': a int collection element cannot be null"));
@@ -510,8 +510,14 @@ TEST_CASE("property: what @json and @csv read, @insert loads back", "[insert_par
       if (random.Chance(4)) continue;  // absent: null
       const CqlType& type = *table->column(c).type;
       std::string value = random.Value(type);
-      // A nested empty value (blobasint(0x)) has no literal.
-      if (FormatLiteral(type, value).find("blobas") != std::string::npos) continue;
+      // A nested empty value (blobasint(0x)) has no literal; JSON prints NaN
+      // and the infinities as null, as Cassandra 4 does, so none comes back.
+      const std::string literal = FormatLiteral(type, value);
+      if (literal.find("blobas") != std::string::npos) continue;
+      if (!csv && (literal.find("NaN") != std::string::npos ||
+                   literal.find("Infinity") != std::string::npos)) {
+        continue;
+      }
       row.cells.push_back({table->column_ids[c], Cell::Live(1, value)});
       values[c] = std::move(value);
     }
@@ -651,7 +657,7 @@ TEST_CASE("a JSON value reads the same as an @insert line and as a row's @json w
   }
   SECTION("a UDT field given twice keeps its last value, null included") {
     agree(R"("t_udt": {"zip": 1, "zip": null})", "t_udt={street: null, city: null, zip: null}");
-    agree(R"("t_udt": {"city": null, "city": "x"})", "t_udt={street: null, city: 'x'}");
+    agree(R"("t_udt": {"city": null, "city": "x"})", "t_udt={street: null, city: 'x', zip: null}");
   }
   SECTION("a name loses one pair of double quotes, not more") {
     agree(R"("\"t_int\"": 5)", "t_int=5");

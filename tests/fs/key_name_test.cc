@@ -126,6 +126,28 @@ TEST_CASE("lookup accepts every spelling CQL accepts and resolves it to the cano
     CHECK(NameOf(shape, scaled) == "1.00");
     CHECK(Hex(scaled) != Hex(ParseName(shape, "1")));
   }
+  SECTION("a decimal key stored normalised as 1E+1 is named 10, and both spellings resolve") {
+    const KeyShape shape({N(TypeKind::kDecimal)});
+    const auto stored = Values(shape, {"1E+1"});  // what the key codec keeps for 10
+    CHECK(NameOf(shape, stored) == "10");
+    std::string a;
+    std::string b;
+    EncodeKeyComponent(shape[0], ParseName(shape, "10")[0], SortOrder::kAsc, &a);
+    EncodeKeyComponent(shape[0], ParseName(shape, "1E+1")[0], SortOrder::kAsc, &b);
+    CHECK(ToHex(a) == ToHex(b));
+    CHECK(NameOf(shape, Values(shape, {"1E-7"})) == "0.0000001");
+  }
+  SECTION("Cassandra's timestamp patterns and time functions in names and bounds") {
+    const KeyShape shape({N(TypeKind::kTimestamp)});
+    const auto six = ParseName(shape, "2018-07-23T06:00:00.000Z");
+    CHECK(Hex(ParseName(shape, "2018-07-23 6:00")) == Hex(six));
+    CHECK(Hex(ParseName(shape, "2018-07-23 07:00 GMT+1:00")) == Hex(six));
+    const KeyShape uuids({N(TypeKind::kTimeuuid)});
+    CHECK(NameOf(uuids, ParseName(uuids, "minTimeuuid('2018-07-23 06:00')")) ==
+          "a22ff000-8e3d-11e8-8080-808080808080");
+    CHECK(NameOf(uuids, ParseName(uuids, "maxTimeuuid(2018-07-23 06:00)")) ==
+          "a230170f-8e3d-11e8-7f7f-7f7f7f7f7f7f");
+  }
   SECTION("an upper-case uuid") {
     const KeyShape shape({N(TypeKind::kUuid)});
     const auto upper = ParseName(shape, "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11");
@@ -397,6 +419,21 @@ std::vector<TypePtr> KeyTypesUnderTest() {
 // The invariants of one key: its name is safe to list, parses back to the
 // same values, and re-formats to itself. Returns false when the key's name
 // is too long (then FormatKeyName must have said NameTooLong).
+bool ContainsUdt(const CqlType& type) {
+  if (type.kind() == TypeKind::kUdt) return true;
+  for (const auto& param : type.params()) {
+    if (ContainsUdt(*param)) return true;
+  }
+  return false;
+}
+
+bool HasUdt(const KeyShape& shape) {
+  for (const CqlType* type : shape.types()) {
+    if (ContainsUdt(*type)) return true;
+  }
+  return false;
+}
+
 bool CheckRoundTrip(const KeyShape& shape, const std::vector<std::string>& values) {
   INFO(shape.ToString() << " values " << Hex(values));
   Result<std::string> name = FormatKeyName(shape.types(), values);
@@ -420,7 +457,9 @@ bool CheckRoundTrip(const KeyShape& shape, const std::vector<std::string>& value
   const Status status = ParseKeyName(shape.types(), *name, &parsed);
   INFO(status.ToString());
   REQUIRE(status.ok());
-  CHECK(Hex(parsed) == Hex(values));
+  // A UDT stored with fewer fields than its type comes back with every
+  // field (engine/cql/literal.h): the same value, compared below by the codec.
+  if (!HasUdt(shape)) CHECK(Hex(parsed) == Hex(values));
   // The key codec's sense of "the same key" too, for what the engine stores.
   for (size_t i = 0; i < values.size(); ++i) {
     std::string expected;

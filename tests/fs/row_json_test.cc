@@ -81,23 +81,24 @@ std::string TypesJson(const std::string& column, const std::string& literal) {
   return RowToJson(*table, pk, {}, nullptr, Row(*table, {{column, literal}}));
 }
 
-TEST_CASE("a row is one JSON object with every column in schema order", "[row_json]") {
+TEST_CASE("a row is one JSON object with every column in SELECT *'s order, statics first",
+          "[row_json]") {
   TableHandle table = TheSchema().Table("t");
   const Key pk = KeyOf(*table, 0, {"p1"});
   const Key ck = KeyOf(*table, 1, {"7"});
   const RowFragment statics = Row(*table, {{"s", "st"}});
   const RowFragment row = Row(*table, {{"a", "x"}});
   CHECK(RowToJson(*table, pk, ck, &statics, row) ==
-        R"({"k": "p1", "c": 7, "a": "x", "b": null, "s": "st"})");
+        R"({"k": "p1", "c": 7, "s": "st", "a": "x", "b": null})");
   SECTION("without a static row the static column is null") {
     CHECK(RowToJson(*table, pk, ck, nullptr, row) ==
-          R"({"k": "p1", "c": 7, "a": "x", "b": null, "s": null})");
+          R"({"k": "p1", "c": 7, "s": null, "a": "x", "b": null})");
   }
   SECTION("a deleted cell is null") {
     RowFragment deleted = row;
     deleted.cells[0].cell = Cell::Tombstone(2, 0);
     CHECK(RowToJson(*table, pk, ck, nullptr, deleted) ==
-          R"({"k": "p1", "c": 7, "a": null, "b": null, "s": null})");
+          R"({"k": "p1", "c": 7, "s": null, "a": null, "b": null})");
   }
   SECTION("a table without clustering columns") {
     TableHandle flat = TheSchema().Table("flat");
@@ -117,13 +118,16 @@ TEST_CASE("each type has the JSON shape of Cassandra's toJson", "[row_json]") {
       {"t_boolean", "true", "true"},
       {"t_date", "2018-07-23", R"("2018-07-23")"},
       {"t_decimal", "12345678901234567890.123456789", "12345678901234567890.123456789"},
-      {"t_decimal", "1E+3", "1E+3"},
+      {"t_decimal", "1E+3", "1000"},
+      {"t_decimal", "123.4500", "123.4500"},
+      {"t_decimal", "1E-7", "0.0000001"},
       {"t_double", "1.5", "1.5"},
       {"t_double", "100", "100.0"},
       {"t_double", "-0.0", "-0.0"},
-      {"t_double", "NaN", R"("NaN")"},
-      {"t_double", "-Infinity", R"("-Infinity")"},
-      {"t_float", "Infinity", R"("Infinity")"},
+      {"t_double", "NaN", "null"},
+      {"t_double", "-Infinity", "null"},
+      {"t_float", "Infinity", "null"},
+      {"t_float", "NaN", "null"},
       {"t_float", "0.25", "0.25"},
       {"t_duration", "1h2m", R"("1h2m")"},
       {"t_inet", "127.0.0.1", R"("127.0.0.1")"},
@@ -133,7 +137,7 @@ TEST_CASE("each type has the JSON shape of Cassandra's toJson", "[row_json]") {
       {"t_text", "say \"hi\"\\ \t\n\x01 caf\xc3\xa9", R"("say \"hi\"\\ \t\n\u0001 café")"},
       {"t_text", "", R"("")"},
       {"t_time", "11:04:22.5", R"("11:04:22.500000000")"},
-      {"t_timestamp", "2018-07-23 11:04:22.432+0000", R"("2018-07-23T11:04:22.432Z")"},
+      {"t_timestamp", "2018-07-23 11:04:22.432+0000", R"("2018-07-23 11:04:22.432Z")"},
       {"t_timeuuid", "50554D6E-29BB-11E5-B345-FEFF819CDC9F",
        R"("50554d6e-29bb-11e5-b345-feff819cdc9f")"},
       {"t_uuid", "F47AC10B-58CC-4372-A567-0E02B2C3D479",
@@ -174,23 +178,23 @@ TEST_CASE("a counter prints its total as a number", "[row_json]") {
 
 TEST_CASE("CSV has a header and COPY TO's quoting", "[row_json]") {
   TableHandle table = TheSchema().Table("t");
-  CHECK(CsvHeader(*table) == "k,c,a,b,s\n");
+  CHECK(CsvHeader(*table) == "k,c,s,a,b\n");
   const Key ck = KeyOf(*table, 1, {"-1"});
   auto csv = [&](const std::string& key, const RowFragment& row) {
     return RowToCsv(*table, KeyOf(*table, 0, {key}), ck, nullptr, row);
   };
   SECTION("plain values and nulls") {
-    CHECK(csv("p", Row(*table, {{"a", "x"}, {"b", "5"}})) == "p,-1,x,5,\n");
+    CHECK(csv("p", Row(*table, {{"a", "x"}, {"b", "5"}})) == "p,-1,,x,5\n");
     CHECK(csv("p", Row(*table, {})) == "p,-1,,,\n");
   }
   SECTION("empty text is quoted to tell it from null") {
-    CHECK(csv("", Row(*table, {{"a", ""}})) == "\"\",-1,\"\",,\n");
+    CHECK(csv("", Row(*table, {{"a", ""}})) == "\"\",-1,,\"\",\n");
   }
   SECTION("separators, quotes and line breaks are quoted, quotes doubled") {
-    CHECK(csv("a,b", Row(*table, {{"a", "say \"hi\""}})) == "\"a,b\",-1,\"say \"\"hi\"\"\",,\n");
-    CHECK(csv("p", Row(*table, {{"a", "two\nlines"}})) == "p,-1,\"two\nlines\",,\n");
-    CHECK(csv("p", Row(*table, {{"a", "cr\r"}})) == "p,-1,\"cr\r\",,\n");
-    CHECK(csv("p", Row(*table, {{"a", "no 'quoting' here"}})) == "p,-1,no 'quoting' here,,\n");
+    CHECK(csv("a,b", Row(*table, {{"a", "say \"hi\""}})) == "\"a,b\",-1,,\"say \"\"hi\"\"\",\n");
+    CHECK(csv("p", Row(*table, {{"a", "two\nlines"}})) == "p,-1,,\"two\nlines\",\n");
+    CHECK(csv("p", Row(*table, {{"a", "cr\r"}})) == "p,-1,,\"cr\r\",\n");
+    CHECK(csv("p", Row(*table, {{"a", "no 'quoting' here"}})) == "p,-1,,no 'quoting' here,\n");
   }
   SECTION("other types print their canonical text") {
     TableHandle types = TheSchema().Table("types");
@@ -203,6 +207,12 @@ TEST_CASE("CSV has a header and COPY TO's quoting", "[row_json]") {
     CHECK(line.starts_with("1,,,0xab,"));
     CHECK(line.find(",\"{'a', 'b'}\",") != std::string::npos);
     CHECK(line.find(",\"\",") != std::string::npos);
+  }
+  SECTION("a timestamp is written as COPY TO writes it") {
+    TableHandle types = TheSchema().Table("types");
+    const std::string line = RowToCsv(*types, KeyOf(*types, 0, {"1"}), {}, nullptr,
+                                      Row(*types, {{"t_timestamp", "2019-08-02T21:57:44.418Z"}}));
+    CHECK(line.find(",2019-08-02 21:57:44.418+0000,") != std::string::npos);
   }
   SECTION("column names are quoted by the same rule") {
     CHECK(CsvHeader(*TheSchema().Table("odd")) == "k,\"Q\"\"x\",\"a,b\"\n");
@@ -351,8 +361,13 @@ TEST_CASE("property: a row's JSON parses back to its values", "[row_json][proper
       if (random.Chance(4)) continue;  // absent: null
       const CqlType& type = *table->column(i).type;
       std::string value = random.Value(type);
-      // A nested empty value (blobasint(0x)) has no JSON spelling.
-      if (FormatLiteral(type, value).find("blobas") != std::string::npos) continue;
+      // A nested empty value (blobasint(0x)) has no JSON spelling; NaN and
+      // the infinities print as null, as in Cassandra 4, so none comes back.
+      const std::string literal = FormatLiteral(type, value);
+      if (literal.find("blobas") != std::string::npos || literal.find("NaN") != std::string::npos ||
+          literal.find("Infinity") != std::string::npos) {
+        continue;
+      }
       row.cells.push_back({table->column_ids[i], Cell::Live(1, value)});
       expected[i] = std::move(value);
     }

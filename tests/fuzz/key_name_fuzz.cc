@@ -93,7 +93,11 @@ void CheckRoundTrip(const Shape& types, const Values& values, const Context& con
   Values again;
   Status parsed = fs::ParseKeyName(types, *name, &again);
   if (!parsed.ok()) Fail("formatted names parse", context.Where(*name + " " + parsed.ToString()));
-  if (again != values) Fail("names parse back to the same bytes", context.Where("name " + *name));
+  bool respelled = false;
+  for (const CqlType* type : types) respelled = respelled || HasRespelledValues(*type);
+  if (again != values && !respelled) {
+    Fail("names parse back to the same bytes", context.Where("name " + *name));
+  }
   Result<std::string> name_again = fs::FormatKeyName(types, again);
   if (!name_again.ok() || *name_again != *name) Fail("formatting is stable", context.Where(*name));
 }

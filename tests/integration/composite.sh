@@ -39,9 +39,9 @@ expect_eq "@json shows the unescaped text" "o,brien" \
   "$(cat "$P/@json" | python3 -c 'import sys, json
 print([json.loads(l) for l in sys.stdin][5]["user"])')"
 expect_eq "@json key columns of the first row" \
-  "{\"account\": \"$acct\", \"day\": \"2018-07-23\", \"ts\": \"$t3\", \"user\": \"bob\", \"seq\": 1, \"action\": \"did 1 at $t3\"}" \
+  "{\"account\": \"$acct\", \"day\": \"2018-07-23\", \"ts\": \"${t3/T/ }\", \"user\": \"bob\", \"seq\": 1, \"action\": \"did 1 at $t3\"}" \
   "$(head -1 "$P/@json")"
-expect_eq "@csv quotes the comma" "$acct,2018-07-23,$t2,\"o,brien\",1,did 1 at $t2" \
+expect_eq "@csv quotes the comma" "$acct,2018-07-23,2018-07-23 11:04:22.432+0000,\"o,brien\",1,did 1 at $t2" \
   "$(sed -n 7p "$P/@csv")"
 
 step "other CQL spellings of the same key"

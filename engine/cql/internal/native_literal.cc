@@ -10,6 +10,7 @@
 #include "engine/cql/internal/duration_literal.h"
 #include "engine/cql/internal/numeric_literal.h"
 #include "engine/cql/internal/temporal_literal.h"
+#include "engine/cql/internal/time_functions.h"
 #include "engine/cql/internal/utf8.h"
 
 namespace cellfs {
@@ -279,6 +280,14 @@ Status ParseNativeLiteral(TypeKind kind, std::string_view text, std::string* out
     return Status::InvalidArgument("empty value for " + TypeName(kind));
   }
   if (IsIntegerKind(kind)) return ParseIntegerLiteral(kind, text, out);
+  const bool is_time = kind == TypeKind::kTimeuuid || kind == TypeKind::kTimestamp ||
+                       kind == TypeKind::kDate || kind == TypeKind::kTime;
+  if (is_time && LooksLikeTimeFunction(text)) return ParseTimeFunction(kind, text, out);
+  if (kind == TypeKind::kTimestamp && text.size() == 3 && (text[0] | 0x20) == 'n' &&
+      (text[1] | 0x20) == 'o' && (text[2] | 0x20) == 'w') {
+    // TimestampSerializer's own spelling of the current moment.
+    return ParseTimeFunction(kind, "currentTimestamp()", out);
+  }
   switch (kind) {
     case TypeKind::kText:
       CELLFS_RETURN_IF_ERROR(ValidateText(text));

@@ -255,16 +255,22 @@ std::string FormatDecimalLiteral(std::string_view bytes) {
     coefficient.erase(0, 1);
   }
   const auto length = static_cast<int64_t>(coefficient.size());
-  const int64_t adjusted = length - 1 - scale;
   if (scale == 0) return result + coefficient;
-  if (scale > 0 && adjusted >= -6) {
-    // Plain notation; adjusted >= -6 bounds the leading zeros to at most 6.
+  if (scale >= -kMaxPlainScale && scale <= kMaxPlainScale) {
+    // Java's toPlainString: trailing zeros for a negative scale, a point
+    // (and leading zeros) for a positive one. Zero keeps no sign.
+    if (scale < 0) {
+      if (coefficient == "0") return "0";
+      return result + coefficient + std::string(static_cast<size_t>(-scale), '0');
+    }
     if (length > scale) {
       coefficient.insert(static_cast<size_t>(length - scale), ".");
       return result + coefficient;
     }
     return result + "0." + std::string(static_cast<size_t>(scale - length), '0') + coefficient;
   }
+  // Java's toString, for scales whose plain form would be too long to print.
+  const int64_t adjusted = length - 1 - scale;
   result += coefficient[0];
   if (length > 1) result.append(".").append(coefficient, 1);
   if (adjusted != 0) result += (adjusted > 0 ? "E+" : "E") + std::to_string(adjusted);

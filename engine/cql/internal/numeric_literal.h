@@ -4,6 +4,7 @@
 // returns InvalidArgument whose message quotes the input and names the type.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -37,9 +38,14 @@ std::string FormatFloatingLiteral(TypeKind kind, std::string_view bytes);
 // Serialized as int32 big-endian scale + varint unscaled value. A scale
 // outside int32 is an error.
 Status ParseDecimalLiteral(std::string_view text, std::string* out);
-// Java BigDecimal.toString() form: exact, scale-preserving; scientific
-// notation exactly when scale < 0 or the adjusted exponent is < -6
-// ("1E+3", "1.5E-7", "0.000001", "1.50"). REQUIRES: at least 4 bytes.
+// Java BigDecimal.toPlainString() form, which Cassandra's DecimalSerializer
+// prints: exact, no exponent ("10" for 1E+1, "0.0000001" for 1E-7, "123.4500"
+// keeps its scale; zero with a negative scale is "0"). A scale outside
+// +-kMaxPlainScale would print hundreds of digits (1E+2147483647): such
+// values print in BigDecimal.toString() form instead ("1.5E+400").
+// Parsing the text gives back the same number; a negative scale comes back
+// as scale 0. REQUIRES: at least 4 bytes.
+inline constexpr int32_t kMaxPlainScale = 100;
 std::string FormatDecimalLiteral(std::string_view bytes);
 
 // Ok when `bytes` is a well-formed non-empty serialization of the numeric

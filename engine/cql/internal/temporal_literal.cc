@@ -133,38 +133,6 @@ Status ScanClock(TextScanner* s, bool seconds_required, int64_t* nanos_of_day) {
   return Status::Ok();
 }
 
-// Z, +HH, +HHMM or +HH:MM (or '-') as minutes east of UTC; at most 18
-// hours either way, as in java.time.
-Status ScanZone(TextScanner* s, int64_t* offset_minutes) {
-  if (s->Consume('Z') || s->Consume('z')) {
-    *offset_minutes = 0;
-    return Status::Ok();
-  }
-  const std::string_view zone = s->rest();
-  const char sign = s->Peek();
-  int64_t hours = 0;
-  int64_t minutes = 0;
-  if ((sign != '+' && sign != '-') || !s->Consume(sign) || !s->FixedDigits(2, &hours)) {
-    return Status::InvalidArgument("expected a zone (Z, +HH, +HHMM or +HH:MM) at '" +
-                                   std::string(zone) + "'");
-  }
-  if (s->Consume(':')) {
-    if (!s->FixedDigits(2, &minutes)) {
-      return Status::InvalidArgument("expected 2-digit minutes in the zone offset");
-    }
-  } else if (IsDigit(s->Peek()) && !s->FixedDigits(2, &minutes)) {
-    return Status::InvalidArgument("expected 2-digit minutes in the zone offset");
-  }
-  CELLFS_RETURN_IF_ERROR(CheckField("zone minute", minutes, 0, 59));
-  const int64_t total = hours * 60 + minutes;
-  if (total > 18 * 60) {
-    return Status::InvalidArgument("zone offset " + std::string(1, sign) + Padded(hours, 2) + ":" +
-                                   Padded(minutes, 2) + " is out of range (-18:00..+18:00)");
-  }
-  *offset_minutes = sign == '-' ? -total : total;
-  return Status::Ok();
-}
-
 // [sign]digits as an int64 within [min, max]; false when out of range.
 bool SignedInRange(std::string_view text, int64_t min, int64_t max, int64_t* value) {
   const bool negative = text[0] == '-';
@@ -181,48 +149,185 @@ bool SignedInRange(std::string_view text, int64_t min, int64_t max, int64_t* val
   return true;
 }
 
-Status TimestampFromText(std::string_view text, int64_t* millis) {
+bool IsJavaWhitespace(char c) {
+  return c == ' ' || (c >= '\t' && c <= '\r') || (c >= '\x1c' && c <= '\x1f');
+}
+
+// Whether `text` starts with a number field (after any white space).
+bool StartsWithNumber(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size() && IsJavaWhitespace(text[i])) ++i;
+  return i < text.size() && IsDigit(text[i]);
+}
+
+// A run of 1 to 9 digits, as Java's lenient-width number fields read them
+// (FastDateParser: "HH" takes "9" and "09" alike, after any white space).
+bool ScanNumber(TextScanner* s, int64_t* value) {
+  while (IsJavaWhitespace(s->Peek())) s->Skip(1);
+  const std::string_view digits = s->Digits();
+  if (digits.empty() || digits.size() > 9) return false;
+  int64_t v = 0;
+  for (char c : digits) v = v * 10 + (c - '0');
+  *value = v;
+  return true;
+}
+
+bool InRange(int64_t value, int64_t min, int64_t max) { return value >= min && value <= max; }
+
+// Cassandra's date part: year-month-day with fields of any width (a signed
+// year of 4 or more digits too: cellfs prints years outside 0000..9999 so).
+bool ScanTimestampDate(TextScanner* s, CivilDate* date) {
+  int64_t year = 0;
+  int64_t month = 0;
+  int64_t day = 0;
+  if (s->Peek() == '+' || s->Peek() == '-') {
+    if (!ScanYear(s, &year).ok()) return false;
+  } else if (!ScanNumber(s, &year)) {
+    return false;
+  }
+  if (!s->Consume('-') || !ScanNumber(s, &month) || !InRange(month, 1, 12)) return false;
+  if (!s->Consume('-') || !ScanNumber(s, &day)) return false;
+  if (!InRange(day, 1, DaysInMonth(year, static_cast<int>(month)))) return false;
+  *date = CivilDate{year, static_cast<int>(month), static_cast<int>(day)};
+  return true;
+}
+
+// HH:mm[:ss[.SSS]]: "SSS" is a count of milliseconds, as in Java
+// (".5" is 5 ms, ".500" 500 ms, above 999 refused).
+bool ScanTimestampClock(TextScanner* s, int64_t* millis_of_day) {
+  int64_t hour = 0;
+  int64_t minute = 0;
+  int64_t second = 0;
+  int64_t millis = 0;
+  if (!ScanNumber(s, &hour) || !InRange(hour, 0, 23)) return false;
+  if (!s->Consume(':') || !ScanNumber(s, &minute) || !InRange(minute, 0, 59)) return false;
+  if (s->Consume(':')) {
+    if (!ScanNumber(s, &second) || !InRange(second, 0, 59)) return false;
+    if (s->Consume('.') && (!ScanNumber(s, &millis) || !InRange(millis, 0, 999))) return false;
+  }
+  *millis_of_day = hour * 3'600'000 + minute * 60'000 + second * 1000 + millis;
+  return true;
+}
+
+// +HH[[:]MM] at `s`, hours and minutes two digits each, within 23:59 (Java's
+// custom zone ids). `colon`: ':' between them required (true), refused
+// (false). `minutes_required`: +HH alone refused.
+bool ScanOffset(TextScanner* s, bool colon, bool minutes_required, int64_t* offset_minutes) {
+  const char sign = s->Peek();
+  int64_t hours = 0;
+  int64_t minutes = 0;
+  if ((sign != '+' && sign != '-') || !s->Consume(sign) || !s->FixedDigits(2, &hours)) {
+    return false;
+  }
+  const bool has_minutes = colon ? s->Consume(':') : IsDigit(s->Peek());
+  if (has_minutes && !s->FixedDigits(2, &minutes)) return false;
+  if (minutes_required && !has_minutes) return false;
+  if (!InRange(hours, 0, 23) || !InRange(minutes, 0, 59)) return false;
+  *offset_minutes = (sign == '-' ? -1 : 1) * (hours * 60 + minutes);
+  return true;
+}
+
+// Java's ISO 8601 zone, right after the time (patterns X, XX, XXX): Z,
+// +HH, +HHMM or +HH:MM.
+bool ScanIsoZone(TextScanner* s, int64_t* offset_minutes) {
+  if (s->Consume('Z')) {
+    *offset_minutes = 0;
+    return true;
+  }
+  TextScanner with_colon = *s;
+  if (ScanOffset(&with_colon, /*colon=*/true, /*minutes_required=*/true, offset_minutes) &&
+      with_colon.AtEnd()) {
+    *s = with_colon;
+    return true;
+  }
+  return ScanOffset(s, /*colon=*/false, /*minutes_required=*/false, offset_minutes);
+}
+
+bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if ((a[i] | 0x20) != (b[i] | 0x20)) return false;
+  }
+  return true;
+}
+
+// Java's general time zone after a space (patterns z, zz, zzz), the forms
+// whose offset does not depend on a zone database: +HHMM, +HH:MM, GMT+H:MM
+// or GMT+HH:MM, and the names UTC and GMT, in any case. Other zone names
+// (PST, Europe/Paris) are refused: docs/CQL.md.
+bool ScanGeneralZone(TextScanner* s, int64_t* offset_minutes) {
+  const std::string_view zone = s->rest();
+  if (EqualsIgnoringCase(zone, "UTC") || EqualsIgnoringCase(zone, "GMT")) {
+    s->Skip(zone.size());
+    *offset_minutes = 0;
+    return true;
+  }
+  if (zone.size() > 3 && EqualsIgnoringCase(zone.substr(0, 3), "GMT")) {
+    TextScanner rest(zone.substr(3));
+    const char sign = rest.Peek();
+    int64_t hours = 0;
+    int64_t minutes = 0;
+    if ((sign != '+' && sign != '-') || !rest.Consume(sign) || !ScanNumber(&rest, &hours) ||
+        hours > 23 || !rest.Consume(':') || !rest.FixedDigits(2, &minutes) || minutes > 59) {
+      return false;
+    }
+    if (zone.size() - 3 - rest.rest().size() > 6) return false;  // GMT+H:MM or GMT+HH:MM
+    s->Skip(zone.size() - rest.rest().size());
+    *offset_minutes = (sign == '-' ? -1 : 1) * (hours * 60 + minutes);
+    return true;
+  }
+  TextScanner with_colon = *s;
+  if (ScanOffset(&with_colon, /*colon=*/true, /*minutes_required=*/true, offset_minutes)) {
+    *s = with_colon;
+    return true;
+  }
+  return ScanOffset(s, /*colon=*/false, /*minutes_required=*/true, offset_minutes);
+}
+
+// The union of Cassandra's TimestampSerializer patterns: a date, then
+// optionally ' ' or 'T' and a clock, then optionally a zone, attached (X)
+// or after one space (z). No zone means UTC.
+bool TimestampFromText(std::string_view text, int64_t* millis) {
   TextScanner s(text);
   CivilDate date;
-  CELLFS_RETURN_IF_ERROR(ScanCivilDate(&s, &date));
-  int64_t nanos_of_day = 0;
-  if (s.Peek() == 'T' || s.Peek() == 't' || s.Peek() == ' ') {
-    s.Consume(s.Peek());
-    CELLFS_RETURN_IF_ERROR(ScanClock(&s, /*seconds_required=*/false, &nanos_of_day));
-  }
-  if (nanos_of_day % kNanosPerMilli != 0) {
-    return Status::InvalidArgument(
-        "sub-millisecond precision: a timestamp holds whole milliseconds");
+  if (!ScanTimestampDate(&s, &date)) return false;
+  int64_t millis_of_day = 0;
+  TextScanner after_date = s;
+  if ((s.Consume(' ') || s.Consume('T')) && StartsWithNumber(s.rest())) {
+    if (!ScanTimestampClock(&s, &millis_of_day)) return false;
+  } else {
+    s = after_date;
   }
   int64_t offset_minutes = 0;
-  if (!s.AtEnd()) CELLFS_RETURN_IF_ERROR(ScanZone(&s, &offset_minutes));
-  if (!s.AtEnd()) {
-    return Status::InvalidArgument("unexpected '" + std::string(s.rest()) + "' at the end");
+  if (s.Consume(' ')) {
+    if (!ScanGeneralZone(&s, &offset_minutes)) return false;
+  } else if (!s.AtEnd() && !ScanIsoZone(&s, &offset_minutes)) {
+    return false;
   }
+  if (!s.AtEnd()) return false;
   // Years are bounded by 10^12, so 128 bits hold every intermediate; the
   // extremes of int64 are reachable only by adding the time of day to a
   // day count whose product alone would not fit.
-  const Int128 result = Int128{DaysFromCivil(date)} * kMillisPerDay +
-                        nanos_of_day / kNanosPerMilli - offset_minutes * 60'000;
-  if (result < INT64_MIN || result > INT64_MAX) {
-    return Status::InvalidArgument("out of range (a timestamp is int64 milliseconds since 1970)");
-  }
+  const Int128 result =
+      Int128{DaysFromCivil(date)} * kMillisPerDay + millis_of_day - offset_minutes * 60'000;
+  if (result < INT64_MIN || result > INT64_MAX) return false;
   *millis = static_cast<int64_t>(result);
-  return Status::Ok();
+  return true;
 }
 
 }  // namespace
 
 Status ParseTimestampLiteral(std::string_view text, std::string* out) {
   int64_t millis = 0;
-  if (IsSignedDigits(text)) {
+  const bool all_digits = !text.empty() && text[0] != '+' && IsSignedDigits(text);
+  if (all_digits) {
     if (!SignedInRange(text, INT64_MIN, INT64_MAX, &millis)) {
-      return Invalid("timestamp", text,
-                     Status::InvalidArgument("milliseconds out of range for a 64-bit integer"));
+      return Status::InvalidArgument("Unable to make long (for date) from: '" + std::string(text) +
+                                     "'");
     }
-  } else {
-    Status status = TimestampFromText(text, &millis);
-    if (!status.ok()) return Invalid("timestamp", text, status);
+  } else if (!TimestampFromText(text, &millis)) {
+    return Status::InvalidArgument("Unable to coerce '" + std::string(text) +
+                                   "' to a formatted date (long)");
   }
   *out = BigEndianBytes(static_cast<uint64_t>(millis), 8);
   return Status::Ok();

@@ -14,13 +14,19 @@
 
 namespace cellfs {
 
-// timestamp (int64 ms since the epoch, big-endian): an integer of
-// milliseconds ([sign]digits, may be negative), or
-// yyyy-mm-dd[(T| )HH:MM[:SS[.f{1,9}]]][zone] where zone is Z, +HHMM, -HHMM,
-// +HH:MM or +HH (no zone: UTC). The year is 4 digits, or a sign and 4 or more
-// digits ("+10000", "-0001"). Sub-millisecond digits must be 0. Dates and
-// times are range-checked (Feb 29 only in leap years); a moment outside the
-// int64 range is an error.
+// timestamp (int64 ms since the epoch, big-endian), as Cassandra's
+// TimestampSerializer reads it: an integer of milliseconds (-?digits; no
+// '+'), or the union of its date patterns:
+//   y-M-d[(' '|'T')H:m[:s[.S]]][zone]
+// Every field is 1 to 9 digits, after any white space (Java's
+// FastDateParser reads "9" and " 9" for HH); S counts
+// milliseconds, 0..999 (".5" is 5 ms, as Java). zone is attached: Z, +HH,
+// +HHMM or +HH:MM; or after one space: +HHMM, +HH:MM, GMT+H:MM, GMT+HH:MM,
+// UTC or GMT (names in any case). Offsets up to 23:59. No zone means UTC
+// (Cassandra: the server's zone). A signed year of 4 or more digits
+// ("+10000", "-0001") is cellfs's own, so canonical text parses back.
+// Refusals: "Unable to coerce '<text>' to a formatted date (long)"
+// (integer overflow: "Unable to make long (for date) from: '<text>'").
 Status ParseTimestampLiteral(std::string_view text, std::string* out);
 // 2018-07-23T11:04:22.432Z: always UTC with milliseconds. Years outside
 // 0000..9999 carry a sign: +10000-01-01T..., -0001-01-01T....

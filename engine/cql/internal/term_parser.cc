@@ -304,9 +304,9 @@ Status FindField(const CqlType& type, const Token& name, size_t* index) {
                  "unknown field " + QuoteForMessage(name.text) + " in type " + type.ToCql());
 }
 
-// {field: value, ...} in any order. Fields not named are null; the value
-// ends at the last field named, so a value printed from one that has fewer
-// fields than its type (after ALTER TYPE ADD) parses back to the same bytes.
+// {field: value, ...} in any order. The value holds every field of the
+// type, those not named being null, as Cassandra serializes a UDT literal;
+// so one value has one spelling. "{}" is the empty (0-byte) value.
 Status ParseUdt(const CqlType& type, CqlLexer& lexer, std::string* out) {
   CELLFS_RETURN_IF_ERROR(ExpectOpen(lexer, '{', type));
   std::vector<std::optional<std::string>> fields(type.params().size());
@@ -321,11 +321,11 @@ Status ParseUdt(const CqlType& type, CqlLexer& lexer, std::string* out) {
                                         type.ToCql() + " literal");
     }
     seen[index] = true;
-    count = std::max(count, index + 1);
+    ++count;
     CELLFS_RETURN_IF_ERROR(ExpectColon(lexer));
     return ParseComponent(*type.params()[index], lexer, &fields[index]);
   }));
-  fields.resize(count);
+  if (count == 0) fields.clear();
   *out = PackComponents(fields);
   return Status::Ok();
 }
