@@ -598,3 +598,99 @@ TEST_CASE("merging fragments with element cells is commutative, associative, ide
 
 }  // namespace
 }  // namespace cellfs::testing
+
+namespace cellfs::testing {
+namespace {
+
+// Random fragments of one row's set<int> column: element cells (live,
+// expiring, removed), collection deletions, row deletions and (in the first
+// fragment only: two old values at one time are a separate case) an old
+// whole value; what KeepLive assembles is checked against Cassandra's
+// reading of them: the old value as a deletion at t - 1 plus its elements
+// at t, each element reconciled on its own.
+TEST_CASE("KeepLive assembles what the per-element model says over random fragments",
+          "[element_cells][legacy][model]") {
+  Stored r;
+  const std::vector<int32_t> domain = {-1, 0, 1, 2};
+  for (uint32_t seed = 1; seed <= 2000; ++seed) {
+    RandomFragments random(seed);
+    r.fragments.clear();
+    int64_t row_deletion = INT64_MIN, column_deletion = INT64_MIN;
+    std::map<int32_t, model::Version> winners;
+    auto offer = [&](int32_t v, const Cell& cell) {
+      const model::Version version = ToVersion(cell);
+      auto [it, inserted] = winners.try_emplace(v, version);
+      if (!inserted && model::Wins(version, it->second)) it->second = version;
+    };
+    std::string log;
+    const int64_t fragments = random.Pick(1, 3);
+    for (int64_t f = 0; f < fragments; ++f) {
+      std::vector<RowCell> cells;
+      std::optional<RowDeletion> deletion;
+      if (random.Pick(0, 4) == 0) {
+        deletion = RowDeletion{random.Pick(1, 4), 10};
+        row_deletion = std::max(row_deletion, deletion->write_time);
+        log += " rowdel@" + std::to_string(deletion->write_time);
+      }
+      const int64_t head = random.Pick(0, 3);
+      if (head == 0) {
+        const Cell tombstone = Cell::Tombstone(random.Pick(1, 4), 10);
+        cells.push_back({r.Id("s"), tombstone});
+        column_deletion = std::max(column_deletion, tombstone.write_time);
+        log += " del@" + std::to_string(tombstone.write_time);
+      } else if (head == 1 && f == 0) {
+        std::vector<int32_t> values;
+        for (int32_t v : domain) {
+          if (random.Coin()) values.push_back(v);
+        }
+        std::vector<std::string> items;
+        for (int32_t v : values) items.push_back(IntValue(v));
+        const int64_t t = random.Pick(1, 4);
+        const Cell whole =
+            random.Coin() ? Cell::Live(t, PackCollection(items, 1))
+                          : Cell::Expiring(t, PackCollection(items, 1), 1, random.Pick(10, 11));
+        cells.push_back({r.Id("s"), whole});
+        column_deletion = std::max(column_deletion, t - 1);
+        for (int32_t v : values) {
+          Cell element = whole;
+          element.value.clear();
+          offer(v, element);
+        }
+        log += " old(" + std::to_string(values.size()) + ")@" + std::to_string(t) + "/exp" +
+               std::to_string(whole.local_deletion_time);
+      }
+      for (int32_t v : domain) {
+        if (random.Pick(0, 2) != 0) continue;
+        Cell cell = random.RegularOrTombstone();
+        if (!cell.is_tombstone()) cell.value.clear();  // a set element stores nothing
+        cells.push_back({r.Id("s"), cell, r.SetPath(v)});
+        offer(v, cell);
+        log += " " + std::to_string(v) + (cell.is_tombstone() ? "-" : "+") + "@" +
+               std::to_string(cell.write_time) + "/exp" + std::to_string(cell.local_deletion_time);
+      }
+      log += " |";
+      r.Add(std::move(cells), deletion);
+    }
+    for (int64_t now : {int64_t{0}, int64_t{10} * kSecond, int64_t{11} * kSecond}) {
+      std::vector<int32_t> live;
+      for (const auto& [v, version] : winners) {
+        if (version.tombstone || !version.LiveAt(now)) continue;
+        if (version.write_time <= std::max(row_deletion, column_deletion)) continue;
+        live.push_back(v);
+      }
+      std::string expected = "<no row>";
+      if (!live.empty()) {
+        expected = "{";
+        for (size_t i = 0; i < live.size(); ++i) {
+          expected += (i == 0 ? "" : ", ") + std::to_string(live[i]);
+        }
+        expected += "}";
+      }
+      INFO("seed " << seed << " now " << now << ":" << log);
+      REQUIRE(r.Read("s", now) == expected);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cellfs::testing

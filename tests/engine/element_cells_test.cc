@@ -574,7 +574,21 @@ class ElementModel {
     return marker && marker->write_time > row_deletion && marker->LiveAt(now);
   }
 
-  Column set, map;
+  // What a sweep does that a later write can see: an expired element
+  // becomes a tombstone at its write time (Cassandra's compaction).
+  void Sweep(int64_t now) {
+    for (Column* column : {&set, &map, &list}) {
+      for (auto& [element, v] : column->elements) {
+        if (!v.expiring() || v.LiveAt(now)) continue;
+        v.tombstone = true;
+        v.value.clear();
+        v.ttl = 0;
+      }
+    }
+  }
+
+  // The list: elements keyed by an order-preserving position (see the test).
+  Column set, map, list;
   std::optional<model::Marker> marker;
   int64_t row_deletion = INT64_MIN;
 };
@@ -590,6 +604,25 @@ std::string SetText(const std::map<std::string, std::string>& live) {
   return live.empty() ? "null" : text + "}";
 }
 
+// Positions of list elements: appends count up from kMiddle, prepends down,
+// so a later prepend sorts first; 8 bytes big-endian so keys sort as numbers.
+constexpr uint64_t kMiddle = uint64_t{1} << 62;
+std::string Position(uint64_t position) {
+  std::string out(8, '\0');
+  for (size_t i = 0; i < 8; ++i) out[i] = static_cast<char>(position >> (56 - 8 * i));
+  return out;
+}
+
+std::string ListText(const std::map<std::string, std::string>& live) {
+  std::string text = "[";
+  bool first = true;
+  for (const auto& [position, value] : live) {
+    text += (first ? "'" : ", '") + value + "'";
+    first = false;
+  }
+  return live.empty() ? "null" : text + "]";
+}
+
 std::string MapText(const std::map<std::string, std::string>& live) {
   std::string text = "{";
   bool first = true;
@@ -600,7 +633,7 @@ std::string MapText(const std::map<std::string, std::string>& live) {
   return live.empty() ? "null" : text + "}";
 }
 
-TEST_CASE("random element operations on a set and a map agree with the model",
+TEST_CASE("random element operations on a set, a map and a list agree with the model",
           "[element_cells][model]") {
   for (uint32_t seed = 1; seed <= 40; ++seed) {
     Rows r;
@@ -611,6 +644,7 @@ TEST_CASE("random element operations on a set and a map agree with the model",
     };
     const std::vector<int32_t> ints = {-2, -1, 0, 1, 2};
     const std::vector<std::string> keys = {"a", "b", "c"};
+    uint64_t next_append = kMiddle, next_prepend = kMiddle;
     std::string log;
     for (int step = 0; step < 120; ++step) {
       const int64_t now = r.db.clock.NowMicros();
@@ -631,7 +665,10 @@ TEST_CASE("random element operations on a set and a map agree with the model",
       for (const std::string& k : some_keys) {
         entries.emplace_back(k, static_cast<int32_t>(pick(0, 2)));
       }
-      const int64_t op = pick(0, 11);
+      std::vector<std::string> texts;
+      for (int64_t i = pick(0, 3); i > 0; --i)
+        texts.push_back(keys[static_cast<size_t>(pick(0, 2))]);
+      const int64_t op = pick(0, 16);
       log += "\nstep " + std::to_string(step) + " op " + std::to_string(op) + " ts " +
              std::to_string(ts) + " ttl " + std::to_string(ttl_s) + " n " +
              std::to_string(some.size());
@@ -699,6 +736,48 @@ TEST_CASE("random element operations on a set and a map agree with the model",
           model.row_deletion = std::max(model.row_deletion, ts);
           break;
         }
+        case 10: {  // l = l + [...]
+          r.Add("l", ListOfTexts(texts), At(ts, ttl));
+          for (const std::string& text : texts) {
+            model.Write(&model.list, Position(next_append++), text, ts, now, ttl_s);
+          }
+          break;
+        }
+        case 11: {  // l = [...] + l
+          r.Prepend("l", ListOfTexts(texts), At(ts, ttl));
+          next_prepend -= texts.size();
+          for (size_t i = 0; i < texts.size(); ++i) {
+            model.Write(&model.list, Position(next_prepend + i), texts[i], ts, now, ttl_s);
+          }
+          break;
+        }
+        case 12: {  // UPDATE l = [...], or DELETE l
+          if (pick(0, 2) == 0) {
+            r.Delete("l", At(ts));
+            ElementModel::Delete(&model.list, ts);
+            break;
+          }
+          r.Update("l", ListOfTexts(texts), At(ts, ttl));
+          ElementModel::Delete(&model.list, ts - 1);
+          for (const std::string& text : texts) {
+            model.Write(&model.list, Position(next_append++), text, ts, now, ttl_s);
+          }
+          break;
+        }
+        case 13: {
+          SweepStats stats;
+          const Status swept = r.db.engine->Sweep(&stats);
+          INFO(swept.ToString());
+          REQUIRE(swept.ok());
+          model.Sweep(r.db.clock.NowMicros());
+          break;
+        }
+        case 14: {
+          if (pick(0, 3) != 0) break;
+          r.db.Reopen();
+          r.t = r.db.Table("ks", "t");
+          break;
+        }
         default:
           r.db.clock.AdvanceSeconds(pick(0, 2));
           break;
@@ -706,10 +785,13 @@ TEST_CASE("random element operations on a set and a map agree with the model",
       const int64_t at = r.db.clock.NowMicros();
       const auto live_set = model.Live(model.set, at);
       const auto live_map = model.Live(model.map, at);
-      const bool row_live = model.MarkerLive(at) || !live_set.empty() || !live_map.empty();
+      const auto live_list = model.Live(model.list, at);
+      const bool row_live =
+          model.MarkerLive(at) || !live_set.empty() || !live_map.empty() || !live_list.empty();
       INFO("seed " << seed << log);
       REQUIRE(r.Read("s") == (row_live ? SetText(live_set) : "<no row>"));
       REQUIRE(r.Read("m") == (row_live ? MapText(live_map) : "<no row>"));
+      REQUIRE(r.Read("l") == (row_live ? ListText(live_list) : "<no row>"));
     }
   }
 }
