@@ -25,6 +25,7 @@
 #include "engine/store/mutation.h"
 #include "engine/store/read_view.h"
 #include "engine/store/row_fragment.h"
+#include "engine/store/table_scan.h"
 #include "tests/engine/cassandra_model.h"
 #include "tests/engine/engine_test_util.h"
 
@@ -794,6 +795,125 @@ TEST_CASE("random element operations on a set, a map and a list agree with the m
       REQUIRE(r.Read("l") == (row_live ? ListText(live_list) : "<no row>"));
     }
   }
+}
+
+}  // namespace
+}  // namespace cellfs::testing
+
+namespace cellfs::testing {
+namespace {
+
+// The rows of partition k=1 read one by one with GetRow, as FormatRow text
+// without write times, in clustering order.
+std::vector<std::string> RowsByGetRow(Rows& r, const std::vector<int32_t>& clusterings) {
+  std::vector<std::string> out;
+  for (int32_t c : clusterings) {
+    auto row = r.db.engine->NewReadView().GetRow(r.t, r.pk, Key{IntValue(c)});
+    REQUIRE(row.ok());
+    if (row.value()) out.push_back(std::to_string(c) + ": " + FormatRow(*r.t, *row.value(), false));
+  }
+  return out;
+}
+
+std::string Joined(const std::vector<std::string>& parts) {
+  std::string text;
+  for (const std::string& part : parts) text += (text.empty() ? "" : " | ") + part;
+  return text;
+}
+
+TEST_CASE("iterators, reverse slices and table scans assemble element cells as GetRow does",
+          "[element_cells]") {
+  Rows r;
+  const std::vector<int32_t> clusterings = {1, 2, 3, 4};
+  for (int round = 0; round < 3; ++round) {
+    for (int32_t c : clusterings) {
+      r.ck = {IntValue(c)};
+      r.Add("s", SetOfInts({c * 10 + round}));
+      r.Add("l", ListOfTexts({std::to_string(round)}));
+      r.Put("m", std::to_string(c), IntValue(round));
+      r.Put("u", round == 1 ? "b" : "a", round == 1 ? std::string("x") : IntValue(round));
+      if (c == 2 && round == 1) r.Update("s", SetOfInts({-7}));
+      if (c == 3 && round == 2) r.Remove("s", SetOfInts({30, 31}));
+      if (c == 4 && round == 2) {
+        r.Delete("l");
+        r.Delete("m");
+      }
+    }
+  }
+  r.ck = {IntValue(1)};
+  std::vector<std::string> rows = RowsByGetRow(r, clusterings);
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[1] == "2: l=['0', '1', '2'] m={'2': 2} s={-7, 22} u={a: 2, b: 'x', c: null}");
+  const ReadView view = r.db.engine->NewReadView();
+  CHECK(FormatPartition(view, r.t, r.pk, {}, false) == Joined(rows));
+  SliceSpec reverse;
+  reverse.reverse = true;
+  std::vector<std::string> reversed(rows.rbegin(), rows.rend());
+  CHECK(FormatPartition(view, r.t, r.pk, reverse, false) == Joined(reversed));
+  SliceSpec limited;
+  limited.limit = 2;
+  limited.lower = ClusteringBound{{IntValue(2)}, true};
+  CHECK(FormatPartition(view, r.t, r.pk, limited, false) ==
+        Joined({rows.begin() + 1, rows.begin() + 3}));
+  // A table scan (another read path) sees the same rows.
+  std::vector<std::string> scanned;
+  for (TableScan scan(r.db.engine->NewReadView(), r.t); scan.Valid(); scan.Next()) {
+    if (!scan.has_row()) continue;
+    Key clustering;
+    REQUIRE(scan.row().DecodeClustering(&clustering).ok());
+    scanned.push_back(std::to_string(IntOf(clustering[0])) + ": " +
+                      FormatRow(*r.t, scan.row().row(), false));
+  }
+  CHECK(Joined(scanned) == Joined(rows));
+  // A range deletion shadows the element cells of the rows it covers that
+  // were written at or before it.
+  r.Write([&](Mutation& m) {
+    SliceSpec range;
+    range.lower = ClusteringBound{{IntValue(2)}, true};
+    range.upper = ClusteringBound{{IntValue(3)}, true};
+    return m.DeleteRange(r.t, r.pk, range);
+  });
+  r.ck = {IntValue(3)};
+  r.Add("s", SetOfInts({99}));
+  rows = RowsByGetRow(r, clusterings);
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[1] == "3: s={99}");
+  CHECK(FormatPartition(r.db.engine->NewReadView(), r.t, r.pk, {}, false) == Joined(rows));
+  reversed.assign(rows.rbegin(), rows.rend());
+  CHECK(FormatPartition(r.db.engine->NewReadView(), r.t, r.pk, reverse, false) == Joined(reversed));
+}
+
+TEST_CASE("default_time_to_live applies to each element written without USING TTL",
+          "[element_cells]") {
+  Rows r;
+  r.db.Ddl(
+      "CREATE TABLE ks.d (k int PRIMARY KEY, s set<int>, m map<text, int>)"
+      " WITH default_time_to_live = 10;");
+  const TableHandle d = r.db.Table("ks", "d");
+  const Key pk = {IntValue(1)};
+  auto col = [&](const std::string& name) {
+    for (size_t i = 0; i < d->def.columns.size(); ++i) {
+      if (d->column(i).name == name) return i;
+    }
+    FAIL("no column " << name);
+    return size_t{0};
+  };
+  auto write = [&](const std::function<Status(Mutation&)>& ops) { r.Write(ops); };
+  write([&](Mutation& m) { return m.AddElements(d, pk, Key{}, col("s"), SetOfInts({1})); });
+  r.db.clock.AdvanceSeconds(5);
+  write([&](Mutation& m) { return m.AddElements(d, pk, Key{}, col("s"), SetOfInts({2})); });
+  write(
+      [&](Mutation& m) { return m.SetElement(d, pk, Key{}, col("m"), "a", IntValue(1), Ttl(0)); });
+  auto read = [&]() {
+    auto row = r.db.engine->NewReadView().GetRow(d, pk, Key{});
+    REQUIRE(row.ok());
+    return row.value() ? FormatRow(*d, *row.value(), false) : "<no row>";
+  };
+  CHECK(read() == "m={'a': 1} s={1, 2}/ttl=10");
+  r.db.clock.AdvanceSeconds(5);
+  CHECK(read() == "m={'a': 1} s={2}/ttl=10");
+  r.db.clock.AdvanceSeconds(5);
+  CHECK(read() == "m={'a': 1}");
 }
 
 }  // namespace
