@@ -987,3 +987,64 @@ TEST_CASE("frozen collections stay one cell: a whole-value overwrite, no element
 
 }  // namespace
 }  // namespace cellfs::testing
+
+namespace cellfs::testing {
+namespace {
+
+// Cassandra: two whole-value writes of a collection in one batch at the same
+// timestamp are two deletions at t - 1 and both writes' elements at t: the
+// union (list elements get distinct time-UUIDs, so both lists' elements).
+TEST_CASE("two whole values of a collection in one mutation: both writes' elements",
+          "[element_cells]") {
+  Rows r;
+  r.Write([&](Mutation& m) {
+    const size_t s = r.Col("s"), l = r.Col("l");
+    REQUIRE(m.Update(r.t, r.pk, r.ck, std::vector<ColumnValue>{{s, SetOfInts({1})}}).ok());
+    REQUIRE(m.Update(r.t, r.pk, r.ck, std::vector<ColumnValue>{{l, ListOfTexts({"a"})}}).ok());
+    REQUIRE(m.Update(r.t, r.pk, r.ck, std::vector<ColumnValue>{{s, SetOfInts({2})}}).ok());
+    return m.Update(r.t, r.pk, r.ck, std::vector<ColumnValue>{{l, ListOfTexts({"b"})}});
+  });
+  CHECK(r.Read("s") == "{1, 2}");
+  CHECK(r.Read("l") == "['a', 'b']");
+}
+
+TEST_CASE("sweeps after gc_grace keep what an overwrite or a removal shadowed gone",
+          "[element_cells]") {
+  Rows r;
+  r.db.Ddl(
+      "CREATE TABLE ks.g (k int, c int, s set<int>, m map<text, int>, PRIMARY KEY (k, c))"
+      " WITH gc_grace_seconds = 1;");
+  r.t = r.db.Table("ks", "g");
+  r.Add("s", SetOfInts({1, 2}));
+  r.Put("m", "a", IntValue(1));
+  r.Put("m", "b", IntValue(2), Ttl(2));
+  r.Update("s", SetOfInts({3}));
+  r.Remove("m", SetOfTexts({"a"}));
+  r.db.clock.AdvanceSeconds(5);
+  CHECK(r.Read("s") == "{3}");
+  CHECK(r.Read("m") == "null");
+  for (int round = 0; round < 2; ++round) {
+    SweepStats stats;
+    REQUIRE(r.db.engine->Sweep(&stats).ok());
+    r.db.clock.AdvanceSeconds(5);
+    CHECK(r.Read("s") == "{3}");
+    CHECK(r.Read("m") == "null");
+  }
+  r.db.Reopen();
+  r.t = r.db.Table("ks", "g");
+  CHECK(r.Read("s") == "{3}");
+  r.Add("s", SetOfInts({4}));
+  CHECK(r.Read("s") == "{3, 4}");
+  r.Delete("s");
+  CHECK(r.Read("s") == "<no row>");
+  r.db.clock.AdvanceSeconds(5);
+  SweepStats stats;
+  REQUIRE(r.db.engine->Sweep(&stats).ok());
+  CHECK(r.Read("s") == "<no row>");
+  auto live = r.db.engine->NewReadView().IsPartitionLive(r.t, r.pk);
+  REQUIRE(live.ok());
+  CHECK(!live.value());
+}
+
+}  // namespace
+}  // namespace cellfs::testing
