@@ -694,3 +694,48 @@ TEST_CASE("KeepLive assembles what the per-element model says over random fragme
 
 }  // namespace
 }  // namespace cellfs::testing
+
+namespace cellfs::testing {
+namespace {
+
+TEST_CASE("KeepLive reports element cells and old values that do not decode as Corruption",
+          "[element_cells][legacy]") {
+  Stored r;
+  auto keep_live = [&](RowFragment fragment) {
+    NormalizeRowFragment(&fragment);
+    bool live = false;
+    return storage::KeepLive(*r.t, std::nullopt, Stored::kNow, &fragment, &live);
+  };
+  RowFragment bad_old;
+  bad_old.cells = {{r.Id("s"), Cell::Live(10, std::string("\x00\x00\x00\x05", 4))}};
+  CHECK(keep_live(bad_old).code() == StatusCode::kCorruption);
+  RowFragment bad_field;
+  bad_field.cells = {{r.Id("u"), Cell::Live(10, IntValue(1)), storage::FieldPath(7)}};
+  CHECK(keep_live(bad_field).code() == StatusCode::kCorruption);
+  // The same cells, well formed, are read.
+  RowFragment good;
+  good.cells = {{r.Id("l"), Cell::Live(10, "x"), ListElementPath(10, 0)},
+                {r.Id("s"), Cell::Live(10, Ints({5}))},
+                {r.Id("u"), Cell::Live(10, IntValue(1)), storage::FieldPath(2)}};
+  CHECK(keep_live(good).ok());
+}
+
+}  // namespace
+}  // namespace cellfs::testing
+
+namespace cellfs::testing {
+namespace {
+
+// docs/FORMAT.md: a list element's path is 16 bytes (time, order);
+// element_cells.h: "Corruption for a path that does not decode".
+TEST_CASE("a list element path that is not 16 bytes is Corruption", "[element_cells][legacy]") {
+  Stored r;
+  RowFragment bad_list;
+  bad_list.cells = {{r.Id("l"), Cell::Live(10, "x"), std::string("\x01\x02", 2)}};
+  bool live = false;
+  CHECK(storage::KeepLive(*r.t, std::nullopt, Stored::kNow, &bad_list, &live).code() ==
+        StatusCode::kCorruption);
+}
+
+}  // namespace
+}  // namespace cellfs::testing
