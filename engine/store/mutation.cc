@@ -87,10 +87,11 @@ Status FinishCells(const TableSchema& table, FragmentBuilder* row, FragmentBuild
 
 Status AppendElementCells(const TableSchema& table, size_t column, std::string_view value,
                           int64_t timestamp, uint32_t ttl, int64_t now_s, int64_t list_time,
-                          uint64_t* list_order, FragmentBuilder* row, FragmentBuilder* static_row) {
+                          uint64_t* list_order, FragmentBuilder* row, FragmentBuilder* static_row,
+                          int32_t list_nudge) {
   std::vector<storage::ElementValue> elements;
   CELLFS_RETURN_IF_ERROR(storage::SplitIntoElements(*table.column(column).type, value, list_time,
-                                                    *list_order, &elements));
+                                                    *list_order, &elements, list_nudge));
   *list_order += elements.size();
   for (storage::ElementValue& element : elements) {
     RowCell& slot = AddCell(table, column, row, static_row);

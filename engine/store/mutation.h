@@ -200,6 +200,7 @@ class Mutation {
   int64_t now_;
   size_t operations_ = 0;
   uint64_t list_order_ = 0;  // the next list element path's order
+  uint32_t prepends_ = 0;    // list prepends so far (each sorts before the last)
   std::unique_ptr<Batch> batch_;
 };
 

@@ -70,8 +70,16 @@ Status Mutation::AddElementCells(const TableSchema& table, size_t column, std::s
   Status valid = ValidateValue(*def.type, value);
   if (!valid.ok()) return valid.WithContext("column " + def.name);
   const int64_t list_time = prepend ? storage::PrependTime(write_time_) : write_time_;
+  // The k-th prepend of this mutation sorts before the ones before it.
+  int32_t nudge = 0;
+  if (prepend) {
+    if (prepends_ >= 512) {
+      return Status::InvalidArgument("more than 512 list prepends in one batch");
+    }
+    nudge = -static_cast<int32_t>(prepends_++);
+  }
   return AppendElementCells(table, column, value, timestamp, ttl, FloorSeconds(now_), list_time,
-                            &list_order_, &batch_->row, &batch_->static_row);
+                            &list_order_, &batch_->row, &batch_->static_row, nudge);
 }
 
 Status Mutation::AddElements(const TableHandle& table, std::span<const std::string> partition_key,

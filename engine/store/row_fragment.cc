@@ -386,8 +386,24 @@ bool PurgeRowFragment(RowFragment* fragment, int64_t now, uint32_t gc_grace_seco
   if (fragment->deletion && fragment->deletion->local_deletion_time <= purge_before_s) {
     fragment->deletion.reset();
   }
-  std::erase_if(fragment->cells,
-                [&](RowCell& c) { return !PurgeCell(&c.cell, now, purge_before_s); });
+  auto& cells = fragment->cells;
+  size_t kept = 0;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    // A whole collection value stored before element cells existed stands
+    // for a collection deletion at its write time - 1: expired, its
+    // tombstone must not shadow the elements written at its write time.
+    const bool legacy_head = cells[i].path.empty() && cells[i].cell.is_expiring() &&
+                             i + 1 < cells.size() && cells[i + 1].column_id == cells[i].column_id &&
+                             !cells[i + 1].path.empty();
+    const int64_t head_time = cells[i].cell.write_time;
+    if (!PurgeCell(&cells[i].cell, now, purge_before_s)) continue;
+    if (legacy_head && cells[i].cell.is_tombstone() && head_time != INT64_MIN) {
+      cells[i].cell.write_time = head_time - 1;
+    }
+    if (kept != i) cells[kept] = std::move(cells[i]);
+    ++kept;
+  }
+  cells.resize(kept);
   return !fragment->empty();
 }
 

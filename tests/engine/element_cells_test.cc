@@ -978,7 +978,7 @@ TEST_CASE("frozen collections stay one cell: a whole-value overwrite, no element
   auto row = r.db.engine->NewReadView().GetRow(f, pk, Key{});
   REQUIRE(row.ok());
   REQUIRE(row.value());
-  CHECK(FormatRow(*f, *row.value(), false) == "fs={1, 2} fu={a: 1}");
+  CHECK(FormatRow(*f, *row.value(), false) == "fs={1, 2} fu={a: 1, b: null, c: null}");
   for (const RowCell& cell : row.value()->cells) CHECK(cell.path.empty());
   Mutation m = r.db.engine->NewMutation();
   CHECK(!m.AddElements(f, pk, Key{}, col("fs"), SetOfInts({4})).ok());

@@ -48,7 +48,10 @@ Status Pack(const CqlType& type, const std::vector<RowCell>& elements, std::stri
     case TypeKind::kList: {
       std::vector<std::string> items;
       items.reserve(elements.size());
-      for (const RowCell& e : elements) items.push_back(e.cell.value);
+      for (const RowCell& e : elements) {
+        if (e.path.size() != 16) return Status::Corruption("list element path is not 16 bytes");
+        items.push_back(e.cell.value);
+      }
       *value = PackCollection(items, 1);
       return Status::Ok();
     }
@@ -94,9 +97,14 @@ std::string FieldPath(size_t index) {
   return path;
 }
 
-std::string ListElementPath(int64_t time, uint64_t order) {
+std::string ListElementPath(int64_t time, uint64_t order, int32_t nudge) {
+  int64_t scaled = 0;
+  if (__builtin_mul_overflow(time, int64_t{1024}, &scaled) ||
+      __builtin_add_overflow(scaled, int64_t{nudge}, &scaled)) {
+    scaled = time < 0 ? INT64_MIN : INT64_MAX;
+  }
   std::string path;
-  AppendU64(static_cast<uint64_t>(time) ^ (uint64_t{1} << 63), &path);
+  AppendU64(static_cast<uint64_t>(scaled) ^ (uint64_t{1} << 63), &path);
   AppendU64(order, &path);
   return path;
 }
@@ -106,14 +114,16 @@ int64_t PrependTime(int64_t now) {
 }
 
 Status SplitIntoElements(const CqlType& type, std::string_view value, int64_t list_time,
-                         uint64_t list_order, std::vector<ElementValue>* elements) {
+                         uint64_t list_order, std::vector<ElementValue>* elements,
+                         int32_t list_nudge) {
   elements->clear();
   switch (type.kind()) {
     case TypeKind::kList: {
       std::vector<std::string_view> items;
       CELLFS_RETURN_IF_ERROR(UnpackCollection(value, 1, &items));
       for (size_t i = 0; i < items.size(); ++i) {
-        elements->push_back({ListElementPath(list_time, list_order + i), std::string(items[i])});
+        elements->push_back(
+            {ListElementPath(list_time, list_order + i, list_nudge), std::string(items[i])});
       }
       return Status::Ok();
     }
@@ -161,7 +171,8 @@ Status VisibleElements(const CqlType& type, std::span<RowCell> run,
   const RowCell& head = run.front();
   if (head.path.empty() && head.cell.kind == CellKind::kRegular) {
     std::vector<ElementValue> split;
-    Status s = SplitIntoElements(type, head.cell.value, head.cell.write_time, 0, &split);
+    Status s =
+        SplitIntoElements(type, head.cell.value, kLegacyListTime, 0, &split, kLegacyListNudge);
     if (!s.ok()) return Status::Corruption("stored whole value: " + s.message());
     for (ElementValue& e : split) {
       RowCell cell{head.column_id, head.cell, std::move(e.path)};

@@ -35,10 +35,12 @@ Status FinishCells(const TableSchema& table, FragmentBuilder* row, FragmentBuild
 
 // The element cells of `value`, a whole value of multi-cell column
 // `column`, at `timestamp` with `ttl` (0: none); list elements take paths at
-// `list_time` with orders from `*list_order` on, which advances.
+// `list_time` and `list_nudge` with orders from `*list_order` on, which
+// advances (storage::ListElementPath).
 Status AppendElementCells(const TableSchema& table, size_t column, std::string_view value,
                           int64_t timestamp, uint32_t ttl, int64_t now_s, int64_t list_time,
-                          uint64_t* list_order, FragmentBuilder* row, FragmentBuilder* static_row);
+                          uint64_t* list_order, FragmentBuilder* row, FragmentBuilder* static_row,
+                          int32_t list_nudge = 0);
 
 // The partition prefix of `partition_key` (docs/FORMAT.md "Storage layout").
 Status ResolvePartition(const TableSchema& table, std::span<const std::string> partition_key,
