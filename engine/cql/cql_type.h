@@ -74,7 +74,7 @@ class CqlType {
     return kind_ == TypeKind::kList || kind_ == TypeKind::kSet || kind_ == TypeKind::kMap;
   }
   // True for non-frozen collections and UDTs: values Cassandra stores as
-  // several cells. cellfs stores them as one value (see docs/FORMAT.md).
+  // several cells, one per element; so does cellfs (docs/FORMAT.md "Element cells").
   bool is_multi_cell() const { return !frozen_ && (is_collection() || kind_ == TypeKind::kUdt); }
 
   const std::vector<TypePtr>& params() const { return params_; }

@@ -48,14 +48,6 @@ uint64_t ListedInode(uint64_t directory, std::string_view name) {
   return (hash | (uint64_t{1} << 62)) & ~(uint64_t{1} << 63);
 }
 
-bool HasLiveChild(const TreeContext& tree, const Node& dir) {
-  ReadView view = tree.engine->NewReadView();
-  auto listing = NewDirListing(tree, dir, view);
-  if (!listing.ok()) return false;
-  ListedEntry entry;
-  return listing.value()->Next(&entry);
-}
-
 // Runs one DDL statement given as CQL text.
 Status RunStatement(Engine* engine, const std::string& cql) {
   CqlParser parser(cql);

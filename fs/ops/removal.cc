@@ -14,14 +14,6 @@
 namespace cellfs::fs {
 namespace {
 
-bool HasLiveChild(const TreeContext& tree, const Node& dir) {
-  ReadView view = tree.engine->NewReadView();
-  auto listing = NewDirListing(tree, dir, view);
-  if (!listing.ok()) return false;
-  ListedEntry entry;
-  return listing.value()->Next(&entry);
-}
-
 bool IsLive(const TreeContext& tree, const Node& node) {
   ReadView view = tree.engine->NewReadView();
   NodeState state;

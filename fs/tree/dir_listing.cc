@@ -234,4 +234,12 @@ Result<std::unique_ptr<DirListing>> NewDirListing(const TreeContext& tree, const
   }
 }
 
+bool HasLiveChild(const TreeContext& tree, const Node& dir) {
+  ReadView view = tree.engine->NewReadView();
+  auto listing = NewDirListing(tree, dir, view);
+  if (!listing.ok()) return false;
+  ListedEntry entry;
+  return listing.value()->Next(&entry);
+}
+
 }  // namespace cellfs::fs

@@ -33,4 +33,8 @@ class DirListing {
 Result<std::unique_ptr<DirListing>> NewDirListing(const TreeContext& tree, const Node& dir,
                                                   const ReadView& view);
 
+// Whether `dir` lists at least one child now (a fresh view). False also
+// when it cannot be listed.
+bool HasLiveChild(const TreeContext& tree, const Node& dir);
+
 }  // namespace cellfs::fs

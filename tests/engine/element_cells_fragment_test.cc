@@ -228,13 +228,7 @@ class Stored {
     db.Ddl(kSchema);
     t = db.Table("ks", "t");
   }
-  size_t Col(const std::string& name) const {
-    for (size_t i = 0; i < t->def.columns.size(); ++i) {
-      if (t->column(i).name == name) return i;
-    }
-    FAIL("no column " << name);
-    return 0;
-  }
+  size_t Col(const std::string& name) const { return ColumnIndexOf(*t, name); }
   uint32_t Id(const std::string& name) const { return t->column_ids[Col(name)]; }
   const CqlType& Type(const std::string& name) const { return *t->column(Col(name)).type; }
   const CqlType& ElementType(const std::string& name) const { return *Type(name).params()[0]; }

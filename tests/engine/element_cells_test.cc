@@ -81,13 +81,7 @@ class Rows {
     t = db.Table("ks", "t");
   }
 
-  size_t Col(const std::string& name) const {
-    for (size_t i = 0; i < t->def.columns.size(); ++i) {
-      if (t->column(i).name == name) return i;
-    }
-    FAIL("no column " << name);
-    return 0;
-  }
+  size_t Col(const std::string& name) const { return ColumnIndexOf(*t, name); }
 
   // Applies one mutation made by `ops`; REQUIREs success.
   void Write(const std::function<Status(Mutation&)>& ops) {

@@ -25,6 +25,15 @@
 namespace cellfs::testing {
 
 // An int column's serialized value (4 bytes, big-endian), and back.
+// The index of column `name` in `table`; fails the test when it has none.
+inline size_t ColumnIndexOf(const TableSchema& table, const std::string& name) {
+  for (size_t i = 0; i < table.def.columns.size(); ++i) {
+    if (table.column(i).name == name) return i;
+  }
+  FAIL("no column " << name);
+  return 0;
+}
+
 inline std::string IntValue(int32_t v) {
   std::string out;
   for (int shift = 24; shift >= 0; shift -= 8) {

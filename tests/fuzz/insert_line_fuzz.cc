@@ -14,8 +14,10 @@
 // Properties: nothing crashes; the records (line, error or row) are the same
 // however the input is split; line numbers never decrease; every accepted
 // row has the table's key, valid values for their columns, no key or
-// repeated column among its cells, and attributes in range; a counter table
-// accepts nothing.
+// repeated column among its cells, and attributes in range (a static-only
+// record may omit the clustering key); a counter table's records add
+// non-null values without @ttl or @timestamp.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -100,11 +102,25 @@ struct Where {
 void CheckRow(const TableSchema& table, const fs::InsertRow& row, const Where& where) {
   const size_t partition = table.partition_key_count();
   const size_t clustering = table.clustering_count();
-  if (table.def.has_counters()) Fail("a counter table accepts no record", where());
-  if (row.partition_key.size() != partition || row.clustering.size() != clustering) {
+  if (table.def.has_counters()) {
+    // Counters are added to (cqlsh COPY FROM): no null, no TTL, no timestamp.
+    if (!row.attributes.empty()) Fail("a counter record carries no @ttl or @timestamp", where());
+    for (const ColumnValue& cell : row.cells) {
+      if (!cell.value) Fail("a counter record adds no null", where());
+    }
+  }
+  // A record of only static columns may leave the clustering key out
+  // (Cassandra's static-only INSERT).
+  const bool static_only =
+      !row.cells.empty() && std::all_of(row.cells.begin(), row.cells.end(), [&](const auto& c) {
+        return c.column < table.def.columns.size() &&
+               table.column(c.column).kind == ColumnKind::kStatic;
+      });
+  if (row.partition_key.size() != partition ||
+      (row.clustering.size() != clustering && !(static_only && row.clustering.empty()))) {
     Fail("rows carry the whole primary key", where());
   }
-  for (size_t i = 0; i < partition + clustering; ++i) {
+  for (size_t i = 0; i < partition + row.clustering.size(); ++i) {
     const std::string& value = i < partition ? row.partition_key[i] : row.clustering[i - partition];
     if (!ValidateValue(*table.column(i).type, value).ok()) {
       Fail("key values validate", where(table.column(i).name + " " + Hex(value)));

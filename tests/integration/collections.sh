@@ -86,10 +86,12 @@ expect_eq "the map is unchanged" "{'k3': 3, 'k4': 9}" "$(cat "$P/m")"
 
 step "concurrent appends never lose each other"
 echo "{}" > "$P/tags"
+writers=()
 for w in 1 2 3 4; do
   (for i in $(seq 1 25); do echo "{'w$w-$i'}" >> "$P/tags"; done) &
+  writers+=($!)
 done
-wait
+wait "${writers[@]}"  # not a bare wait: the daemon is a child too
 expect_eq "100 elements" "100" "$(cat "$P/tags" | tr ',' '\n' | grep -c "w")"
 
 unmount_fs
