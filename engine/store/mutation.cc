@@ -192,10 +192,14 @@ size_t Mutation::byte_size() const { return batch_->batch->ApproximateSize(); }
 uint32_t FragmentBuilder::Finish() {
   fragment_.cells.resize(used_);
   auto& cells = fragment_.cells;
-  if (!std::is_sorted(cells.begin(), cells.end(), CellBefore)) {
-    std::sort(cells.begin(), cells.end(), CellBefore);
+  // Lambdas, not function pointers: the calls inline (a row per operation).
+  auto before = [](const RowCell& a, const RowCell& b) { return CellBefore(a, b); };
+  if (!std::is_sorted(cells.begin(), cells.end(), before)) {
+    std::sort(cells.begin(), cells.end(), before);
   }
-  auto same = std::adjacent_find(cells.begin(), cells.end(), SameCellSlot);
+  auto same =
+      std::adjacent_find(cells.begin(), cells.end(),
+                         [](const RowCell& a, const RowCell& b) { return SameCellSlot(a, b); });
   return same == cells.end() ? 0 : same->column_id;
 }
 
