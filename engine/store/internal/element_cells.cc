@@ -34,7 +34,7 @@ Status ElementOfPath(const CqlType& type, std::string_view path, std::string* el
 
 Status FieldOfPath(std::string_view path, size_t field_count, size_t* index) {
   if (path.size() != 2) return Status::Corruption("UDT field path is not 2 bytes");
-  *index = (static_cast<uint8_t>(path[0]) << 8) | static_cast<uint8_t>(path[1]);
+  *index = (size_t{static_cast<uint8_t>(path[0])} << 8) | size_t{static_cast<uint8_t>(path[1])};
   if (*index >= field_count) {
     return Status::Corruption("UDT field path " + std::to_string(*index) + " past the type's " +
                               std::to_string(field_count) + " fields");
