@@ -2,6 +2,8 @@
 // hand-over slot under a mutex and condition variable.
 #include "fs/formats/batch_applier.h"
 
+#include <pthread.h>
+
 #include <cassert>
 #include <utility>
 
@@ -40,6 +42,7 @@ Status BatchApplier::Wait() {
 }
 
 void BatchApplier::Run() {
+  pthread_setname_np(pthread_self(), kThreadName);  // seen in top -H, gdb, /proc
   std::unique_lock lock(mutex_);
   for (;;) {
     changed_.wait(lock, [this] { return batch_ || stopping_; });

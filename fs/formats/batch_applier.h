@@ -36,6 +36,9 @@ class BatchApplier {
   // Whether a batch was started and not yet waited for.
   bool busy() const { return started_; }
 
+  // The applying thread's name (/proc/PID/task/TID/comm, top -H, gdb).
+  static constexpr const char* kThreadName = "cellfs-apply";
+
  private:
   void Run();  // the thread: applies each batch handed over
 

@@ -6,6 +6,10 @@
 #include <dirent.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <thread>
 
 #include "tests/engine/engine_test_util.h"
 
@@ -16,16 +20,30 @@ using testing::IntOf;
 using testing::IntValue;
 using testing::TestEngine;
 
-// Threads of this process now (entries of /proc/self/task).
-size_t ThreadCount() {
+// Threads of this process that are appliers' threads (by their name in
+// /proc/self/task/TID/comm).
+size_t ApplierThreads() {
   DIR* dir = opendir("/proc/self/task");
   REQUIRE(dir != nullptr);
   size_t count = 0;
   while (dirent* entry = readdir(dir)) {
-    if (entry->d_name[0] != '.') ++count;
+    if (entry->d_name[0] == '.') continue;
+    std::ifstream comm(std::string("/proc/self/task/") + entry->d_name + "/comm");
+    std::string name;
+    if (std::getline(comm, name) && name == BatchApplier::kThreadName) ++count;
   }
   closedir(dir);
   return count;
+}
+
+// A joined thread's /proc entry goes when the kernel reaps it, which can be
+// just after pthread_join returns: waits (bounded) for no applier thread.
+bool ApplierThreadsGone() {
+  for (int i = 0; i < 500; ++i) {
+    if (ApplierThreads() == 0) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
 }
 
 struct Fixture {
@@ -58,11 +76,11 @@ struct Fixture {
 TEST_CASE("batches land in the order started, on one thread for the applier's life",
           "[batch_applier]") {
   Fixture f;
-  const size_t before = ThreadCount();
+  REQUIRE(ApplierThreadsGone());  // none left by an earlier case
   BatchApplier applier(f.t.engine.get());
   CHECK_FALSE(applier.busy());
-  CHECK(applier.Wait().ok());      // nothing in flight
-  CHECK(ThreadCount() == before);  // no thread before the first batch
+  CHECK(applier.Wait().ok());    // nothing in flight
+  CHECK(ApplierThreads() == 0);  // no thread before the first batch
   for (int32_t i = 1; i <= 200; ++i) {
     applier.Start(f.Batch(i));
     CHECK(applier.busy());
@@ -70,7 +88,7 @@ TEST_CASE("batches land in the order started, on one thread for the applier's li
     CHECK_FALSE(applier.busy());
     REQUIRE(f.Stored() == i);  // waited for: stored
     // The applier's thread outlives each batch: not one thread per batch.
-    REQUIRE(ThreadCount() == before + 1);
+    REQUIRE(ApplierThreads() == 1);
   }
 }
 
@@ -90,13 +108,13 @@ TEST_CASE("Wait returns the status of the batch's Apply", "[batch_applier]") {
 
 TEST_CASE("an applier destroyed with a batch in flight lets it land", "[batch_applier]") {
   Fixture f;
-  const size_t before = ThreadCount();
+  REQUIRE(ApplierThreadsGone());
   {
     BatchApplier applier(f.t.engine.get());
     applier.Start(f.Batch(42));
   }
   CHECK(f.Stored() == 42);
-  CHECK(ThreadCount() == before);  // its thread was joined
+  CHECK(ApplierThreadsGone());  // its thread was joined
 }
 
 }  // namespace

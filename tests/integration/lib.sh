@@ -35,7 +35,7 @@ DAEMON_PID=""           # the pid of the last daemon started by mount_fs
 
 # --- reporting --------------------------------------------------------------
 
-step() { echo "--- [$SCENARIO] $*"; }
+step() { echo "--- [$SCENARIO] (${SECONDS}s) $*"; }
 
 # Fails the test: exits 1, or with CELLFS_IT_KEEP_GOING=1 (for diagnosis)
 # records the failure and goes on; the test still exits 1 at the end.
