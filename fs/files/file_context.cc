@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <functional>
 
+#include "fs/tree/refusal_log.h"
+
 namespace cellfs::fs {
 
 FileContext::FileContext(TreeContext* tree, Notifier* notifier)
@@ -47,11 +49,12 @@ Status FileContext::CheckWritable() const {
 int FileContext::WriteRefusal(const Node& node) const {
   switch (WritabilityOf(node)) {
     case Writability::kDirectory:
-      return EISDIR;
+      return Refuse(EISDIR, "a directory: keys are made with mkdir, values are its files");
     case Writability::kReadOnlyFile:
-      return tree_->options->read_only ? EROFS : EACCES;
+      return tree_->options->read_only ? Refuse(EROFS, "mounted read-only")
+                                       : Refuse(EACCES, "a read-only file");
     case Writability::kWritable:
-      return tree_->options->read_only ? EROFS : 0;
+      return tree_->options->read_only ? Refuse(EROFS, "mounted read-only") : 0;
   }
   return EACCES;
 }

@@ -34,6 +34,7 @@ class FileContext {
   bool IsKept(const NodeId& id) const { return tree_->IsKept(id); }
   void Unkeep(const NodeId& id) { tree_->Unkeep(id); }
   const InodeTable& inodes() const { return *tree_->inodes; }
+  std::string RefusalsText() const { return tree_->refusals.Render(); }  // MOUNT/@errors
 
   // ---- Invalidation after a change that other kernel objects may cache.
   void InvalidateNode(const NodeId& id);  // its attributes and data, if the kernel has it

@@ -11,6 +11,7 @@
 #include "fs/formats/cell_text.h"
 #include "fs/formats/row_json.h"
 #include "fs/tree/errno_map.h"
+#include "fs/tree/refusal_log.h"
 
 namespace cellfs::fs {
 namespace {
@@ -214,7 +215,7 @@ class CellFile final : public OpenFile {
   }
 
   ssize_t Write(uint64_t offset, std::string_view data) override {
-    if (refused_ != 0) return -refused_;
+    if (refused_ != 0) return -Refused();
     if (Status s = context_->CheckWritable(); !s.ok()) return -ErrnoFromStatus(s);
     if (int e = CheckColumn()) return -Refuse(e);
     if (edits_content_) {
@@ -223,9 +224,12 @@ class CellFile final : public OpenFile {
       edits_content_ = false;
     }
     uint64_t at = counter_ || append_ ? buffer_.size() : offset;
-    if (at > kMaxCellBytes || data.size() > kMaxCellBytes - at) return -Refuse(EFBIG);
+    if (at > kMaxCellBytes || data.size() > kMaxCellBytes - at) {
+      return -Refuse(EFBIG, "a cell holds at most " + std::to_string(kMaxCellBytes) + " bytes");
+    }
     std::optional<std::string> parsed;
-    if (!Accepts(at, data, &parsed)) return -Refuse(EINVAL);
+    std::string why;
+    if (!Accepts(at, data, &parsed, &why)) return -Refuse(EINVAL, why);
     if (int e = buffer_.Write(at, data)) return -Refuse(e);
     parsed_ = std::move(parsed);
     dirty_ = true;
@@ -233,7 +237,7 @@ class CellFile final : public OpenFile {
   }
 
   int Truncate() override {
-    if (refused_ != 0) return refused_;
+    if (refused_ != 0) return Refused();
     if (counter_ || append_) return 0;  // a delta or an appendix starts empty anyway
     // No empty spelling (int, uuid...): as truncate(2) by path, nothing to
     // cut to, and the kernel must not be told the size is 0.
@@ -255,7 +259,7 @@ class CellFile final : public OpenFile {
   // filesystem, where O_TRUNC empties the file at open. What a flush
   // stored is not stored again: later flushes store later writes only.
   int Flush() override {
-    if (refused_ != 0) return refused_;
+    if (refused_ != 0) return Refused();
     if (!dirty_) return 0;
     if (int e = CheckColumn()) return Refuse(e);
     // A failed store fails this close and stores nothing later: a release
@@ -316,8 +320,14 @@ class CellFile final : public OpenFile {
   // written in pieces costs linear time. When the result is a whole value
   // of another type, *parsed is it serialized, so the store does not parse
   // it again.
-  bool Accepts(uint64_t at, std::string_view data, std::optional<std::string>* parsed) const {
+  // Whether the content with `data` written at `at` is valid or may become
+  // so; when it is not, *why says why (for MOUNT/@errors).
+  bool Accepts(uint64_t at, std::string_view data, std::optional<std::string>* parsed,
+               std::string* why) const {
     if (type().kind() == TypeKind::kBlob && !counter_) return true;
+    const std::string not_text = type().kind() == TypeKind::kAscii
+                                     ? "column " + ColumnName() + ": the value is not ASCII"
+                                     : "column " + ColumnName() + ": the value is not valid UTF-8";
     const std::string& buffer = buffer_.str();
     if (IsText(type()) && at == buffer.size()) {
       size_t start = buffer.size();
@@ -327,30 +337,56 @@ class CellFile final : public OpenFile {
         --start;
       }
       if (start > 0) --start;
-      return IsValidTextPrefix(type(), buffer.substr(start) + std::string(data));
+      if (IsValidTextPrefix(type(), buffer.substr(start) + std::string(data))) return true;
+      *why = not_text;
+      return false;
     }
     std::string candidate = buffer;
     if (candidate.size() < at + data.size()) candidate.resize(at + data.size());
     candidate.replace(at, data.size(), data);
-    if (counter_) return ParseCounterDelta(candidate).ok();
-    if (IsText(type())) return IsValidTextPrefix(type(), candidate);
+    if (counter_) {
+      Result<int64_t> delta = ParseCounterDelta(candidate);
+      if (!delta.ok()) *why = "column " + ColumnName() + ": " + delta.status().message();
+      return delta.ok();
+    }
+    if (IsText(type())) {
+      if (IsValidTextPrefix(type(), candidate)) return true;
+      *why = not_text;
+      return false;
+    }
     if (type().kind() == TypeKind::kBlob) return true;
     Result<std::string> value = ParseCellContent(type(), candidate);
-    if (!value.ok()) return CouldBecomeValid(type(), candidate);
+    if (!value.ok()) {
+      if (CouldBecomeValid(type(), candidate)) return true;
+      *why = "column " + ColumnName() + ": " + value.status().message();
+      return false;
+    }
     *parsed = std::move(value).value();
     return true;
   }
 
   // A refused value is dropped whole: the accepted writes before it were
   // only part of it, so nothing more of this open file is stored, and its
-  // close reports the refusal. Returns `error`.
-  int Refuse(int error) {
+  // close reports the refusal. Returns `error`; `reason` (when given, else
+  // what the refusing step noted) explains it again at every later call.
+  int Refuse(int error, std::string_view reason = {}) {
+    if (!reason.empty()) NoteRefusalReason(error, reason);
     refused_ = error;
+    refused_reason_ = TakeRefusalReason(error);
+    NoteRefusalReason(error, refused_reason_);
     dirty_ = false;
     buffer_.Free();
     parsed_.reset();
     return error;
   }
+  // The sticky refusal again, with its reason noted for this request.
+  int Refused() {
+    NoteRefusalReason(refused_, refused_reason_.empty()
+                                    ? "an earlier write of this open file was refused"
+                                    : refused_reason_);
+    return refused_;
+  }
+  std::string ColumnName() const { return node_.table->column(column_).name; }
 
   Status Store() {
     stored_.reset();
@@ -441,6 +477,7 @@ class CellFile final : public OpenFile {
   bool edits_content_ = false;
   bool dirty_;                         // a flush has something to store
   int refused_ = 0;                    // the errno of a refused write or store (0: none)
+  std::string refused_reason_;         // and why
   std::optional<std::string> stored_;  // the value Store wrote, when surely current
   // buffer_ parsed for its type (not text, blob or counter), when the last
   // write left it a whole value; reset whenever buffer_ changes otherwise.

@@ -48,6 +48,8 @@ class OpenFile {
   // writes are (WritabilityOf, fs/tree/node.h); set at open.
   // Filesystem::Write refuses a file opened read-only with EBADF.
   bool writable = false;
+  // The inode it was opened through (the path MOUNT/@errors shows); set at open.
+  uint64_t inode = 0;
 
  protected:
   // Bytes [offset, offset + size) of `content` into *out (fewer at its end).

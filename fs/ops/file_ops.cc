@@ -11,11 +11,28 @@
 #include "fs/files/open_file.h"
 #include "fs/ops/removal.h"
 #include "fs/tree/errno_map.h"
+#include "fs/tree/refusal_log.h"
 
 namespace cellfs::fs {
 namespace {
 
 bool Writing(int flags) { return (flags & O_ACCMODE) != O_RDONLY; }
+
+// Why create(2) of `name` in `directory` names no cell (ChildOf: NotFound).
+std::string UnknownColumn(const Node& directory, std::string_view name) {
+  if (!directory.table || directory.id.kind < NodeKind::kPartition) {
+    return "only directories can be made here (a file is a cell, in a partition or row)";
+  }
+  std::string_view column = name.substr(0, name.find('@'));
+  const std::string table = directory.id.keyspace + "." + directory.id.table;
+  if (directory.table->def.FindColumn(std::string(column)) != nullptr) {
+    return "column " + std::string(column) + " of " + table + " does not live here (" +
+           (directory.clustered() && directory.id.kind != NodeKind::kRow
+                ? "a regular column is a file of a row directory)"
+                : "a key column is part of the directory names)");
+  }
+  return "Undefined column name " + std::string(column) + " in table " + table;
+}
 
 int OpenVirtual(FileContext* files, const Node& node, int flags, std::unique_ptr<OpenFile>* out) {
   switch (node.id.file) {
@@ -46,6 +63,10 @@ int OpenVirtual(FileContext* files, const Node& node, int flags, std::unique_ptr
       *out = NewInsertFile(files, table, node.id.write, (flags & O_APPEND) != 0);
       return 0;
     }
+    case VirtualName::Kind::kErrors:
+      // Direct I/O: the log grows between a stat and the reads.
+      *out = NewTextFile(files->RefusalsText(), /*direct_io=*/true);
+      return 0;
     case VirtualName::Kind::kStats:
     case VirtualName::Kind::kStatsJson: {
       Node table = node;
@@ -57,9 +78,10 @@ int OpenVirtual(FileContext* files, const Node& node, int flags, std::unique_ptr
   }
 }
 
-void Reply(HandleTable<OpenFile>* open, std::unique_ptr<OpenFile> file, int flags,
+void Reply(HandleTable<OpenFile>* open, uint64_t inode, std::unique_ptr<OpenFile> file, int flags,
            OpenReply* reply) {
   file->writable = Writing(flags);
+  file->inode = inode;
   reply->direct_io = file->direct_io();
   reply->nonseekable = false;
   reply->handle = open->Add(std::move(file));
@@ -81,10 +103,11 @@ int FileOps::Create(uint64_t parent, std::string_view name, int flags, Entry* ou
   Result<Node> directory = tree_->NodeOf(parent);
   if (!directory.ok()) return ErrnoFromStatus(directory.status());
   if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
-  if (IsVirtualName(name)) return EPERM;  // no @ name can be made
+  if (IsVirtualName(name)) return Refuse(EPERM, "no file named with '@' can be made");
   Node child;
   Status s = tree_->ChildOf(directory.value(), name, /*split_suffixes=*/true, &child);
-  if (s.code() == StatusCode::kNotFound) return EINVAL;  // not a column that lives here
+  if (s.code() == StatusCode::kNotFound)
+    return Refuse(EINVAL, UnknownColumn(directory.value(), name));
   if (!s.ok()) return ErrnoFromStatus(s);
   // A key is EISDIR: rows are made by mkdir.
   if (int e = files_->WriteRefusal(child)) return e;
@@ -99,7 +122,7 @@ int FileOps::Create(uint64_t parent, std::string_view name, int flags, Entry* ou
     return e;
   }
   tree_->Keep(child.id);  // an empty file until the open file stores something
-  Reply(&open_, std::move(file), flags, reply);
+  Reply(&open_, out->attr.inode, std::move(file), flags, reply);
   return 0;
 }
 
@@ -159,8 +182,13 @@ int FileOps::Open(uint64_t inode, int flags, OpenReply* reply) {
       return EISDIR;
   }
   reply->noflush = !Writing(flags);  // a reader leaves nothing to store at close
-  Reply(&open_, std::move(file), flags, reply);
+  Reply(&open_, inode, std::move(file), flags, reply);
   return 0;
+}
+
+uint64_t FileOps::InodeOf(uint64_t handle) const {
+  std::shared_ptr<OpenFile> file = open_.Find(handle);
+  return file ? file->inode : 0;
 }
 
 int FileOps::Read(uint64_t handle, uint64_t offset, size_t size, std::string* out) {

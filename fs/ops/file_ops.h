@@ -37,6 +37,8 @@ class FileOps {
   int Fsync(uint64_t handle);
   void Release(uint64_t handle);
   void Discard(uint64_t handle);
+  // The inode an open handle was opened through; 0 for an unknown handle.
+  uint64_t InodeOf(uint64_t handle) const;
 
   // Truncation to size 0 (Filesystem::SetSize decides whether it is
   // allowed): through the open file `handle` (ftruncate: OpenFile::Truncate,

@@ -3,9 +3,12 @@
 
 #include <cerrno>
 
-namespace cellfs::fs {
+#include "fs/tree/refusal_log.h"
 
-int ErrnoFromStatus(const Status& status) {
+namespace cellfs::fs {
+namespace {
+
+int ErrnoOf(const Status& status) {
   switch (status.code()) {
     case StatusCode::kOk:
       return 0;
@@ -30,6 +33,14 @@ int ErrnoFromStatus(const Status& status) {
       return EIO;
   }
   return EIO;
+}
+
+}  // namespace
+
+int ErrnoFromStatus(const Status& status) {
+  const int err = ErrnoOf(status);
+  if (err != 0) NoteRefusalReason(err, status.message());
+  return err;
 }
 
 }  // namespace cellfs::fs

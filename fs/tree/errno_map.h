@@ -14,6 +14,8 @@ namespace cellfs::fs {
 // empty and is not (rmdir of a keyspace or table with content); the fs maps
 // the engine's other FailedPrecondition uses (dropping a type in use) to
 // EINVAL itself, before calling this.
+// A non-ok status's message is noted as the current request's refusal
+// reason (NoteRefusalReason, fs/tree/refusal_log.h): MOUNT/@errors shows it.
 int ErrnoFromStatus(const Status& status);
 
 }  // namespace cellfs::fs

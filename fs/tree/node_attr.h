@@ -7,6 +7,8 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
+#include <string>
 
 namespace cellfs::fs {
 
@@ -18,6 +20,9 @@ struct FilesystemOptions {
   uid_t uid = 0;  // owner shown on every node (the mounting user)
   gid_t gid = 0;
   bool read_only = false;  // every write answers EROFS
+  // Receives the line of each refusal MOUNT/@errors records (the daemon's
+  // log); may be empty. Called on the refused request's thread.
+  std::function<void(const std::string& line)> refusal_sink;
 };
 
 // What stat shows. Sizes are exact: a file's size is what read returns.

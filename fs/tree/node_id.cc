@@ -120,7 +120,7 @@ Status DecodeNodeId(std::string_view bytes, NodeId* id) {
             in.U8(&file) && in.U8(&directory) && in.done();
   if (!ok || kind > static_cast<uint8_t>(NodeKind::kVirtualFile) ||
       directory > static_cast<uint8_t>(NodeKind::kVirtualFile) ||
-      file > static_cast<uint8_t>(VirtualName::Kind::kStatsJson)) {
+      file > static_cast<uint8_t>(VirtualName::Kind::kErrors)) {
     return Status::Corruption("not a node identity");
   }
   id->kind = static_cast<NodeKind>(kind);

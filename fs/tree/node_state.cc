@@ -79,7 +79,7 @@ Writability WritabilityOf(const Node& node) {
         case VirtualName::Kind::kJson:
           return node.IsRowJson() || node.IsStaticJson() ? Writability::kWritable
                                                          : Writability::kReadOnlyFile;
-        default:  // @schema, @csv, @stats, @stats.json
+        default:  // @schema, @csv, @stats, @stats.json, @errors
           return Writability::kReadOnlyFile;
       }
     default:
@@ -215,6 +215,7 @@ Status TreeContext::StateOf(const Node& node, const ReadView& view, NodeState* s
         if (!text.ok()) return text.status();
         state->attr.size = text.value().size();
       }
+      if (id.file == VirtualName::Kind::kErrors) state->attr.size = refusals.Render().size();
       return Status::Ok();
     }
   }

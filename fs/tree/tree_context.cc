@@ -9,7 +9,8 @@ TreeContext::TreeContext(Engine* engine_in, InodeTable* inodes_in,
     : engine(engine_in),
       inodes(inodes_in),
       options(options_in),
-      mount_micros(engine_in->clock().NowMicros()) {}
+      mount_micros(engine_in->clock().NowMicros()),
+      refusals(RefusalLog::kDefaultCapacity, options_in->refusal_sink) {}
 
 void TreeContext::Keep(const NodeId& id) {
   std::lock_guard lock(kept_mutex_);

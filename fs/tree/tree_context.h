@@ -13,6 +13,7 @@
 #include "fs/tree/inode_table.h"
 #include "fs/tree/node.h"
 #include "fs/tree/node_attr.h"
+#include "fs/tree/refusal_log.h"
 
 namespace cellfs::fs {
 
@@ -33,6 +34,8 @@ class TreeContext {
   InodeTable* const inodes;
   const FilesystemOptions* const options;
   const int64_t mount_micros;
+  // The mount's latest refusals (MOUNT/@errors); thread-safe itself.
+  RefusalLog refusals;
 
   // ---- Node resolution (fs/tree/node_resolver.cc).
   // The node the kernel's inode stands for; NotFound when forgotten or

@@ -23,6 +23,7 @@ constexpr FixedName kFixedNames[] = {
     {"@insert", Kind::kInsert},   {"@json", Kind::kJson},
     {"@csv", Kind::kCsv},         {"@stats", Kind::kStats},
     {"@reverse", Kind::kReverse}, {"@stats.json", Kind::kStatsJson},
+    {"@errors", Kind::kErrors},
 };
 
 struct BoundName {
@@ -110,9 +111,17 @@ Status ParseVirtualName(std::string_view name, VirtualName* out) {
   return ParseFixedName(name, out);
 }
 
+std::string_view FixedVirtualName(VirtualName::Kind kind) {
+  for (const FixedName& fixed : kFixedNames) {
+    if (fixed.kind == kind) return fixed.text;
+  }
+  return {};
+}
+
 bool IsAllowedIn(VirtualName::Kind kind, TreeLevel level) {
   switch (kind) {
     case Kind::kCql:
+    case Kind::kErrors:
       return level == TreeLevel::kMountRoot;
     case Kind::kSchema:
       return level == TreeLevel::kKeyspace || level == TreeLevel::kTable;

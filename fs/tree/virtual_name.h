@@ -31,6 +31,7 @@ struct VirtualName {
     kLimit,       // @limit=N
     kReverse,     // @reverse
     kStatsJson,   // @stats.json: @stats as one JSON object
+    kErrors,      // @errors: the mount's latest refusals (fs/tree/refusal_log.h)
   };
 
   Kind kind = Kind::kCql;
@@ -69,11 +70,15 @@ struct VirtualName {
 // On success *out is overwritten; on error it is unspecified.
 Status ParseVirtualName(std::string_view name, VirtualName* out);
 
+// The name of a virtual file without arguments ("@json", "@errors"); empty
+// for the kinds that carry one (slice bounds, @limit=N).
+std::string_view FixedVirtualName(VirtualName::Kind kind);
+
 // The directories a virtual name may appear in (DESIGN.md section 1).
 enum class TreeLevel { kMountRoot, kKeyspace, kTable, kPartition, kSlice, kRow };
 
 // Whether a name of kind `kind` exists under a directory at `level`:
-//   @cql: mount root.  @schema: keyspace, table.  @insert, @stats,
+//   @cql, @errors: mount root.  @schema: keyspace, table.  @insert, @stats,
 //   @stats.json: table.
 //   @json: table, partition, slice, row.  @csv: table, partition, slice.
 //   slice bounds, @limit, @reverse: partition, slice.

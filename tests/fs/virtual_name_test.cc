@@ -68,6 +68,8 @@ std::string FormatName(const VirtualName& name) {
       return "@stats";
     case Kind::kStatsJson:
       return "@stats.json";
+    case Kind::kErrors:
+      return "@errors";
     case Kind::kSliceBound:
       return std::string(name.lower_bound ? "@g" : "@l") + (name.inclusive ? "e=" : "t=") +
              name.bound_text;
@@ -105,6 +107,7 @@ TEST_CASE("every virtual name cellfs knows parses to its kind and arguments", "[
       {"@csv", Fixed(Kind::kCsv)},
       {"@stats", Fixed(Kind::kStats)},
       {"@stats.json", Fixed(Kind::kStatsJson)},
+      {"@errors", Fixed(Kind::kErrors)},
       {"@reverse", Fixed(Kind::kReverse)},
       {"@ge=2018-07-23T06:00:00.000Z", Bound(true, true, "2018-07-23T06:00:00.000Z")},
       {"@gt=a", Bound(true, false, "a")},
@@ -349,6 +352,7 @@ TEST_CASE("each virtual name exists only at the levels of the tree DESIGN.md giv
       {Kind::kCql, "M....."},        {Kind::kSchema, ".KT..."}, {Kind::kInsert, "..T..."},
       {Kind::kJson, "..TPSR"},       {Kind::kCsv, "..TPS."},    {Kind::kStats, "..T..."},
       {Kind::kSliceBound, "...PS."}, {Kind::kLimit, "...PS."},  {Kind::kReverse, "...PS."},
+      {Kind::kErrors, "M....."},
   };
   const std::vector<std::pair<TreeLevel, char>> levels = {
       {TreeLevel::kMountRoot, 'M'}, {TreeLevel::kKeyspace, 'K'}, {TreeLevel::kTable, 'T'},

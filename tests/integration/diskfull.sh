@@ -271,10 +271,14 @@ step "the daemon logs the failure that stopped writes, once"
 if grep -qi "$NOSPACE" "$LOG"; then
   echo "    $(grep -i -m1 "$NOSPACE" "$LOG")"
   expect_eq "log lines saying writes are refused" 1 \
-    "$(grep -c "writes are refused after a storage failure" "$LOG")"
+    "$(grep -v '^cellfs: refused: ' "$LOG" | grep -c "writes are refused after a storage failure")"
 else
   fail "the daemon logged nothing about the failure (stderr of mount -f)"
 fi
+
+expect_match "MOUNT/@errors gives the reason of the latest refused write" \
+  ': ENOSPC \(No space left on device\): writes are refused after a storage failure' \
+  "$(tail -1 "$MNT/@errors")"
 
 step "a remount while the disk is still full is refused clearly"
 "$CELLFS" umount "$MNT" || fail "cellfs umount with writes refused exited $?"

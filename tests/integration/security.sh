@@ -22,7 +22,13 @@ if [[ $EUID -eq 0 && -z ${CELLFS_SECURITY_IN_NAMESPACE:-} && -z ${CELLFS_SECURIT
       "namespace where it is 0666"
     export CELLFS_SECURITY_IN_NAMESPACE=$_node_dir/fuse
     # The bind mount keeps the node alive after its name is removed.
+    # The new namespace starts with a copy of every mount, other tests'
+    # cellfs mounts included; a copy would keep such a mount's connection
+    # alive after its test unmounts it (its daemon would never see the
+    # unmount), so the copies are detached here first (private: the
+    # originals stay).
     exec unshare -m --propagation private -- bash -c '
+      findmnt -rn -t fuse.cellfs -o TARGET | while read -r copy; do umount -l "$copy" || true; done
       node=$CELLFS_SECURITY_IN_NAMESPACE
       mount --bind "$node" /dev/fuse || echo "--- [security] (could not bind $node over /dev/fuse)"
       rm -f "$node"; rmdir "${node%/*}"

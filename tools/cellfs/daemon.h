@@ -2,6 +2,7 @@
 // background, with the caller waiting until the mount is live or has failed.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "engine/status.h"
@@ -9,7 +10,8 @@
 namespace cellfs::tools {
 
 // The child half of the start-up handshake, and where the daemon logs.
-// Not thread-safe: the mount command's main thread uses it.
+// The mount command's main thread drives it; Log may be called from any
+// thread (the refusals of requests).
 class Daemon {
  public:
   // Stays in this process; errors and logs go to stderr.
@@ -38,14 +40,18 @@ class Daemon {
   // warnings and errors go to stderr ("cellfs: " first), the rest nowhere.
   void Log(int priority, const std::string& message);
 
+  // Moved only before any thread logs (returned by Foreground / Background).
+  Daemon(Daemon&& other) noexcept
+      : background_(other.background_), report_fd_(other.report_fd_), ready_(other.ready_.load()) {}
+
  private:
   Daemon(bool background, int report_fd) : background_(background), report_fd_(report_fd) {}
 
   void Report(const std::string& report);
 
   bool background_;
-  int report_fd_;  // write end of the pipe the parent waits on; -1 once used
-  bool ready_ = false;
+  int report_fd_;                    // write end of the pipe the parent waits on; -1 once used
+  std::atomic<bool> ready_ = false;  // read by Log on the request threads
 };
 
 }  // namespace cellfs::tools

@@ -7,6 +7,7 @@
 #include "tools/cellfs/cql_command.h"
 #include "tools/cellfs/demo_command.h"
 #include "tools/cellfs/dump_command.h"
+#include "tools/cellfs/errors_command.h"
 #include "tools/cellfs/load_command.h"
 #include "tools/cellfs/mount_command.h"
 #include "tools/cellfs/mount_options.h"
@@ -19,6 +20,7 @@ namespace {
 using cellfs::tools::CqlArgs;
 using cellfs::tools::DemoArgs;
 using cellfs::tools::DumpArgs;
+using cellfs::tools::ErrorsArgs;
 using cellfs::tools::LoadArgs;
 using cellfs::tools::MountArgs;
 using cellfs::tools::StatsArgs;
@@ -65,6 +67,18 @@ CLI::App* AddSync(CLI::App& app, SyncArgs* args) {
       "acknowledged so far survives an OS crash once this returns. sync(1) does not\n"
       "reach a FUSE daemon. Exits 1 with a message when MOUNTPOINT is not a cellfs\n"
       "mount, its daemon is gone, or the sync failed (e.g. ENOSPC after a full disk).");
+  return command;
+}
+
+CLI::App* AddErrors(CLI::App& app, ErrorsArgs* args) {
+  CLI::App* command =
+      app.add_subcommand("errors", "Show a mount's latest refused requests and their reasons");
+  command->add_option("MOUNTPOINT", args->mount_point, "A cellfs mount")->required();
+  command->add_option("PATH", args->path, "Only refusals of this path or below it");
+  command->footer(
+      "Prints MOUNTPOINT/@errors: the latest refusals (up to 256), oldest first, one per\n"
+      "line: time, request, path (from the mount), errno and the reason. The daemon's\n"
+      "log has the same lines (stderr with -f, syslog otherwise).");
   return command;
 }
 
@@ -197,6 +211,7 @@ int main(int argc, char** argv) {
   MountArgs mount_args;
   UmountArgs umount_args;
   SyncArgs sync_args;
+  ErrorsArgs errors_args;
   CqlArgs cql_args;
   LoadArgs load_args;
   DumpArgs dump_args;
@@ -205,6 +220,7 @@ int main(int argc, char** argv) {
   CLI::App* mount = AddMount(app, &mount_args);
   CLI::App* umount = AddUmount(app, &umount_args);
   CLI::App* sync_command = AddSync(app, &sync_args);
+  CLI::App* errors = AddErrors(app, &errors_args);
   CLI::App* cql = AddCql(app, &cql_args);
   CLI::App* load = AddLoad(app, &load_args);
   CLI::App* dump = AddDump(app, &dump_args);
@@ -218,6 +234,7 @@ int main(int argc, char** argv) {
   if (mount->parsed()) return cellfs::tools::RunMount(mount_args);
   if (umount->parsed()) return cellfs::tools::RunUmount(umount_args);
   if (sync_command->parsed()) return cellfs::tools::RunSync(sync_args);
+  if (errors->parsed()) return cellfs::tools::RunErrors(errors_args);
   if (cql->parsed()) return cellfs::tools::RunCql(cql_args);
   if (load->parsed()) return cellfs::tools::RunLoad(load_args);
   if (dump->parsed()) return cellfs::tools::RunDump(dump_args);

@@ -139,7 +139,12 @@ fs::SessionOptions SessionOptionsFor(const MountPaths& paths, const MountOptions
 int ServeEngine(Daemon& daemon, Engine* engine, const MountPaths& paths,
                 const MountOptions& options, TerminationSignalsBlocked* signals) {
   fs::FuseSession session(SessionOptionsFor(paths, options));
-  fs::Filesystem filesystem(engine, session.notifier(), FilesystemOptionsFor(options));
+  fs::FilesystemOptions fs_options = FilesystemOptionsFor(options);
+  // Every refusal MOUNT/@errors records, also in the log (stderr with -f).
+  fs_options.refusal_sink = [&daemon](const std::string& line) {
+    daemon.Log(LOG_WARNING, "refused: " + line);
+  };
+  fs::Filesystem filesystem(engine, session.notifier(), fs_options);
   signals->Restore();
   std::string where = paths.data_dir + " at " + paths.mount_point;
   Status served = session.Serve(&filesystem, [&] {

@@ -1,0 +1,58 @@
+// NodePath (fs/tree/node_path.h).
+#include "fs/tree/node_path.h"
+
+#include "fs/formats/key_name.h"
+
+namespace cellfs::fs {
+namespace {
+
+void Append(std::string_view component, std::string* path) {
+  if (!path->empty()) path->push_back('/');
+  path->append(component);
+}
+
+void AppendKey(const std::vector<const CqlType*>& types, const std::vector<std::string>& values,
+               std::string* path) {
+  if (types.empty() || types.size() != values.size()) {
+    Append("?", path);
+    return;
+  }
+  Result<std::string> name = FormatKeyName(types, values);
+  Append(name.ok() ? name.value() : std::string("?"), path);
+}
+
+// Whether `id` lies at or below `level` (its own kind, or its directory's
+// for a virtual file).
+bool Reaches(const NodeId& id, NodeKind level) {
+  const NodeKind kind = id.kind == NodeKind::kVirtualFile ? id.directory : id.kind;
+  if (level == NodeKind::kRow) return kind == NodeKind::kRow || !id.clustering.empty();
+  return static_cast<int>(kind) >= static_cast<int>(level);
+}
+
+}  // namespace
+
+std::string NodePath(const Node& node) {
+  const NodeId& id = node.id;
+  std::string path;
+  if (Reaches(id, NodeKind::kKeyspace)) Append(id.keyspace, &path);
+  if (Reaches(id, NodeKind::kTable)) Append(id.table, &path);
+  if (Reaches(id, NodeKind::kPartition) && node.table) {
+    AppendKey(node.PartitionTypes(), id.partition_key, &path);
+  }
+  for (const std::string& slice : id.slice) Append(slice, &path);
+  if (!id.clustering.empty() && node.table) {
+    AppendKey(node.ClusteringTypes(), id.clustering, &path);
+  }
+  if (id.kind == NodeKind::kCell && node.table) {
+    std::optional<size_t> column = node.column();
+    Append(column ? node.table->def.columns[*column].name : std::string("?"), &path);
+    path += id.element;
+  }
+  if (id.kind == NodeKind::kVirtualFile) {
+    std::string_view name = FixedVirtualName(id.file);
+    Append(name.empty() ? std::string_view("@?") : name, &path);
+  }
+  return path.empty() ? "." : path;
+}
+
+}  // namespace cellfs::fs
