@@ -3,7 +3,7 @@
 # on Debian 12). The one list of build dependencies; .ci/run and the README use it.
 set -euo pipefail
 packages=(
-  cmake make g++ pkg-config libfuse3-dev fuse3 attr python3 libcli11-dev libsimdjson-dev libcsv-dev   # toolchain
+  cmake make g++ pkg-config libfuse3-dev fuse3 attr python3 rsync libcli11-dev libsimdjson-dev libcsv-dev   # toolchain
   catch2                      # tests (Catch2 2.13)
   libgmp-dev                  # varint/decimal arithmetic
   libxxhash-dev               # partition tokens

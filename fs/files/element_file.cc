@@ -13,6 +13,7 @@
 #include "fs/formats/cell_text.h"
 #include "fs/formats/element_suffix.h"
 #include "fs/tree/errno_map.h"
+#include "fs/tree/refusal_log.h"
 
 namespace cellfs::fs {
 namespace {
@@ -133,7 +134,9 @@ class ElementFile final : public OpenFile {
     return static_cast<ssize_t>(data.size());
   }
 
-  int Truncate() override {
+  int Truncate(uint64_t size) override {
+    if (size != 0)
+      return fs::Refuse(EINVAL, "an element name takes one element: only truncation to 0");
     buffer_.clear();
     return 0;
   }

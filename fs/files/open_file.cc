@@ -52,6 +52,13 @@ class WriteBuffer {
     return 0;
   }
   int Append(std::string_view data) { return Write(bytes_.size(), data); }
+  // Cuts to `size` bytes, or zero-fills up to it (errors as Write).
+  int Resize(size_t size) {
+    if (size > kMaxCellBytes) return EFBIG;
+    if (int e = Reserve(size)) return e;
+    bytes_.resize(size);
+    return 0;
+  }
   // The bytes become `data` (errors as Write).
   int Assign(std::string_view data) {
     Free();
@@ -236,15 +243,43 @@ class CellFile final : public OpenFile {
     return static_cast<ssize_t>(data.size());
   }
 
-  int Truncate() override {
+  int Truncate(uint64_t size) override {
     if (refused_ != 0) return Refused();
-    if (counter_ || append_) return 0;  // a delta or an appendix starts empty anyway
-    // No empty spelling (int, uuid...): as truncate(2) by path, nothing to
-    // cut to, and the kernel must not be told the size is 0.
-    if (!IsText(type()) && type().kind() != TypeKind::kBlob) return EINVAL;
-    buffer_.Free();
+    if (counter_ || append_) {  // a delta or an appendix starts empty anyway
+      if (size == 0) return 0;
+      return fs::Refuse(EINVAL, "column " + ColumnName() + ": " +
+                                    (counter_ ? "a counter's file takes the amount to add"
+                                              : "an append (>>) takes what it adds") +
+                                    "; only truncation to 0 means something");
+    }
+    if (size == 0) {
+      // No empty spelling (int, uuid...): as truncate(2) by path, nothing to
+      // cut to, and the kernel must not be told the size is 0.
+      if (!IsText(type()) && type().kind() != TypeKind::kBlob) {
+        return fs::Refuse(EINVAL, "column " + ColumnName() + ": a " + type().ToCql() +
+                                      " has no empty value to truncate to");
+      }
+      buffer_.Free();
+      parsed_.reset();
+      edits_content_ = false;
+      dirty_ = true;
+      return 0;
+    }
+    // Any other length cuts or zero-extends the file's content, as on any
+    // file; to its current length it changes nothing (rsync --inplace). The
+    // result is judged when it is stored (close), as a write in pieces is.
+    if (size > kMaxCellBytes) {
+      return fs::Refuse(EFBIG, "a cell holds at most " + std::to_string(kMaxCellBytes) + " bytes");
+    }
+    if (edits_content_) {
+      if (size == content_.size()) return 0;
+      if (int e = buffer_.Assign(content_)) return e;
+      edits_content_ = false;
+    } else if (size == buffer_.size() && dirty_) {
+      return 0;
+    }
+    if (int e = buffer_.Resize(static_cast<size_t>(size))) return e;
     parsed_.reset();
-    edits_content_ = false;
     dirty_ = true;
     return 0;
   }
@@ -645,7 +680,9 @@ int OpenFile::ReadFrom(std::string_view content, uint64_t offset, size_t size, s
 ssize_t OpenFile::Write(uint64_t, std::string_view) { return -EBADF; }
 int OpenFile::Flush() { return 0; }
 int OpenFile::Release() { return Flush(); }
-int OpenFile::Truncate() { return 0; }
+int OpenFile::Truncate(uint64_t size) {
+  return size == 0 ? 0 : Refuse(EINVAL, "this file can only be truncated to 0 bytes");
+}
 
 std::unique_ptr<OpenFile> NewTextFile(std::string content, bool direct_io) {
   return std::make_unique<TextFile>(std::move(content), direct_io);

@@ -34,9 +34,12 @@ class OpenFile {
   // for), and fsync: stores what no flush did (a descriptor the kernel
   // never flushed). Default: Flush.
   virtual int Release();
-  // ftruncate(fd, 0): the value written so far is dropped; EINVAL where
-  // the empty value has no spelling. Default: nothing to drop (0).
-  virtual int Truncate();
+  // ftruncate(fd, size). A cell: to 0 the value written so far is dropped
+  // (EINVAL where the empty value has no spelling); to another length its
+  // content is cut or zero-extended, judged when stored; to its current
+  // length nothing changes. Default: 0 for size 0 (nothing to drop),
+  // EINVAL otherwise.
+  virtual int Truncate(uint64_t size);
   // The open never reached the kernel: forget what a release would store.
   virtual void Discard() {}
   // Whether reads bypass the kernel's page cache: the content was

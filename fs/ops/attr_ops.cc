@@ -9,6 +9,7 @@
 
 #include "fs/formats/write_suffixes.h"
 #include "fs/tree/errno_map.h"
+#include "fs/tree/refusal_log.h"
 
 namespace cellfs::fs {
 
@@ -73,10 +74,12 @@ int AttrOps::SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr* o
   if (!node.ok()) return ErrnoFromStatus(node.status());
   const NodeId& id = node.value().id;
   if (int e = files_->WriteRefusal(node.value())) return e;
-  if (size != 0) return EINVAL;  // a value is replaced whole, never cut
   if (id.kind == NodeKind::kCell) {
-    int e = handle != 0 ? file_ops_->Truncate(handle) : file_ops_->TruncateCell(node.value());
+    int e = handle != 0 ? file_ops_->Truncate(handle, size)
+                        : file_ops_->TruncateCell(node.value(), size);
     if (e != 0) return e;
+  } else if (size != 0) {
+    return Refuse(EINVAL, "only a cell's file can be truncated to a length other than 0");
   }
   int result = GetAttr(inode, out, attr_timeout);
   if (result == ENOENT && id.kind == NodeKind::kCell) {
@@ -86,7 +89,8 @@ int AttrOps::SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr* o
     *attr_timeout = 0;
     return 0;
   }
-  if (result == 0) out->size = 0;
+  // Through an open file the new length is what it holds until it stores it.
+  if (result == 0 && handle != 0) out->size = size;
   return result;
 }
 

@@ -230,29 +230,23 @@ int FileOps::Fsync(uint64_t handle) {
   return pending;
 }
 
-int FileOps::Truncate(uint64_t handle) {
+int FileOps::Truncate(uint64_t handle, uint64_t size) {
   std::shared_ptr<OpenFile> file = open_.Find(handle);
   if (!file) return EBADF;
   std::lock_guard lock(file->mutex);
-  return file->Truncate();
+  return file->Truncate(size);
 }
 
-int FileOps::TruncateCell(const Node& cell) {
-  size_t column = *cell.column();
-  const CqlType& type = *cell.table->column(column).type;
-  bool empty_is_value = type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii ||
-                        type.kind() == TypeKind::kBlob;
-  if (!empty_is_value) return EINVAL;  // no empty spelling: nothing to cut to
-  Mutation mutation = files_->engine->NewMutation();
-  ColumnValue empty{column, std::string()};
-  Status s = mutation.Update(cell.table, cell.id.partition_key, cell.id.clustering,
-                             std::span<const ColumnValue>(&empty, 1), cell.id.write);
-  if (s.ok()) s = files_->Apply(std::move(mutation));
-  if (!s.ok()) return ErrnoFromStatus(s);
-  NodeId plain = cell.id;
-  plain.write = {};
-  files_->InvalidateNode(plain);
-  return 0;
+int FileOps::TruncateCell(const Node& cell, uint64_t size) {
+  // As an open for writing, an ftruncate and a close: one path for both.
+  std::unique_ptr<OpenFile> file;
+  if (int e = OpenCellFile(files_, cell, O_RDWR, false, &file)) return e;
+  std::lock_guard lock(file->mutex);
+  if (int e = file->Truncate(size)) {
+    file->Discard();
+    return e;
+  }
+  return file->Flush();
 }
 
 void FileOps::Discard(uint64_t handle) {

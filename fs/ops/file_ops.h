@@ -40,12 +40,14 @@ class FileOps {
   // The inode an open handle was opened through; 0 for an unknown handle.
   uint64_t InodeOf(uint64_t handle) const;
 
-  // Truncation to size 0 (Filesystem::SetSize decides whether it is
+  // Truncation to `size` (Filesystem::SetSize decides whether it is
   // allowed): through the open file `handle` (ftruncate: OpenFile::Truncate,
   // EBADF for a handle not open), or of a cell by path (truncate(2): the
-  // empty value stored at once; EINVAL for a type without an empty spelling).
-  int Truncate(uint64_t handle);
-  int TruncateCell(const Node& cell);
+  // cut or extended value stored at once, as an open, an ftruncate and a
+  // close would; EINVAL for a size 0 of a type without an empty spelling,
+  // or a result that does not parse, and then nothing changes).
+  int Truncate(uint64_t handle, uint64_t size);
+  int TruncateCell(const Node& cell, uint64_t size);
 
   // Releases every file the kernel never released (shutdown), each storing
   // what it holds. REQUIRES: no request is in progress.

@@ -1494,6 +1494,61 @@ TEST_CASE("ftruncate through an open file drops what it held", "[filesystem]") {
   CHECK(d.Cat("ks/t/p/1/v") == "abc\n");
 }
 
+// rsync --inplace, truncate(1), editors: a cell's file truncates to any
+// length as any file does; the result is judged when it is stored.
+TEST_CASE("truncation to any length cuts or zero-extends a cell's content", "[filesystem]") {
+  FsDriver d;
+  MakeSchema(d);
+  MkdirP(d, "ks/t/p/1");
+  REQUIRE(d.Write("ks/t/p/1/v", "hello world\n") == 0);
+  REQUIRE(d.Write("ks/t/p/1/n", "12345\n") == 0);
+  REQUIRE(d.Write("ks/t/p/1/b", "abcdef") == 0);
+  fs::NodeAttr attr;
+  double timeout = 0;
+  auto truncate_path = [&](const char* path, uint64_t size) {
+    uint64_t inode = 0;
+    REQUIRE(d.Resolve(path, &inode) == 0);
+    return d.fs().SetSize(inode, size, 0, &attr, &timeout);
+  };
+  SECTION("by path: cut, stored at once, stat tells the new size") {
+    CHECK(truncate_path("ks/t/p/1/v", 5) == 0);
+    CHECK(d.Cat("ks/t/p/1/v") == "hello\n");  // the text "hello", shown with its newline
+    CHECK(attr.size == 6);
+    CHECK(truncate_path("ks/t/p/1/n", 3) == 0);  // "123" is an int too
+    CHECK(d.Cat("ks/t/p/1/n") == "123\n");
+    CHECK(truncate_path("ks/t/p/1/b", 8) == 0);  // a blob zero-extends
+    CHECK(d.Cat("ks/t/p/1/b") == std::string("abcdef\0\0", 8));
+  }
+  SECTION("to the current length nothing changes, for any type") {
+    fs::NodeAttr before;
+    REQUIRE(d.Stat("ks/t/p/1/n", &before) == 0);
+    d.clock().AdvanceSeconds(5);
+    CHECK(truncate_path("ks/t/p/1/n", 6) == 0);
+    fs::NodeAttr after;
+    REQUIRE(d.Stat("ks/t/p/1/n", &after) == 0);
+    CHECK(after.mtime_micros == before.mtime_micros);  // not written again
+    CHECK(d.Cat("ks/t/p/1/n") == "12345\n");
+  }
+  SECTION("a result that does not parse is refused and nothing changes") {
+    CHECK(truncate_path("ks/t/p/1/n", 9) == EINVAL);  // "12345\n\0\0\0"
+    CHECK(d.Cat("ks/t/p/1/n") == "12345\n");
+    CHECK(truncate_path("ks/t/p/1/v", 1u << 30) == EFBIG);
+    CHECK(d.Cat("ks/t/p/1/v") == "hello world\n");
+  }
+  SECTION("through an open file: the cut is what a write then continues") {
+    uint64_t inode = 0;
+    REQUIRE(d.Resolve("ks/t/p/1/v", &inode) == 0);
+    fs::OpenReply reply;
+    REQUIRE(d.fs().Open(inode, O_RDWR, &reply) == 0);
+    CHECK(d.fs().SetSize(inode, 6, reply.handle, &attr, &timeout) == 0);
+    CHECK(attr.size == 6);
+    CHECK(d.fs().Write(reply.handle, 6, "there\n") == 6);
+    CHECK(d.fs().Flush(reply.handle) == 0);
+    d.fs().Release(reply.handle);
+    CHECK(d.Cat("ks/t/p/1/v") == "hello there\n");
+  }
+}
+
 TEST_CASE("a row whose key is spelled like a column can be made and found", "[filesystem]") {
   FsDriver d;
   REQUIRE(d.Mkdir("ks") == 0);

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Scenario: ordinary tools that write files work on cells (issue 17):
+# truncation to any length (truncate(1), os.truncate, rsync --inplace), and a
+# refused truncation says why in MOUNT/@errors.
+source "$(dirname "$0")/lib.sh" "$1"
+command -v rsync >/dev/null || die "rsync is not installed (tools/install-deps.sh)"
+
+mount_fs
+mkdir "$MNT/ks"
+cql "CREATE TABLE ks.t (k text, c int, v text, b blob, n int, PRIMARY KEY (k, c))"
+R=$MNT/ks/t/p/1
+mkdir -p "$R"
+echo "hello world" >"$R/v"
+echo 12345 >"$R/n"
+printf 'abcdef' >"$R/b"
+
+step "truncate(1) and os.truncate cut or extend a cell, as any file"
+expect_ok "truncate -s 5 of text" truncate -s 5 "$R/v"
+expect_eq "the text cut" "hello" "$(cat "$R/v")"
+expect_eq "stat after the cut" 6 "$(stat -c %s "$R/v")"
+expect_ok "os.truncate by path of an int" python3 -c "import os, sys; os.truncate(sys.argv[1], 3)" "$R/n"
+expect_eq "the int cut to a shorter int" 123 "$(cat "$R/n")"
+expect_ok "truncate -s 8 of a blob" truncate -s 8 "$R/b"
+expect_eq "the blob zero-extended" "6162636465660000" "$(od -An -tx1 "$R/b" | tr -d ' \n')"
+expect_ok "truncate to the current length of an int" truncate -s 4 "$R/n"
+expect_eq "unchanged" 123 "$(cat "$R/n")"
+expect_fail_errno "a truncation that leaves no int" "Invalid argument" truncate -s 9 "$R/n"
+expect_eq "the int kept" 123 "$(cat "$R/n")"
+expect_match "the reason in @errors" "ks/t/p/1/n: EINVAL \(Invalid argument\): .*is not a valid int" \
+  "$(tail -1 "$MNT/@errors")"
+
+step "rsync --inplace writes over a cell and truncates it to the new length"
+mkdir "$WORK/src"
+printf 'a longer value than before\n' >"$WORK/src/v"
+expect_ok "rsync --inplace, longer" rsync --inplace -I "$WORK/src/v" "$R/v"
+expect_eq "the longer value" "a longer value than before" "$(cat "$R/v")"
+printf 'short\n' >"$WORK/src/v"
+expect_ok "rsync --inplace, shorter" rsync --inplace -I "$WORK/src/v" "$R/v"
+expect_eq "the shorter value" "short" "$(cat "$R/v")"
+expect_ok "rsync --inplace, the same again" rsync --inplace -I "$WORK/src/v" "$R/v"
+expect_eq "still the same value" "short" "$(cat "$R/v")"
+
+unmount_fs
