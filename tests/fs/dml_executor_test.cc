@@ -140,6 +140,13 @@ TEST_CASE("static columns: INSERT and UPDATE of the partition key alone", "[dml]
   CHECK(json.find("\"p\": 1, \"c\": null") != std::string::npos);
   CHECK(json.find("\"st\": \"S\"") != std::string::npos);
   CHECK(json.find("\"st\": \"T\"") != std::string::npos);
+  CHECK(db.Run("DELETE st FROM t WHERE p = 1;") == "OK DELETE ks.t\n");
+  CHECK(db.Json("t") ==
+        "{\"p\": 2, \"c\": null, \"st\": \"T\", \"a\": null, \"l\": null, \"m\": null, "
+        "\"n\": null, \"s\": null, \"v\": null}\n");
+  CHECK(db.Run("UPDATE t SET st = 'U' WHERE p = 2 AND c = 'a';") ==
+        "ERROR line 1:23: Invalid restrictions on clustering columns since the UPDATE statement "
+        "modifies only static columns\n");
 }
 
 TEST_CASE("DELETE of a row, a partition, and clustering ranges", "[dml]") {
