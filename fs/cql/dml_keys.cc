@@ -38,7 +38,11 @@ Status ErrorAt(const SourcePosition& position, const std::string& message) {
 Status FindColumnIndex(const TableSchema& table, const std::string& name,
                        const SourcePosition& position, size_t* index) {
   const ColumnDef* column = table.def.FindColumn(name);
-  if (column == nullptr) return ErrorAt(position, "Undefined column name " + QuoteIdentifier(name));
+  if (column == nullptr) {  // Cassandra 5.0's words (4.x ends after the name)
+    return ErrorAt(position, "Undefined column name " + QuoteIdentifier(name) + " in table " +
+                                 QuoteIdentifier(table.def.keyspace) + "." +
+                                 QuoteIdentifier(table.def.name));
+  }
   *index = static_cast<size_t>(column - table.def.columns.data());
   return Status::Ok();
 }

@@ -188,7 +188,7 @@ TEST_CASE("a batch spans tables and partitions; a bad statement stores nothing",
                "  INSERT INTO r (p, c1, c2, v) VALUES (2, 1, 1, 1);\n"
                "  INSERT INTO t (p, c, v) VALUES (3, 'a', 'y');\n"
                "  UPDATE t SET nosuch = 1 WHERE p = 4 AND c = 'a';\n"
-               "APPLY BATCH;") == "ERROR line 5:16: Undefined column name nosuch\n");
+               "APPLY BATCH;") == "ERROR line 5:16: Undefined column name nosuch in table ks.t\n");
   CHECK(db.Json("t").empty());
   CHECK(db.Json("r").empty());
   CHECK(db.Run("BEGIN BATCH USING TIMESTAMP 42\n"
@@ -223,7 +223,8 @@ TEST_CASE("refusals use Cassandra's wording at the right position", "[dml][error
       {"INSERT INTO t (c, v) VALUES ('a', 'x')",
        "ERROR line 1:13: Some partition key parts are missing: p"},
       {"UPDATE t SET v = 'x' WHERE p = 1", "ERROR line 1:22: Some clustering keys are missing: c"},
-      {"INSERT INTO t (p, c, x) VALUES (1, 'a', 2)", "ERROR line 1:22: Undefined column name x"},
+      {"INSERT INTO t (p, c, x) VALUES (1, 'a', 2)",
+       "ERROR line 1:22: Undefined column name x in table ks.t"},
       {"INSERT INTO t (p, c, v) VALUES (1, 'a', 5)",
        "ERROR line 1:41: Invalid INTEGER constant (5) for \"v\" of type text"},
       {"INSERT INTO t (p, c, n) VALUES ('1', 'a', 5)",
