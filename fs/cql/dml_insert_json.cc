@@ -4,6 +4,7 @@
 // the object omits, DEFAULT UNSET leaves them.
 #include <algorithm>
 
+#include "engine/cql/literal.h"
 #include "fs/cql/dml_writer.h"
 #include "fs/formats/insert_parser.h"
 
@@ -13,6 +14,12 @@ Status DmlWriter::InsertJson(const TableHandle& table, const InsertStatement& st
                              const WriteAttributes& attributes) {
   const TableSchema& t = *table;
   std::string line = statement.json_value.text;
+  // The reader would take anything else for a CSV header.
+  const size_t first = line.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || line[first] != '{') {
+    return ErrorAt(statement.json_value.position,
+                   "Could not decode JSON string as a map: " + QuoteForMessage(line));
+  }
   // One JSON Lines record: a raw newline can only be white space in JSON.
   std::replace(line.begin(), line.end(), '\n', ' ');
   std::replace(line.begin(), line.end(), '\r', ' ');
@@ -24,7 +31,10 @@ Status DmlWriter::InsertJson(const TableHandle& table, const InsertStatement& st
   };
   parser.Feed(line, sink);
   parser.Finish(sink);
-  if (!parsed) return ErrorAt(statement.json_value.position, "Could not decode JSON string ''");
+  if (!parsed) {
+    return ErrorAt(statement.json_value.position,
+                   "Could not decode JSON string as a map: " + QuoteForMessage(line));
+  }
   if (!parsed->ok()) {
     return ErrorAt(statement.json_value.position, parsed->status().message());
   }

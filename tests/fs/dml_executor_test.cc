@@ -230,6 +230,7 @@ TEST_CASE("refusals use Cassandra's wording at the right position", "[dml][error
       {"INSERT INTO t (p, c, n) VALUES ('1', 'a', 5)",
        "ERROR line 1:33: Invalid STRING constant (1) for \"p\" of type int"},
       {"INSERT INTO t (p, c) VALUES (1)", "ERROR line 1:13: Unmatched column names/values"},
+      {"INSERT INTO t JSON '[1]'", "ERROR line 1:20: Could not decode JSON string as a map: '[1]'"},
       {"INSERT INTO c (p, c, hits) VALUES (1, 1, 1)",
        "ERROR line 1:13: INSERT statements are not allowed on counter tables, use UPDATE instead"},
       {"UPDATE c USING TTL 5 SET hits = hits + 1 WHERE p = 1 AND c = 1",
