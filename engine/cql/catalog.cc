@@ -231,6 +231,14 @@ class StatementApplier {
     return Fail(Status::NotSupported(s.what + " is not supported yet"));
   }
 
+  // Data statements change no schema; the session runs them elsewhere.
+  template <typename Data>
+  requires std::is_same_v<Data, InsertStatement> || std::is_same_v<Data, UpdateStatement> ||
+      std::is_same_v<Data, DeleteStatement> || std::is_same_v<Data, BatchStatement>
+          Status operator()(const Data&) {
+    return Fail(Status::InvalidArgument("not a schema statement"));
+  }
+
  private:
   // Catalog::Apply adds the statement's position to messages that have none.
   static Status Fail(Status status) { return status; }

@@ -1,4 +1,5 @@
-// CqlParser: reads a script of CQL DDL statements one at a time, so a caller
+// CqlParser: reads a script of CQL statements (DDL, and the data statements
+// INSERT, UPDATE, DELETE and BATCH) one at a time, so a caller
 // can apply each as it completes (the @cql control file, `cellfs cql`).
 #pragma once
 
@@ -24,16 +25,19 @@ class CqlParser {
   // On a syntax error returns InvalidArgument whose message starts with the
   // position ("line 3:14: expected ')', found ';'"), or the lexer's message
   // for a lexical error ("line 3:14: unterminated string literal"). Valid CQL
-  // that is not DDL (SELECT, INSERT, CREATE ROLE...) and custom types given
-  // as class-name strings return NotSupported, also with the position. On
-  // any error the parser then skips to just past the next ';' so later
-  // statements can still be read, and `*statement` is left untouched.
+  // that cellfs does not take (SELECT, TRUNCATE, CREATE ROLE..., conditional
+  // data statements, IN relations) and custom types given as class-name
+  // strings return NotSupported, also with the position. On any error the
+  // parser then skips to just past the next ';' (in a BATCH, past APPLY
+  // BATCH and the ';' after it) so later statements can still be read, and
+  // `*statement` is left untouched.
   // DDL that cellfs recognises but does not implement (CREATE INDEX, ...)
   // is not an error here: it comes back as an UnsupportedStatement.
   Status Next(Statement* statement, bool* done);
 
   // The length of the longest prefix of `input` made of whole statements,
-  // each ended by a ';' outside strings, quoted identifiers and comments.
+  // each ended by a ';' outside strings, quoted identifiers, comments and
+  // BEGIN ... APPLY BATCH (whose inner statements may end with ';').
   // A streaming caller (the @cql file receives a script in write() chunks)
   // parses that prefix now and keeps the rest for the next chunk.
   static size_t CompleteStatementsLength(std::string_view input);

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine/cql/dml_statement.h"
 #include "engine/cql/internal/cql_lexer.h"
 
 namespace cellfs {
@@ -143,9 +144,19 @@ struct UnsupportedStatement {
   std::string what;  // "CREATE INDEX", "CREATE MATERIALIZED VIEW", ...
 };
 
+// Data statements (INSERT, UPDATE, DELETE, BATCH) are in dml_statement.h.
 using StatementBody =
     std::variant<CreateKeyspace, AlterKeyspace, DropKeyspace, UseKeyspace, CreateTable, DropTable,
-                 AlterTable, CreateType, DropType, CreateRoutine, UnsupportedStatement>;
+                 AlterTable, CreateType, DropType, CreateRoutine, UnsupportedStatement,
+                 InsertStatement, UpdateStatement, DeleteStatement, BatchStatement>;
+
+// Whether `body` is a data statement (run by fs/cql/dml_executor.h, not the catalog).
+inline bool IsDataStatement(const StatementBody& body) {
+  return std::holds_alternative<InsertStatement>(body) ||
+         std::holds_alternative<UpdateStatement>(body) ||
+         std::holds_alternative<DeleteStatement>(body) ||
+         std::holds_alternative<BatchStatement>(body);
+}
 
 struct Statement {
   StatementBody body;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "fs/files/open_file.h"
+#include "fs/files/row_invalidation.h"
 #include "fs/formats/cql_session.h"
 #include "fs/formats/row_text_stream.h"
 #include "fs/tree/errno_map.h"
@@ -106,12 +107,17 @@ class CqlFile final : public OpenFile {
     TableIds ids_before = TableIdsOf(*before);
     Status s = run();
     std::shared_ptr<const Catalog> after = context_->engine->catalog();
-    if (before != after) {
-      InvalidateChanges(*before, ids_before, *after);
-      context_->AwaitInvalidations();  // the next statement's lookups see the change
-    }
+    const bool wrote = InvalidateData(session_.TakeTouched());
+    if (before != after) InvalidateChanges(*before, ids_before, *after);
+    // The next statement's lookups, and `cat` once the write returned,
+    // see the change.
+    if (before != after || wrote) context_->AwaitInvalidations();
     return s;
   }
+
+  // What data statements wrote (fs/cql/dml_executor.h), as @insert's
+  // batches are invalidated. True when there was anything.
+  bool InvalidateData(std::vector<DmlTouched> touched);
 
   // Each table's id, by "keyspace.table": a table dropped and created again
   // in one write may look the same as before, but its id is new, and the
@@ -172,6 +178,24 @@ void CqlFile::InvalidateChanges(const Catalog& before, const TableIds& ids_befor
     context_->InvalidateNode(keyspace_id);
   }
   context_->InvalidateNode(root);
+}
+
+bool CqlFile::InvalidateData(std::vector<DmlTouched> touched) {
+  for (const DmlTouched& t : touched) {
+    NodeId table;
+    table.kind = NodeKind::kTable;
+    table.keyspace = t.table->def.keyspace;
+    table.table = t.table->def.name;
+    table.table_id = t.table->id;
+    if (t.scope == DmlTouched::Scope::kCells) {
+      TouchedRow row{t.partition_key, t.clustering, t.columns};
+      InvalidateRows(context_, table, *t.table, std::span<const TouchedRow>(&row, 1));
+    } else {
+      InvalidateDeletion(context_, table, *t.table, t.partition_key, t.clustering,
+                         t.scope == DmlTouched::Scope::kPartition && t.clustering.empty());
+    }
+  }
+  return !touched.empty();
 }
 
 }  // namespace

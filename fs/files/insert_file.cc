@@ -5,6 +5,7 @@
 #include <string>
 
 #include "fs/files/open_file.h"
+#include "fs/files/row_invalidation.h"
 #include "fs/formats/insert_batcher.h"
 #include "fs/formats/insert_parser.h"
 #include "fs/formats/table_stats.h"
@@ -98,45 +99,7 @@ class InsertFile final : public OpenFile {
   // reached through slice directories are not invalidated (docs/FILESYSTEM.md).
   void Invalidate() {
     std::vector<TouchedRow> rows = batcher_.TakeTouchedRows();
-    const std::vector<std::string>* last_partition = nullptr;
-    bool partition_held = false;
-    NodeId partition = table_.id;
-    partition.kind = NodeKind::kPartition;
-    partition.file = VirtualName::Kind::kCql;
-    partition.directory = NodeKind::kRoot;
-    partition.write = {};
-    for (TouchedRow& row : rows) {
-      if (last_partition == nullptr || *last_partition != row.partition_key) {
-        partition.partition_key = row.partition_key;
-        partition_held = context_->inodes().Find(EncodeNodeId(partition)).has_value();
-        if (partition_held) context_->InvalidateNode(partition);
-        last_partition = &row.partition_key;
-      }
-      if (partition_held) InvalidateRow(partition, row);
-    }
-  }
-
-  void InvalidateRow(const NodeId& partition, const TouchedRow& row) {
-    const TableSchema& table = *table_.table;
-    NodeId dir = partition;
-    bool row_held = true;
-    if (!row.clustering.empty()) {
-      dir.kind = NodeKind::kRow;
-      dir.clustering = row.clustering;
-      row_held = context_->inodes().Find(EncodeNodeId(dir)).has_value();
-      if (row_held) context_->InvalidateNode(dir);  // its mtime is its newest write
-    }
-    for (size_t column : row.columns) {
-      const bool is_static = table.column(column).kind == ColumnKind::kStatic;
-      if (!is_static && !row_held) continue;
-      NodeId cell = is_static ? partition : dir;
-      cell.kind = NodeKind::kCell;
-      cell.column_id = table.column_ids[column];
-      if (!context_->inodes().Find(EncodeNodeId(cell))) continue;
-      context_->InvalidateNode(cell);
-      // A null deleted it: the kernel must look the name up again.
-      context_->InvalidateName(is_static ? partition : dir, ColumnName(table, column));
-    }
+    InvalidateRows(context_, table_.id, *table_.table, rows);
   }
 
   FileContext* context_;

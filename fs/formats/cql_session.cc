@@ -11,6 +11,7 @@
 #include "engine/cql/cql_identifier.h"
 #include "engine/cql/cql_parser.h"
 #include "engine/cql/describe.h"
+#include "fs/cql/dml_executor.h"
 
 namespace cellfs::fs {
 namespace {
@@ -51,6 +52,11 @@ struct VerbOf {
     return {function ? "CREATE FUNCTION" : "CREATE AGGREGATE", kIfNotExists};
   }
   Verb operator()(const UnsupportedStatement& s) const { return {s.what, kIfExists}; }
+  // Data statements are summarised by their executor (RunStatement).
+  Verb operator()(const InsertStatement&) const { return {"INSERT", kIfNotExists}; }
+  Verb operator()(const UpdateStatement&) const { return {"UPDATE", kIfExists}; }
+  Verb operator()(const DeleteStatement&) const { return {"DELETE", kIfExists}; }
+  Verb operator()(const BatchStatement&) const { return {"BATCH", kIfExists}; }
 };
 
 std::string Summary(const StatementBody& body, const SchemaChange& change) {
@@ -98,7 +104,14 @@ std::string Rebase(std::string_view message, const SourcePosition& fallback, Ori
 
 // One statement's transcript line, without its newline.
 std::string RunStatement(Engine* engine, const Statement& statement, Origin origin,
-                         std::string* keyspace) {
+                         std::string* keyspace, std::vector<DmlTouched>* touched) {
+  if (IsDataStatement(statement.body)) {
+    DmlResult result;
+    Status status = ExecuteDataStatement(engine, statement, *keyspace, &result);
+    if (!status.ok()) return "ERROR " + Rebase(status.message(), statement.position, origin);
+    for (DmlTouched& t : result.touched) touched->push_back(std::move(t));
+    return "OK " + result.summary;
+  }
   if (const auto* unsupported = std::get_if<UnsupportedStatement>(&statement.body)) {
     // The catalog would refuse it too, but words it as a gap still to fill.
     return "ERROR " +
@@ -114,7 +127,7 @@ std::string RunStatement(Engine* engine, const Statement& statement, Origin orig
 // appending a line each to `*transcript`. InvalidArgument with the first
 // failure's line (without "ERROR ") when any statement failed.
 Status RunScript(Engine* engine, std::string_view text, Origin origin, std::string* keyspace,
-                 std::string* transcript) {
+                 std::string* transcript, std::vector<DmlTouched>* touched) {
   CqlParser parser(text);
   Status first_failure;
   for (;;) {
@@ -123,8 +136,9 @@ Status RunScript(Engine* engine, std::string_view text, Origin origin, std::stri
     Status parsed = parser.Next(&statement, &done);
     if (parsed.ok() && done) return first_failure;
     // Parser messages always carry a position; the text's start is a last resort.
-    const std::string line = parsed.ok() ? RunStatement(engine, statement, origin, keyspace)
-                                         : "ERROR " + Rebase(parsed.message(), {}, origin);
+    const std::string line = parsed.ok()
+                                 ? RunStatement(engine, statement, origin, keyspace, touched)
+                                 : "ERROR " + Rebase(parsed.message(), {}, origin);
     *transcript += line + "\n";
     constexpr std::string_view kError = "ERROR ";
     if (first_failure.ok() && line.starts_with(kError)) {
@@ -244,7 +258,7 @@ Status CqlSession::Write(std::string_view chunk) {
   const std::string_view complete = std::string_view(pending_).substr(
       0, CqlParser::CompleteStatementsLength(std::string_view(pending_).substr(0, terminated_)));
   Status status = RunScript(engine_, complete, {pending_line_, pending_column_}, &current_keyspace_,
-                            &transcript_);
+                            &transcript_, &touched_);
   Advance(complete, &pending_line_, &pending_column_);
   scanned_ -= complete.size();
   terminated_ = 0;
@@ -278,7 +292,7 @@ Status CqlSession::WriteAt(uint64_t offset, std::string_view chunk) {
 Status CqlSession::Finish() {
   // The parser skips a rest of only white space and comments.
   Status status = RunScript(engine_, pending_, {pending_line_, pending_column_}, &current_keyspace_,
-                            &transcript_);
+                            &transcript_, &touched_);
   Advance(pending_, &pending_line_, &pending_column_);
   pending_.clear();
   scanned_ = 0;

@@ -1,4 +1,5 @@
-// CqlSession: the state of one open MOUNT/@cql file. Statements written to it
+// CqlSession: the state of one open MOUNT/@cql file. Statements (DDL, and the
+// data statements INSERT, UPDATE, DELETE, BATCH) written to it
 // run as each one completes; what happened is kept as a transcript that
 // reads of the same open file return.
 #pragma once
@@ -6,9 +7,12 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "engine/engine.h"
 #include "engine/status.h"
+#include "fs/cql/dml_executor.h"
 
 namespace cellfs::fs {
 
@@ -17,6 +21,9 @@ namespace cellfs::fs {
 //                         "OK DROP TABLE demo.logs", "OK USE demo",
 //                         "OK ALTER TABLE demo.logs", "OK CREATE TYPE demo.addr",
 //                         "OK no change (IF NOT EXISTS)" / "(IF EXISTS)"
+//   "OK INSERT demo.logs", "OK UPDATE demo.logs", "OK DELETE demo.logs",
+//                         "OK BATCH (3 statements)"  data statements
+//                         (fs/cql/dml_executor.h), each applied atomically
 //   "ERROR line L:C: <message>\n"  L and C count from the start of everything
 //                         written to this session, not from the chunk.
 // A statement cellfs recognises but does not implement (CREATE INDEX...) is
@@ -54,6 +61,10 @@ class CqlSession {
   // a second call finds nothing left.
   Status Finish();
 
+  // What the data statements run so far wrote, since the last call; the
+  // @cql file invalidates the kernel's view of it.
+  std::vector<DmlTouched> TakeTouched() { return std::exchange(touched_, {}); }
+
   // The transcript so far.
   const std::string& transcript() const { return transcript_; }
 
@@ -83,6 +94,7 @@ class CqlSession {
   std::string failed_bytes_;
   std::string current_keyspace_;  // USE within this session
   std::string transcript_;
+  std::vector<DmlTouched> touched_;
   bool written_ = false;
 };
 

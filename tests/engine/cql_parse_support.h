@@ -28,6 +28,12 @@ inline std::string KindOf(const Statement& statement) {
     std::string operator()(const UnsupportedStatement& s) const {
       return "Unsupported(" + s.what + ")";
     }
+    std::string operator()(const InsertStatement&) const { return "Insert"; }
+    std::string operator()(const UpdateStatement&) const { return "Update"; }
+    std::string operator()(const DeleteStatement&) const { return "Delete"; }
+    std::string operator()(const BatchStatement& s) const {
+      return "Batch(" + std::to_string(s.statements.size()) + ")";
+    }
   };
   return std::visit(Namer{}, statement.body);
 }

@@ -53,6 +53,13 @@ struct Token {
 class CqlLexer {
  public:
   explicit CqlLexer(std::string_view input) : input_(input) {}
+  // As above for text that starts at `line`:`column` of a larger script
+  // (a statement's term typed after parsing), so positions in tokens and
+  // errors are the script's; offsets stay relative to `input`.
+  CqlLexer(std::string_view input, int line, int column) : input_(input) {
+    pos_.line = consumed_end_.line = line;
+    pos_.column = consumed_end_.column = column;
+  }
 
   // The next token; kEnd forever once the input is exhausted.
   Token Next();

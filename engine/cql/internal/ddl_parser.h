@@ -70,6 +70,29 @@ class DdlParser {
   Status ParseUnsupported(std::string what, StatementBody* body);
   Status NotDdl(const Token& first);
 
+  // --- Data statements (dml_parser.cc, dml_parser_clauses.cc) ---
+  bool PeekDataStatement();  // INSERT, UPDATE, DELETE or BEGIN (BATCH)
+  Status ParseDataStatement(StatementBody* body);
+  Status ParseInsert(InsertStatement* out);  // after INSERT
+  Status ParseInsertJson(InsertStatement* out);
+  Status ParseUpdate(UpdateStatement* out);  // after UPDATE
+  Status ParseDelete(DeleteStatement* out);  // after DELETE
+  Status ParseBatch(BatchStatement* out);    // after BEGIN
+  Status ParseBatchEntry(BatchEntry* out);
+  // USING TTL n / TIMESTAMP t joined by AND; `allow_ttl` false: TIMESTAMP only.
+  Status ParseUsing(bool allow_ttl, UsingClause* out);
+  Status ParseUsingInteger(std::string_view what, int64_t* out);
+  Status ParseWhere(std::vector<Relation>* out, SourcePosition* where);
+  Status ParseRelation(Relation* out);
+  Status ParseAssignment(Assignment* out);
+  Status ParseColumnRef(ColumnRef* out);
+  // An IF clause: refused (conditional statements are not implemented).
+  Status RefuseCondition();
+  // One value term, kept as its source text (engine/cql/dml_statement.h).
+  Status ParseTermText(CqlTerm* out);
+  // A bracketed run ( ), [ ], { } from its opening token to its closing one.
+  Status SkipBracketed();
+
   // --- Tables (ddl_parser_table.cc) ---
   Status ParseCreateTable(StatementBody* body);
   Status ParseTableElement(CreateTable* table);
@@ -101,6 +124,7 @@ class DdlParser {
 
   CqlLexer& lexer_;
   int type_depth_ = 0;
+  bool in_batch_ = false;              // error recovery skips to past APPLY BATCH
   SourcePosition statement_position_;  // of the statement's first token
   size_t consumed_end_ = 0;            // offset just past the last consumed token
 };

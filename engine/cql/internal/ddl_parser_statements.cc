@@ -42,6 +42,7 @@ Status DdlParser::ParseBody(StatementBody* body) {
     *body = std::move(use);
     return Status::Ok();
   }
+  if (PeekDataStatement()) return ParseDataStatement(body);
   return NotDdl(Peek());
 }
 

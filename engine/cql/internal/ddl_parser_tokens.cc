@@ -138,6 +138,17 @@ Status DdlParser::SkipToStatementEnd() {
 }
 
 void DdlParser::SkipPastSemicolon() {
+  if (in_batch_) {  // a BATCH ends at APPLY BATCH, past the ';' inside it
+    in_batch_ = false;
+    while (true) {
+      const Token token = Take();
+      if (token.kind == TokenKind::kEnd) return;
+      if (token.IsKeyword("apply") && PeekKeyword("batch")) {
+        Take();
+        break;
+      }
+    }
+  }
   while (true) {
     Token token = Take();
     if (token.kind == TokenKind::kEnd || token.IsPunct(';')) return;

@@ -1,0 +1,290 @@
+// Tests for fs/cql/dml_executor.h through the @cql session: each data
+// statement's stored result, read back through the engine, against what
+// Cassandra's rules give (TTL, timestamps, last write wins, collection
+// operations, range deletions, batch atomicity), and the refusals with
+// Cassandra's wording and their positions.
+#include "fs/cql/dml_executor.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "fs/formats/cql_session.h"
+#include "fs/formats/table_export.h"
+#include "tests/engine/engine_test_util.h"
+
+namespace cellfs::fs {
+namespace {
+
+using testing::FormatPartition;
+using testing::IntValue;
+using testing::TestEngine;
+
+constexpr char kSchema[] =
+    "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+    "'replication_factor': 1};\n"
+    "USE ks;\n"
+    "CREATE TYPE addr (street text, city text);\n"
+    "CREATE TABLE t (p int, c text, v text, n int, s set<text>, l list<int>, "
+    "m map<text, int>, a addr, st text static, PRIMARY KEY (p, c));\n"
+    "CREATE TABLE c (p int, c int, hits counter, PRIMARY KEY (p, c));\n"
+    "CREATE TABLE r (p int, c1 int, c2 int, v int, PRIMARY KEY (p, c1, c2));\n";
+
+class Db {
+ public:
+  Db() {
+    CqlSession schema(db_.engine.get());
+    (void)schema.Write(kSchema);
+    REQUIRE(schema.transcript().find("ERROR") == std::string::npos);
+  }
+
+  // Runs `script` (finished, as a close does) in a new session after
+  // "USE ks;\n", and returns its transcript lines but USE's, with error
+  // lines counted from the script's first line.
+  std::string Run(const std::string& script) {
+    CqlSession session(db_.engine.get());
+    (void)session.Write("USE ks;\n" + script);
+    (void)session.Finish();
+    std::string out = session.transcript();
+    REQUIRE(out.starts_with("OK USE ks\n"));
+    out.erase(0, 10);
+    const std::string kError = "ERROR line ";
+    for (size_t at = out.find(kError); at != std::string::npos; at = out.find(kError, at + 1)) {
+      const size_t digits = at + kError.size();
+      const size_t colon = out.find(':', digits);
+      const int line = std::stoi(out.substr(digits, colon - digits)) - 1;
+      out.replace(digits, colon - digits, std::to_string(line));
+    }
+    return out;
+  }
+
+  // The table as JSON Lines (what @json shows: SELECT JSON's shape).
+  std::string Json(const std::string& table) {
+    std::string out;
+    REQUIRE(ExportTable(*db_.engine, "ks", table, false, [&](std::string_view piece) {
+              out += piece;
+              return true;
+            }).ok());
+    return out;
+  }
+
+  // Partition p=`p` of `table` with write times, markers and TTLs.
+  std::string Stored(const std::string& table, int p) {
+    return FormatPartition(db_.engine->NewReadView(), db_.Table("ks", table), {IntValue(p)});
+  }
+
+  TestEngine& test() { return db_; }
+
+ private:
+  TestEngine db_;
+};
+
+TEST_CASE("INSERT writes a row marker and cells with USING TTL and TIMESTAMP", "[dml]") {
+  Db db;
+  CHECK(db.Run("INSERT INTO ks.t (p, c, v) VALUES (1, 'a', 'x') USING TTL 60 AND TIMESTAMP 100;\n"
+               "INSERT INTO t (p, c, n) VALUES (1, 'b', 7) USING TIMESTAMP 50;") ==
+        "OK INSERT ks.t\nOK INSERT ks.t\n");
+  CHECK(db.Stored("t", 1) == "a: marker@100/ttl=60 v='x'@100/ttl=60 | b: marker@50 n=7@50");
+}
+
+TEST_CASE("last write wins by timestamp whatever the statement order", "[dml]") {
+  Db db;
+  db.Run(
+      "UPDATE t USING TIMESTAMP 200 SET v = 'new' WHERE p = 1 AND c = 'a';"
+      "UPDATE t USING TIMESTAMP 100 SET v = 'old', n = 3 WHERE p = 1 AND c = 'a';"
+      "DELETE n FROM t USING TIMESTAMP 99 WHERE p = 1 AND c = 'a';");
+  // UPDATE writes no marker; the delete at 99 is older than n's write at 100.
+  CHECK(db.Stored("t", 1) == "a: n=3@100 v='new'@200");
+}
+
+TEST_CASE("a row written only by UPDATE ... USING TTL vanishes with its cells", "[dml]") {
+  Db db;
+  db.Run("UPDATE t USING TTL 10 SET v = 'x' WHERE p = 1 AND c = 'a';");
+  CHECK(db.Json("t") ==
+        "{\"p\": 1, \"c\": \"a\", \"st\": null, \"a\": null, \"l\": null, \"m\": null, "
+        "\"n\": null, \"s\": null, \"v\": \"x\"}\n");
+  db.test().clock.AdvanceSeconds(11);
+  CHECK(db.Json("t").empty());
+}
+
+TEST_CASE("collection and UDT operations follow CQL", "[dml]") {
+  Db db;
+  CHECK(db.Run("INSERT INTO t (p, c, s, l, m, a) VALUES (1, 'a', {'x', 'y'}, [1, 2, 3], "
+               "{'k': 1}, {city: 'Oslo'});\n"
+               "UPDATE t SET s = s + {'z'}, s = s - {'x'}, l = [0] + l, l = l + [4], "
+               "m['j'] = 2, m = m - {'k'}, a.street = 'Main' WHERE p = 1 AND c = 'a';\n"
+               "UPDATE t SET l[1] = 10 WHERE p = 1 AND c = 'a';\n"
+               "UPDATE t SET l = l - [2] WHERE p = 1 AND c = 'a';\n"
+               "DELETE l[0], m['j'] FROM t WHERE p = 1 AND c = 'a';\n") ==
+        "OK INSERT ks.t\nOK UPDATE ks.t\nOK UPDATE ks.t\nOK UPDATE ks.t\nOK DELETE ks.t\n");
+  // l: [1,2,3] -> [0,1,2,3,4] -> [0,10,2,3,4] -> [0,10,3,4] -> [10,3,4].
+  CHECK(db.Json("t") ==
+        "{\"p\": 1, \"c\": \"a\", \"st\": null, \"a\": {\"street\": \"Main\", \"city\": "
+        "\"Oslo\"}, \"l\": [10, 3, 4], \"m\": null, \"n\": null, \"s\": [\"y\", \"z\"], "
+        "\"v\": null}\n");
+}
+
+TEST_CASE("counters add and subtract", "[dml]") {
+  Db db;
+  CHECK(db.Run("UPDATE c SET hits = hits + 5 WHERE p = 1 AND c = 1;"
+               "UPDATE c SET hits = hits - 2 WHERE p = 1 AND c = 1;"
+               "UPDATE c SET hits = hits -1 WHERE p = 1 AND c = 1;") ==
+        "OK UPDATE ks.c\nOK UPDATE ks.c\nOK UPDATE ks.c\n");
+  CHECK(db.Json("c") == "{\"p\": 1, \"c\": 1, \"hits\": 2}\n");
+}
+
+TEST_CASE("static columns: INSERT and UPDATE of the partition key alone", "[dml]") {
+  Db db;
+  CHECK(db.Run("INSERT INTO t (p, st) VALUES (1, 'S');"
+               "UPDATE t SET st = 'T' WHERE p = 2;") == "OK INSERT ks.t\nOK UPDATE ks.t\n");
+  const std::string json = db.Json("t");
+  CHECK(json.find("\"p\": 1, \"c\": null") != std::string::npos);
+  CHECK(json.find("\"st\": \"S\"") != std::string::npos);
+  CHECK(json.find("\"st\": \"T\"") != std::string::npos);
+  CHECK(db.Run("DELETE st FROM t WHERE p = 1;") == "OK DELETE ks.t\n");
+  CHECK(db.Json("t") ==
+        "{\"p\": 2, \"c\": null, \"st\": \"T\", \"a\": null, \"l\": null, \"m\": null, "
+        "\"n\": null, \"s\": null, \"v\": null}\n");
+  CHECK(db.Run("UPDATE t SET st = 'U' WHERE p = 2 AND c = 'a';") ==
+        "ERROR line 1:23: Invalid restrictions on clustering columns since the UPDATE statement "
+        "modifies only static columns\n");
+}
+
+TEST_CASE("DELETE of a row, a partition, and clustering ranges", "[dml]") {
+  Db db;
+  std::string rows = "BEGIN UNLOGGED BATCH USING TIMESTAMP 10\n";
+  for (int c1 = 1; c1 <= 3; ++c1) {
+    for (int c2 = 1; c2 <= 3; ++c2) {
+      rows += "INSERT INTO r (p, c1, c2, v) VALUES (1, " + std::to_string(c1) + ", " +
+              std::to_string(c2) + ", 0)\n";
+    }
+  }
+  CHECK(db.Run(rows + "APPLY BATCH;") == "OK BATCH (9 statements)\n");
+  CHECK(db.Run("DELETE FROM r WHERE p = 1 AND c1 = 1 AND c2 >= 2;"
+               "DELETE FROM r WHERE p = 1 AND c1 = 2;"
+               "DELETE FROM r WHERE p = 1 AND c1 = 3 AND c2 > 1 AND c2 < 3;"
+               "DELETE FROM r WHERE p = 1 AND c1 = 3 AND c2 = 1;") ==
+        "OK DELETE ks.r\nOK DELETE ks.r\nOK DELETE ks.r\nOK DELETE ks.r\n");
+  CHECK(db.Stored("r", 1) == "1,1: marker@10 v=0@10 | 3,3: marker@10 v=0@10");
+  db.Run("DELETE FROM r USING TIMESTAMP 5 WHERE p = 1;");  // older than the rows
+  CHECK(db.Stored("r", 1) == "1,1: marker@10 v=0@10 | 3,3: marker@10 v=0@10");
+  db.Run("DELETE FROM r WHERE p = 1;");
+  CHECK(db.Stored("r", 1).empty());
+}
+
+TEST_CASE("INSERT JSON nulls omitted columns unless DEFAULT UNSET", "[dml]") {
+  Db db;
+  db.Run("INSERT INTO t (p, c, v, n) VALUES (1, 'a', 'x', 5) USING TIMESTAMP 10;");
+  CHECK(db.Run("INSERT INTO t JSON '{\"p\": 1, \"c\": \"a\", \"n\": 6}' DEFAULT UNSET;") ==
+        "OK INSERT ks.t\n");
+  CHECK(db.Json("t").find("\"n\": 6, \"s\": null, \"v\": \"x\"") != std::string::npos);
+  CHECK(db.Run("INSERT INTO t JSON '{\"p\": 1, \"c\": \"a\", \"n\": 7}';") == "OK INSERT ks.t\n");
+  CHECK(db.Json("t").find("\"n\": 7, \"s\": null, \"v\": null") != std::string::npos);
+}
+
+TEST_CASE("a batch spans tables and partitions; a bad statement stores nothing", "[dml]") {
+  Db db;
+  CHECK(db.Run("BEGIN BATCH\n"
+               "  INSERT INTO t (p, c, v) VALUES (1, 'a', 'x');\n"
+               "  INSERT INTO r (p, c1, c2, v) VALUES (2, 1, 1, 1);\n"
+               "  INSERT INTO t (p, c, v) VALUES (3, 'a', 'y');\n"
+               "  UPDATE t SET nosuch = 1 WHERE p = 4 AND c = 'a';\n"
+               "APPLY BATCH;") == "ERROR line 5:16: Undefined column name nosuch in table ks.t\n");
+  CHECK(db.Json("t").empty());
+  CHECK(db.Json("r").empty());
+  CHECK(db.Run("BEGIN BATCH USING TIMESTAMP 42\n"
+               "  INSERT INTO t (p, c, v) VALUES (1, 'a', 'x')\n"
+               "  INSERT INTO r (p, c1, c2, v) VALUES (2, 1, 1, 1) USING TTL 30\n"
+               "APPLY BATCH;") == "OK BATCH (2 statements)\n");
+  CHECK(db.Stored("t", 1) == "a: marker@42 v='x'@42");
+  CHECK(db.Stored("r", 2) == "1,1: marker@42/ttl=30 v=1@42/ttl=30");
+}
+
+TEST_CASE("a batch streamed in writes cut at its inner ';' runs once, when whole", "[dml]") {
+  TestEngine db;
+  CqlSession session(db.engine.get());
+  REQUIRE(session.Write(kSchema).ok());
+  const std::string before = session.transcript();
+  REQUIRE(session.Write("BEGIN BATCH INSERT INTO t (p, c) VALUES (1, 'a');").ok());
+  REQUIRE(session.Write(" INSERT INTO t (p, c) VALUES (2, 'b');").ok());
+  CHECK(session.transcript() == before);  // nothing ran yet
+  REQUIRE(session.Write(" APPLY BATCH; INSERT INTO t (p, c) VALUES (3, 'c');").ok());
+  CHECK(session.transcript().substr(before.size()) == "OK BATCH (2 statements)\nOK INSERT ks.t\n");
+}
+
+TEST_CASE("refusals use Cassandra's wording at the right position", "[dml][errors]") {
+  Db db;
+  struct Case {
+    const char* cql;
+    const char* line;
+  };
+  const Case cases[] = {
+      {"INSERT INTO t (p, v) VALUES (1, 'x')",
+       "ERROR line 1:13: Some clustering keys are missing: c"},
+      {"INSERT INTO t (c, v) VALUES ('a', 'x')",
+       "ERROR line 1:13: Some partition key parts are missing: p"},
+      {"UPDATE t SET v = 'x' WHERE p = 1", "ERROR line 1:22: Some clustering keys are missing: c"},
+      {"INSERT INTO t (p, c, x) VALUES (1, 'a', 2)",
+       "ERROR line 1:22: Undefined column name x in table ks.t"},
+      {"INSERT INTO t (p, c, v) VALUES (1, 'a', 5)",
+       "ERROR line 1:41: Invalid INTEGER constant (5) for \"v\" of type text"},
+      {"INSERT INTO t (p, c, n) VALUES ('1', 'a', 5)",
+       "ERROR line 1:33: Invalid STRING constant (1) for \"p\" of type int"},
+      {"INSERT INTO t (p, c) VALUES (1)", "ERROR line 1:13: Unmatched column names/values"},
+      {"INSERT INTO t JSON '[1]'", "ERROR line 1:20: Could not decode JSON string as a map: '[1]'"},
+      {"INSERT INTO c (p, c, hits) VALUES (1, 1, 1)",
+       "ERROR line 1:13: INSERT statements are not allowed on counter tables, use UPDATE instead"},
+      {"UPDATE c USING TTL 5 SET hits = hits + 1 WHERE p = 1 AND c = 1",
+       "ERROR line 1:16: Cannot provide custom TTL for counter updates"},
+      {"UPDATE c SET hits = 1 WHERE p = 1 AND c = 1",
+       "ERROR line 1:14: Cannot set the value of counter column hits (counters can only be "
+       "incremented/decremented, not set)"},
+      {"UPDATE t SET n = n + 1 WHERE p = 1 AND c = 'a'",
+       "ERROR line 1:14: Invalid operation (n = n + 1) for non counter column n"},
+      {"UPDATE t SET p = 2 WHERE p = 1 AND c = 'a'",
+       "ERROR line 1:14: PRIMARY KEY part p found in SET part"},
+      {"UPDATE t SET v = 'x' WHERE p = 1 AND c > 'a'",
+       "ERROR line 1:22: Slice restrictions are not supported on the clustering columns in "
+       "UPDATE statements"},
+      {"UPDATE t SET l[5] = 1 WHERE p = 1 AND c = 'a'",
+       "ERROR line 1:16: List index 5 out of bound, list has size 0"},
+      {"DELETE v FROM t WHERE p = 1 AND c > 'a'",
+       "ERROR line 1:17: Range deletions are not supported for specific columns"},
+      {"DELETE FROM r WHERE p = 1 AND c2 = 1",
+       "ERROR line 1:15: PRIMARY KEY column \"c2\" cannot be restricted as preceding column "
+       "\"c1\" is not restricted"},
+      {"DELETE FROM t WHERE v = 'x'",
+       "ERROR line 1:21: Non PRIMARY KEY columns found in where clause: v"},
+      {"INSERT INTO t (p, c) VALUES (1, 'a') USING TTL 630720001",
+       "ERROR line 1:44: ttl is too large. requested (630720001) maximum (630720000)"},
+      {"INSERT INTO nosuch (p) VALUES (1)", "ERROR line 1:13: unconfigured table nosuch"},
+      {"BEGIN BATCH UPDATE c SET hits = hits + 1 WHERE p = 1 AND c = 1 APPLY BATCH",
+       "ERROR line 1:13: Cannot include a counter statement in a logged batch"},
+      {"BEGIN COUNTER BATCH INSERT INTO t (p, c) VALUES (1, 'a') APPLY BATCH",
+       "ERROR line 1:21: Cannot include non-counter statement in a counter batch"},
+      {"BEGIN UNLOGGED BATCH INSERT INTO t (p, c) VALUES (1, 'a') "
+       "UPDATE c SET hits = hits + 1 WHERE p = 1 AND c = 1 APPLY BATCH",
+       "ERROR line 1:1: Counter and non-counter mutations cannot exist in the same batch"},
+      {"BEGIN BATCH USING TIMESTAMP 1 INSERT INTO t (p, c) VALUES (1, 'a') USING TIMESTAMP 2 "
+       "APPLY BATCH",
+       "ERROR line 1:31: Timestamp must be set either on BATCH or individual statements"},
+      {"BEGIN BATCH USING TTL 1 INSERT INTO t (p, c) VALUES (1, 'a') APPLY BATCH",
+       "ERROR line 1:19: Global TTL on the BATCH statement is not supported."},
+  };
+  for (const Case& c : cases) {
+    INFO(c.cql);
+    CHECK(db.Run(std::string(c.cql) + ";") == std::string(c.line) + "\n");
+  }
+  CHECK(db.Json("t").empty());
+  CHECK(db.Json("c").empty());
+}
+
+TEST_CASE("a key whose name would pass 255 bytes is refused", "[dml][errors]") {
+  Db db;
+  const std::string line =
+      db.Run("INSERT INTO t (p, c) VALUES (1, '" + std::string(300, 'k') + "');");
+  CHECK(line.starts_with("ERROR line 1:13: "));
+  CHECK(db.Json("t").empty());
+}
+
+}  // namespace
+}  // namespace cellfs::fs
