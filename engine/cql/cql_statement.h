@@ -133,19 +133,59 @@ struct CreateRoutine {
   QualifiedName routine;
   bool or_replace = false;
   bool if_not_exists = false;
+  // The argument types in order (a function's, after each argument name).
+  std::vector<TypeExpr> arguments;
   std::string text;  // the statement's source text, without the final ';'
+};
+
+// DROP FUNCTION / AGGREGATE [IF EXISTS] [ks.]name [(type, ...)].
+struct DropRoutine {
+  CreateRoutine::Kind kind = CreateRoutine::Kind::kFunction;
+  QualifiedName routine;
+  bool if_exists = false;
+  bool arguments_given = false;  // "(...)" was written, even empty
+  std::vector<TypeExpr> arguments;
+};
+
+// TRUNCATE [TABLE | COLUMNFAMILY] [ks.]t: every row of the table goes,
+// whatever its write time.
+struct TruncateTable {
+  QualifiedName table;
+};
+
+// DESCRIBE / DESC: shows schema, changes nothing (engine/cql/describe_statement.h).
+struct DescribeStatement {
+  enum class Kind {
+    kKeyspaces,  // names of every keyspace
+    kKeyspace,   // `name.name` (empty: the session's keyspace)
+    kTables,     // names of the tables, per keyspace
+    kTable,      // `name`
+    kTypes,
+    kType,
+    kFunctions,
+    kFunction,
+    kAggregates,
+    kAggregate,
+    kSchema,  // every keyspace; `full` adds nothing here (no system keyspaces)
+    kName,    // DESCRIBE [ks.]name: a keyspace or a table, as cqlsh decides
+  };
+  Kind kind = Kind::kSchema;
+  QualifiedName name;  // for the single-object kinds
+  bool has_name = false;
+  bool full = false;  // DESCRIBE FULL SCHEMA
 };
 
 // A statement cellfs parses but does not implement yet (CREATE INDEX,
 // CREATE CUSTOM INDEX, CREATE MATERIALIZED VIEW, their DROP and ALTER forms,
-// ALTER TYPE, DROP FUNCTION/AGGREGATE).
+// ALTER TYPE).
 struct UnsupportedStatement {
   std::string what;  // "CREATE INDEX", "CREATE MATERIALIZED VIEW", ...
 };
 
 using StatementBody =
     std::variant<CreateKeyspace, AlterKeyspace, DropKeyspace, UseKeyspace, CreateTable, DropTable,
-                 AlterTable, CreateType, DropType, CreateRoutine, UnsupportedStatement>;
+                 AlterTable, CreateType, DropType, CreateRoutine, UnsupportedStatement, DropRoutine,
+                 TruncateTable, DescribeStatement>;
 
 struct Statement {
   StatementBody body;

@@ -12,13 +12,20 @@
 
 namespace cellfs::fs {
 
-// Transcript format, one line per statement, in order:
+// Transcript format, one entry per statement, in order:
 //   "OK <summary>\n"      e.g. "OK CREATE KEYSPACE demo", "OK CREATE TABLE demo.logs",
 //                         "OK DROP TABLE demo.logs", "OK USE demo",
 //                         "OK ALTER TABLE demo.logs", "OK CREATE TYPE demo.addr",
+//                         "OK TRUNCATE demo.logs", "OK DROP FUNCTION demo.f",
 //                         "OK no change (IF NOT EXISTS)" / "(IF EXISTS)"
 //   "ERROR line L:C: <message>\n"  L and C count from the start of everything
 //                         written to this session, not from the chunk.
+//   "OUTPUT <n>\n" then n lines: a statement's printed result (DESCRIBE),
+//                         exactly what cqlsh prints (engine/cql/describe_statement.h),
+//                         each line ended by "\n". The count is what tells the
+//                         result from the entries after it: a result line may
+//                         start with "OK" or "ERROR". `cellfs cql` prints the n
+//                         lines alone.
 // A statement cellfs recognises but does not implement (CREATE INDEX...) is
 // an ERROR line ("... is not supported by cellfs").
 //

@@ -28,6 +28,9 @@ inline std::string KindOf(const Statement& statement) {
     std::string operator()(const UnsupportedStatement& s) const {
       return "Unsupported(" + s.what + ")";
     }
+    std::string operator()(const DropRoutine&) const { return "DropRoutine"; }
+    std::string operator()(const TruncateTable&) const { return "TruncateTable"; }
+    std::string operator()(const DescribeStatement&) const { return "Describe"; }
   };
   return std::visit(Namer{}, statement.body);
 }

@@ -149,7 +149,6 @@ TEST_CASE("statements that are not DDL are refused as not supported", "[parser][
       {"insert into t (a) values (1)",
        "line 1:1: unsupported statement INSERT: cellfs accepts DDL only"},
       {"  UPDATE t SET a = 1", "line 1:3: unsupported statement UPDATE: cellfs accepts DDL only"},
-      {"TRUNCATE t", "line 1:1: unsupported statement TRUNCATE: cellfs accepts DDL only"},
       {"CREATE ROLE r", "line 1:1: unsupported statement CREATE ROLE: cellfs accepts DDL only"},
       {"create user u", "line 1:1: unsupported statement CREATE USER: cellfs accepts DDL only"},
   };

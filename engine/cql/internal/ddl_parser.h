@@ -70,6 +70,13 @@ class DdlParser {
   Status ParseUnsupported(std::string what, StatementBody* body);
   Status NotDdl(const Token& first);
 
+  // --- DESCRIBE, TRUNCATE, DROP FUNCTION / AGGREGATE (ddl_parser_describe.cc) ---
+  Status ParseDescribe(StatementBody* body);
+  Status ParseTruncate(StatementBody* body);
+  Status ParseDropRoutine(CreateRoutine::Kind kind, StatementBody* body);
+  // A routine's argument list; `named`: each type follows an argument name.
+  Status ParseRoutineArguments(bool named, std::vector<TypeExpr>* arguments);
+
   // --- Tables (ddl_parser_table.cc) ---
   Status ParseCreateTable(StatementBody* body);
   Status ParseTableElement(CreateTable* table);
