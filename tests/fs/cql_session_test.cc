@@ -389,6 +389,47 @@ TEST_CASE("statements cellfs does not implement are errors that do not stop the 
         "OK CREATE TABLE demo.t\n");
 }
 
+TEST_CASE("DESCRIBE puts its text in an OUTPUT block; TRUNCATE and DROP FUNCTION have summaries",
+          "[cql_session]") {
+  TestEngine db;
+  CqlSession session(db.engine.get());
+  REQUIRE(session.Write(kKeyspace).ok());
+  Status status = session.Write(
+      "USE demo; CREATE TABLE t (k int PRIMARY KEY);\n"
+      "DESCRIBE TABLES;\n"
+      "DESC TABLE t;\n"
+      "DESCRIBE TABLE nope;\n"
+      "TRUNCATE t;\n"
+      "CREATE FUNCTION f (a int) RETURNS NULL ON NULL INPUT RETURNS int LANGUAGE java AS "
+      "'return a;';\n"
+      "DESCRIBE FUNCTIONS;\n"
+      "DROP FUNCTION f; DROP FUNCTION IF EXISTS f;\n"
+      "DESCRIBE AGGREGATES;\n");
+  CHECK(status.message() == "line 5:1: Table 'nope' not found in keyspace 'demo'");
+  const std::string table = DescribeTable(*db.engine->catalog()->FindTable("demo", "t"));
+  const size_t table_lines = static_cast<size_t>(std::count(table.begin(), table.end(), '\n'));
+  CHECK(session.transcript() ==
+        "OK CREATE KEYSPACE demo\n"
+        "OK USE demo\n"
+        "OK CREATE TABLE demo.t\n"
+        "OUTPUT 3\n"
+        "\n"
+        "t\n"
+        "\n"
+        "OUTPUT " +
+            std::to_string(table_lines + 1) + "\n\n" + table +
+            "ERROR line 5:1: Table 'nope' not found in keyspace 'demo'\n"
+            "OK TRUNCATE demo.t\n"
+            "OK CREATE FUNCTION demo.f\n"
+            "OUTPUT 3\n"
+            "\n"
+            "f(int)\n"
+            "\n"
+            "OK DROP FUNCTION demo.f\n"
+            "OK no change (IF EXISTS)\n"
+            "OUTPUT 0\n");
+}
+
 TEST_CASE("DescribeSchema prints every keyspace by name, blank-line separated", "[cql_session]") {
   TestEngine db;
   CHECK(CqlSession::DescribeSchema(*db.engine).empty());
