@@ -23,8 +23,9 @@ class CqlParser {
   // `*done` = true (and `*statement` untouched) at the end of input.
   // On a syntax error returns InvalidArgument whose message starts with the
   // position ("line 3:14: expected ')', found ';'"), or the lexer's message
-  // for a lexical error ("line 3:14: unterminated string literal"). Valid CQL
-  // that is not DDL (SELECT, INSERT, CREATE ROLE...) and custom types given
+  // for a lexical error ("line 3:14: unterminated string literal"). Besides
+  // DDL it reads DESCRIBE and TRUNCATE. Other valid CQL (SELECT, INSERT,
+  // CREATE ROLE...) and custom types given
   // as class-name strings return NotSupported, also with the position. On
   // any error the parser then skips to just past the next ';' so later
   // statements can still be read, and `*statement` is left untouched.
