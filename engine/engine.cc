@@ -114,7 +114,10 @@ Status Engine::Execute(const Statement& statement, std::string* current_keyspace
   if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
 
   std::vector<uint32_t> dropped;
-  std::shared_ptr<const storage::SchemaState> after = storage::AssignIds(*before, next, &dropped);
+  const std::pair<std::string, std::string> truncated{local_change.keyspace, local_change.object};
+  std::shared_ptr<const storage::SchemaState> after = storage::AssignIds(
+      *before, next, &dropped,
+      local_change.kind == SchemaChange::Kind::kTruncated ? &truncated : nullptr);
   std::unique_ptr<storage::Batch> batch = core_->storage->NewBatch();
   storage::WriteSchemaChange(*before, *after, dropped, batch.get());
   CELLFS_RETURN_IF_ERROR(core_->write_fence.Check());

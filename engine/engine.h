@@ -54,7 +54,12 @@ class Engine {
 
   // Validates and applies a DDL statement (Catalog::Apply) and persists the
   // result durably before returning. Dropping a table makes its data
-  // unreachable at once and reclaims it in the background. On error nothing
+  // unreachable at once and reclaims it in the background. TRUNCATE gives
+  // the table a fresh table id (an empty data space) in the same synced
+  // catalog write and reclaims the old space the same way: readers see all
+  // of the table or none of it, and handles taken before it (TableHandle,
+  // PartitionRef) name the old id, as after a drop (docs/ENGINE.md
+  // "Truncation"). DESCRIBE is not applied here (kNone). On error nothing
   // changes.
   Status Execute(const Statement& statement, std::string* current_keyspace,
                  SchemaChange* change = nullptr);

@@ -35,6 +35,50 @@ bool UsesUserType(const CqlType& type, const std::string& name) {
                      [&](const TypePtr& p) { return UsesUserType(*p, name); });
 }
 
+// A routine argument type as text: natives by their canonical name
+// (varchar is text), user types by name; frozen<> is left out, since
+// arguments are frozen implicitly (a signature, compared as Cassandra
+// compares argument types).
+std::string SignatureTypeText(const TypeExpr& type) {
+  if (type.params.empty()) {
+    if (type.keyspace.empty()) {
+      if (TypePtr native = CqlType::NativeByName(type.name)) return native->ToCql();
+    }
+    return QuoteIdentifier(type.name);
+  }
+  std::string out = type.name + "<";
+  for (size_t i = 0; i < type.params.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += SignatureTypeText(type.params[i]);
+  }
+  return out + ">";
+}
+
+// The type as written, frozen<> included: how messages show it.
+std::string WrittenTypeText(const TypeExpr& type) {
+  std::string out;
+  if (type.params.empty()) {
+    out = type.keyspace.empty() ? type.name : type.keyspace + "." + type.name;
+  } else {
+    out = type.name + "<";
+    for (size_t i = 0; i < type.params.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += WrittenTypeText(type.params[i]);
+    }
+    out += ">";
+  }
+  return type.frozen ? "frozen<" + out + ">" : out;
+}
+
+std::string Signature(const std::vector<TypeExpr>& arguments, bool written = false) {
+  std::string out;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += written ? WrittenTypeText(arguments[i]) : SignatureTypeText(arguments[i]);
+  }
+  return out;
+}
+
 // The routine's statement text with its name keyspace-qualified, so that
 // DESCRIBE output replays without a USE.
 std::string QualifiedRoutineText(const CreateRoutine& routine, const Statement& statement,
@@ -216,16 +260,94 @@ class StatementApplier {
   Status operator()(const CreateRoutine& s) {
     KeyspaceDef* keyspace = nullptr;
     CELLFS_RETURN_IF_ERROR(FindKeyspaceOf(s.routine, &keyspace));
-    if (keyspace->routines.contains(s.routine.name) && !s.or_replace) {
+    RoutineDef routine;
+    routine.aggregate = s.kind == CreateRoutine::Kind::kAggregate;
+    routine.name = s.routine.name;
+    routine.signature = Signature(s.arguments);
+    auto it = keyspace->routines.find(routine.Key());
+    if (it != keyspace->routines.end() &&
+        (!s.or_replace || it->second.aggregate != routine.aggregate)) {
       if (s.if_not_exists) return Status::Ok();
-      const char* kind = s.kind == CreateRoutine::Kind::kFunction ? "function " : "aggregate ";
+      const char* kind = routine.aggregate ? "aggregate " : "function ";
       return Fail(
           Status::AlreadyExists(kind + keyspace->name + "." + s.routine.name + " already exists"));
     }
-    keyspace->routines[s.routine.name] = QualifiedRoutineText(s, statement_, keyspace->name);
+    routine.text = QualifiedRoutineText(s, statement_, keyspace->name);
+    keyspace->routines[routine.Key()] = std::move(routine);
     Report(change_, SchemaChange::Kind::kCreated, keyspace->name, s.routine.name);
     return Status::Ok();
   }
+
+  // Cassandra's DropFunctionStatement / DropAggregateStatement, messages included.
+  Status operator()(const DropRoutine& s) {
+    const bool aggregate = s.kind == CreateRoutine::Kind::kAggregate;
+    const std::string& ks = s.routine.keyspace.empty() ? current_ : s.routine.keyspace;
+    if (ks.empty()) {
+      return Fail(
+          Status::InvalidArgument("No keyspace has been specified. USE a keyspace, or "
+                                  "explicitly specify keyspace.tablename"));
+    }
+    const std::string shown = ks + "." + s.routine.name +
+                              (s.arguments_given ? "(" + Signature(s.arguments, true) + ")" : "");
+    const std::string missing =
+        std::string(aggregate ? "Aggregate '" : "Function '") + shown + "' doesn't exist";
+    auto keyspace = keyspaces_.find(ks);
+    if (keyspace == keyspaces_.end())
+      return s.if_exists ? Status::Ok() : Fail(Status::NotFound(missing));
+    auto& routines = keyspace->second.routines;
+    const std::string prefix = s.routine.name + "(";
+    size_t overloads = 0;
+    for (auto it = routines.lower_bound(prefix);
+         it != routines.end() && it->second.name == s.routine.name; ++it) {
+      ++overloads;
+    }
+    if (overloads > 1 && !s.arguments_given) {
+      const std::string verb = aggregate ? "AGGREGATE " : "FUNCTION ";
+      const std::string& n = s.routine.name;
+      return Fail(
+          Status::InvalidArgument("'DROP " + verb + n +
+                                  "' matches multiple function definitions; specify the argument "
+                                  "types by issuing a statement like 'DROP " +
+                                  verb + n +
+                                  " (type, type, ...)'. You can "
+                                  "use cqlsh 'DESCRIBE " +
+                                  verb + n + "' command to find all overloads"));
+    }
+    for (const TypeExpr& argument : s.arguments) {
+      if (argument.frozen && argument.name != "tuple") {
+        const std::string text = WrittenTypeText(argument);
+        return Fail(Status::InvalidArgument("Argument '" + text +
+                                            "' cannot be frozen; remove frozen<> modifier from '" +
+                                            text + "'"));
+      }
+    }
+    auto found = routines.end();
+    for (auto it = routines.lower_bound(prefix);
+         it != routines.end() && it->second.name == s.routine.name; ++it) {
+      if (it->second.aggregate != aggregate) continue;
+      if (s.arguments_given && it->second.signature != Signature(s.arguments)) continue;
+      found = it;
+      break;
+    }
+    if (found == routines.end())
+      return s.if_exists ? Status::Ok() : Fail(Status::NotFound(missing));
+    routines.erase(found);
+    Report(change_, SchemaChange::Kind::kDropped, ks, s.routine.name);
+    return Status::Ok();
+  }
+
+  // Validated as Cassandra's TruncateStatement (Schema.validateTable).
+  Status operator()(const TruncateTable& s) {
+    KeyspaceDef* keyspace = nullptr;
+    CELLFS_RETURN_IF_ERROR(FindKeyspaceOf(s.table, &keyspace));
+    if (!keyspace->tables.contains(s.table.name)) {
+      return Positioned(s.table.position, Status::NotFound("unconfigured table " + s.table.name));
+    }
+    Report(change_, SchemaChange::Kind::kTruncated, keyspace->name, s.table.name);
+    return Status::Ok();
+  }
+
+  Status operator()(const DescribeStatement&) { return Status::Ok(); }
 
   Status operator()(const UnsupportedStatement& s) {
     return Fail(Status::NotSupported(s.what + " is not supported yet"));

@@ -13,8 +13,10 @@ namespace cellfs {
 
 // What applying a statement did, for messages and cache invalidation.
 struct SchemaChange {
-  enum class Kind { kNone, kCreated, kDropped, kUpdated, kUsed };
-  Kind kind = Kind::kNone;  // kNone: IF [NOT] EXISTS made it a no-op
+  // kTruncated: the schema is unchanged, the table's data is to go
+  // (Engine::Execute gives it a fresh data space).
+  enum class Kind { kNone, kCreated, kDropped, kUpdated, kUsed, kTruncated };
+  Kind kind = Kind::kNone;  // kNone: IF [NOT] EXISTS made it a no-op, or DESCRIBE
   std::string keyspace;
   std::string object;  // table or type name; empty for keyspace-level changes
 };
@@ -27,7 +29,9 @@ class Catalog {
   // keyspace (from USE): read to qualify bare names, written by USE.
   // On error nothing changes and the Status message names the problem and,
   // where it has one, its position ("line 4:5: Unknown definition ck ...").
-  // NotSupported for index and view statements.
+  // NotSupported for index and view statements. DESCRIBE changes nothing
+  // (kNone; engine/cql/describe_statement.h makes its text); TRUNCATE is
+  // validated and reported as kTruncated.
   Status Apply(const Statement& statement, std::string* current_keyspace,
                SchemaChange* change = nullptr);
 

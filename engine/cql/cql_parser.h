@@ -24,13 +24,14 @@ class CqlParser {
   // `*done` = true (and `*statement` untouched) at the end of input.
   // On a syntax error returns InvalidArgument whose message starts with the
   // position ("line 3:14: expected ')', found ';'"), or the lexer's message
-  // for a lexical error ("line 3:14: unterminated string literal"). Valid CQL
-  // that cellfs does not take (SELECT, TRUNCATE, CREATE ROLE..., conditional
-  // data statements, IN relations) and custom types given as class-name
-  // strings return NotSupported, also with the position. On any error the
-  // parser then skips to just past the next ';' (in a BATCH, past APPLY
-  // BATCH and the ';' after it) so later statements can still be read, and
-  // `*statement` is left untouched.
+  // for a lexical error ("line 3:14: unterminated string literal"). Besides
+  // DDL it reads DESCRIBE, TRUNCATE and the data statements (INSERT, UPDATE,
+  // DELETE, BATCH). Valid CQL that cellfs does not take (SELECT, CREATE
+  // ROLE..., conditional data statements, IN relations) and custom types
+  // given as class-name strings return NotSupported, also with the
+  // position. On any error the parser then skips to just past the next ';'
+  // (in a BATCH, past APPLY BATCH and the ';' after it) so later statements
+  // can still be read, and `*statement` is left untouched.
   // DDL that cellfs recognises but does not implement (CREATE INDEX, ...)
   // is not an error here: it comes back as an UnsupportedStatement.
   Status Next(Statement* statement, bool* done);

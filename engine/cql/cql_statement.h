@@ -134,12 +134,51 @@ struct CreateRoutine {
   QualifiedName routine;
   bool or_replace = false;
   bool if_not_exists = false;
+  // The argument types in order (a function's, after each argument name).
+  std::vector<TypeExpr> arguments;
   std::string text;  // the statement's source text, without the final ';'
+};
+
+// DROP FUNCTION / AGGREGATE [IF EXISTS] [ks.]name [(type, ...)].
+struct DropRoutine {
+  CreateRoutine::Kind kind = CreateRoutine::Kind::kFunction;
+  QualifiedName routine;
+  bool if_exists = false;
+  bool arguments_given = false;  // "(...)" was written, even empty
+  std::vector<TypeExpr> arguments;
+};
+
+// TRUNCATE [TABLE | COLUMNFAMILY] [ks.]t: every row of the table goes,
+// whatever its write time.
+struct TruncateTable {
+  QualifiedName table;
+};
+
+// DESCRIBE / DESC: shows schema, changes nothing (engine/cql/describe_statement.h).
+struct DescribeStatement {
+  enum class Kind {
+    kKeyspaces,  // names of every keyspace
+    kKeyspace,   // `name.name` (empty: the session's keyspace)
+    kTables,     // names of the tables, per keyspace
+    kTable,      // `name`
+    kTypes,
+    kType,
+    kFunctions,
+    kFunction,
+    kAggregates,
+    kAggregate,
+    kSchema,  // every keyspace; `full` adds nothing here (no system keyspaces)
+    kName,    // DESCRIBE [ks.]name: a keyspace or a table, as cqlsh decides
+  };
+  Kind kind = Kind::kSchema;
+  QualifiedName name;  // for the single-object kinds
+  bool has_name = false;
+  bool full = false;  // DESCRIBE FULL SCHEMA
 };
 
 // A statement cellfs parses but does not implement yet (CREATE INDEX,
 // CREATE CUSTOM INDEX, CREATE MATERIALIZED VIEW, their DROP and ALTER forms,
-// ALTER TYPE, DROP FUNCTION/AGGREGATE).
+// ALTER TYPE).
 struct UnsupportedStatement {
   std::string what;  // "CREATE INDEX", "CREATE MATERIALIZED VIEW", ...
 };
@@ -147,8 +186,9 @@ struct UnsupportedStatement {
 // Data statements (INSERT, UPDATE, DELETE, BATCH) are in dml_statement.h.
 using StatementBody =
     std::variant<CreateKeyspace, AlterKeyspace, DropKeyspace, UseKeyspace, CreateTable, DropTable,
-                 AlterTable, CreateType, DropType, CreateRoutine, UnsupportedStatement,
-                 InsertStatement, UpdateStatement, DeleteStatement, BatchStatement>;
+                 AlterTable, CreateType, DropType, CreateRoutine, UnsupportedStatement, DropRoutine,
+                 TruncateTable, DescribeStatement, InsertStatement, UpdateStatement,
+                 DeleteStatement, BatchStatement>;
 
 // Whether `body` is a data statement (run by fs/cql/dml_executor.h, not the catalog).
 inline bool IsDataStatement(const StatementBody& body) {

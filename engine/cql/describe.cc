@@ -82,7 +82,7 @@ std::string DescribeKeyspace(const KeyspaceDef& keyspace) {
   std::string out = DescribeKeyspaceStatement(keyspace);
   for (const auto& name : keyspace.type_order) out += "\n" + DescribeType(keyspace.types.at(name));
   for (const auto& [name, table] : keyspace.tables) out += "\n" + DescribeTable(table);
-  for (const auto& [name, text] : keyspace.routines) out += "\n" + text + ";\n";
+  for (const auto& [key, routine] : keyspace.routines) out += "\n" + routine.text + ";\n";
   return out;
 }
 

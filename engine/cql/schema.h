@@ -66,6 +66,20 @@ struct UserTypeDef {
   TypePtr AsType(bool frozen) const;
 };
 
+// A CREATE FUNCTION / AGGREGATE statement, kept as written (never run).
+// Functions and aggregates share one namespace: a name and its argument
+// types (an overload) name one routine of either kind, as in Cassandra.
+struct RoutineDef {
+  bool aggregate = false;
+  std::string name;
+  std::string signature;  // the argument types, canonical: "int, text" ("" for none)
+  std::string text;       // the statement, keyspace-qualified, without ';'
+
+  // The key of `routines`: name(signature).
+  std::string Key() const { return name + "(" + signature + ")"; }
+  bool operator==(const RoutineDef&) const = default;
+};
+
 struct KeyspaceDef {
   std::string name;
   std::map<std::string, std::string> replication;  // 'class' -> 'SimpleStrategy', ...
@@ -73,8 +87,9 @@ struct KeyspaceDef {
   std::map<std::string, UserTypeDef> types;
   std::vector<std::string> type_order;  // creation order, which respects dependencies
   std::map<std::string, TableDef> tables;
-  // CREATE FUNCTION / AGGREGATE statements, kept as written (never run).
-  std::map<std::string, std::string> routines;  // name -> statement text
+  // CREATE FUNCTION / AGGREGATE statements by RoutineDef::Key(), so the
+  // overloads of a name sit together.
+  std::map<std::string, RoutineDef> routines;
 };
 
 // Structural equality of schema objects (types compared with Equals).

@@ -1,4 +1,4 @@
-// CqlSession: runs a DDL script as it streams in through @cql writes, one
+// CqlSession: runs a CQL script (DDL, TRUNCATE, DESCRIBE) as it streams in through @cql writes, one
 // statement at a time, and words each outcome as a transcript line.
 #include "fs/formats/cql_session.h"
 
@@ -11,6 +11,7 @@
 #include "engine/cql/cql_identifier.h"
 #include "engine/cql/cql_parser.h"
 #include "engine/cql/describe.h"
+#include "engine/cql/describe_statement.h"
 #include "fs/cql/dml_executor.h"
 
 namespace cellfs::fs {
@@ -57,6 +58,12 @@ struct VerbOf {
   Verb operator()(const UpdateStatement&) const { return {"UPDATE", kIfExists}; }
   Verb operator()(const DeleteStatement&) const { return {"DELETE", kIfExists}; }
   Verb operator()(const BatchStatement&) const { return {"BATCH", kIfExists}; }
+  Verb operator()(const DropRoutine& s) const {
+    const bool function = s.kind == CreateRoutine::Kind::kFunction;
+    return {function ? "DROP FUNCTION" : "DROP AGGREGATE", kIfExists};
+  }
+  Verb operator()(const TruncateTable&) const { return {"TRUNCATE", kIfExists}; }
+  Verb operator()(const DescribeStatement&) const { return {"DESCRIBE", kIfExists}; }
 };
 
 std::string Summary(const StatementBody& body, const SchemaChange& change) {
@@ -102,7 +109,19 @@ std::string Rebase(std::string_view message, const SourcePosition& fallback, Ori
   return "line " + std::to_string(line) + ":" + std::to_string(column) + ": " + std::string(rest);
 }
 
-// One statement's transcript line, without its newline.
+// A DESCRIBE's transcript entry: "OUTPUT <n>" and the n lines of its text.
+std::string RunDescribe(const Engine& engine, const Statement& statement,
+                        const DescribeStatement& describe, Origin origin,
+                        const std::string& keyspace) {
+  Result<std::string> text = DescribeOutput(*engine.catalog(), describe, keyspace);
+  if (!text.ok()) return "ERROR " + Rebase(text.status().message(), statement.position, origin);
+  std::string entry = "OUTPUT " + std::to_string(std::count(text->begin(), text->end(), '\n'));
+  if (!text->empty()) entry += "\n" + text->substr(0, text->size() - 1);
+  return entry;
+}
+
+// One statement's transcript entry (a line, or an OUTPUT block), without
+// its final newline.
 std::string RunStatement(Engine* engine, const Statement& statement, Origin origin,
                          std::string* keyspace, std::vector<DmlTouched>* touched) {
   if (IsDataStatement(statement.body)) {
@@ -111,6 +130,9 @@ std::string RunStatement(Engine* engine, const Statement& statement, Origin orig
     if (!status.ok()) return "ERROR " + Rebase(status.message(), statement.position, origin);
     for (DmlTouched& t : result.touched) touched->push_back(std::move(t));
     return "OK " + result.summary;
+  }
+  if (const auto* describe = std::get_if<DescribeStatement>(&statement.body)) {
+    return RunDescribe(*engine, statement, *describe, origin, *keyspace);
   }
   if (const auto* unsupported = std::get_if<UnsupportedStatement>(&statement.body)) {
     // The catalog would refuse it too, but words it as a gap still to fill.
@@ -249,6 +271,7 @@ CqlSession::CqlSession(Engine* engine) : engine_(engine) {}
 Status CqlSession::Write(std::string_view chunk) {
   written_ = true;
   pending_.append(chunk);
+  bytes_scanned_ += pending_.size() - scanned_;
   const size_t end = ScanStatementEnds(std::string_view(pending_).substr(scanned_), &scan_state_);
   if (end != 0) terminated_ = scanned_ + end;
   scanned_ = pending_.size();

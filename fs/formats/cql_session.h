@@ -16,16 +16,23 @@
 
 namespace cellfs::fs {
 
-// Transcript format, one line per statement, in order:
+// Transcript format, one entry per statement, in order:
 //   "OK <summary>\n"      e.g. "OK CREATE KEYSPACE demo", "OK CREATE TABLE demo.logs",
 //                         "OK DROP TABLE demo.logs", "OK USE demo",
 //                         "OK ALTER TABLE demo.logs", "OK CREATE TYPE demo.addr",
+//                         "OK TRUNCATE demo.logs", "OK DROP FUNCTION demo.f",
 //                         "OK no change (IF NOT EXISTS)" / "(IF EXISTS)"
 //   "OK INSERT demo.logs", "OK UPDATE demo.logs", "OK DELETE demo.logs",
 //                         "OK BATCH (3 statements)"  data statements
 //                         (fs/cql/dml_executor.h), each applied atomically
 //   "ERROR line L:C: <message>\n"  L and C count from the start of everything
 //                         written to this session, not from the chunk.
+//   "OUTPUT <n>\n" then n lines: a statement's printed result (DESCRIBE),
+//                         exactly what cqlsh prints (engine/cql/describe_statement.h),
+//                         each line ended by "\n". The count is what tells the
+//                         result from the entries after it: a result line may
+//                         start with "OK" or "ERROR". `cellfs cql` prints the n
+//                         lines alone.
 // A statement cellfs recognises but does not implement (CREATE INDEX...) is
 // an ERROR line ("... is not supported by cellfs").
 //
@@ -68,6 +75,10 @@ class CqlSession {
   // The transcript so far.
   const std::string& transcript() const { return transcript_; }
 
+  // How many bytes the statement-end scan has examined so far: the work a
+  // script cost the scan (each written byte once when it is linear).
+  uint64_t bytes_scanned() const { return bytes_scanned_; }
+
   // Whether anything was written (a session that was only read shows the
   // schema, see DescribeSchema).
   bool written() const { return written_; }
@@ -88,6 +99,7 @@ class CqlSession {
   size_t scanned_ = 0;
   uint8_t scan_state_ = 0;
   size_t terminated_ = 0;
+  uint64_t bytes_scanned_ = 0;
   // The bytes of the last write that failed, at its file offset, while a
   // resend of them may still come (WriteAt).
   uint64_t failed_offset_ = 0;

@@ -217,7 +217,7 @@ TEST_CASE("each DDL step persists and the stored schema reloads equal", "[catalo
   }
   const KeyspaceDef* k = store.state->catalog()->FindKeyspace("k");
   REQUIRE(k != nullptr);
-  CHECK(k->routines.contains("twice"));
+  CHECK(k->routines.contains("twice(int)"));
   CHECK(k->types.contains("addr"));
   CHECK(!store.Has(CatalogKey("other")));
 }

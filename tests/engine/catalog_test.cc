@@ -397,8 +397,9 @@ TEST_CASE("functions and aggregates are kept as written", "[catalog]") {
                                  "RETURNS int LANGUAGE java AS 'return a;';")
               .ok());
   const auto& routines = catalog.FindKeyspace("ks")->routines;
-  REQUIRE(routines.contains("f"));
-  CHECK_THAT(routines.at("f"), Catch::StartsWith("CREATE OR REPLACE FUNCTION ks.f (a int)"));
+  REQUIRE(routines.contains("f(int)"));
+  CHECK_THAT(routines.at("f(int)").text,
+             Catch::StartsWith("CREATE OR REPLACE FUNCTION ks.f (a int)"));
 }
 
 TEST_CASE("a failed statement leaves the catalog and the session keyspace unchanged", "[catalog]") {

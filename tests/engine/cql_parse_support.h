@@ -34,6 +34,9 @@ inline std::string KindOf(const Statement& statement) {
     std::string operator()(const BatchStatement& s) const {
       return "Batch(" + std::to_string(s.statements.size()) + ")";
     }
+    std::string operator()(const DropRoutine&) const { return "DropRoutine"; }
+    std::string operator()(const TruncateTable&) const { return "TruncateTable"; }
+    std::string operator()(const DescribeStatement&) const { return "Describe"; }
   };
   return std::visit(Namer{}, statement.body);
 }

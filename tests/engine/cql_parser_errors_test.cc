@@ -148,7 +148,6 @@ TEST_CASE(
   };
   const Case cases[] = {
       {"SELECT * FROM t", "line 1:1: unsupported statement SELECT: cellfs accepts DDL only"},
-      {"TRUNCATE t", "line 1:1: unsupported statement TRUNCATE: cellfs accepts DDL only"},
       {"CREATE ROLE r", "line 1:1: unsupported statement CREATE ROLE: cellfs accepts DDL only"},
       {"create user u", "line 1:1: unsupported statement CREATE USER: cellfs accepts DDL only"},
   };

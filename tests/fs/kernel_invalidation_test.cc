@@ -87,6 +87,25 @@ TEST_CASE("DROP and CREATE of a table in one @cql write invalidate its name and 
     CHECK(d.notifier().SawEntry(keyspace, "t"));
     CHECK(d.notifier().SawInode(schema));
   }
+  SECTION("TRUNCATE: the table's name (a fresh table id) and its @schema") {
+    REQUIRE(d.Mkdir("ks/t/a") == 0);
+    REQUIRE(d.Mkdir("ks/t/a/1") == 0);
+    REQUIRE(d.Write("ks/t/a/1/v", "x\n") == 0);
+    d.notifier().Clear();
+    REQUIRE(d.Cql("TRUNCATE ks.t;", &transcript) == 0);
+    CHECK(transcript == "OK TRUNCATE ks.t\n");
+    CHECK(d.notifier().SawEntry(keyspace, "t"));
+    CHECK(d.notifier().SawInode(schema));
+    CHECK(d.Ls("ks/t").empty());
+    uint64_t inode = 0;
+    CHECK(d.Resolve("ks/t/a/1/v", &inode) == ENOENT);
+    CHECK(d.Ls("ks/kv").empty());
+    REQUIRE(d.Mkdir("ks/t/b") == 0);  // the table takes writes at once
+    REQUIRE(d.Mkdir("ks/t/b/2") == 0);
+    REQUIRE(d.Write("ks/t/b/2/v", "y\n") == 0);
+    CHECK(d.Ls("ks/t") == std::vector<std::string>{"b"});
+    CHECK(d.Cat("ks/t/b/2/v") == "y\n");
+  }
   SECTION("an unrelated table is left alone") {
     d.notifier().Clear();
     REQUIRE(d.Cql("CREATE TABLE ks.other (k int PRIMARY KEY);", &transcript) == 0);

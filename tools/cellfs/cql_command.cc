@@ -1,6 +1,7 @@
 // `cellfs cql`: the @cql protocol from the outside. Every write runs the
 // statements it completes (EINVAL: one of them failed); fsync runs a final
-// statement left without ';'; a read from offset 0 returns the transcript.
+// statement left without ';'; a read from offset 0 returns the transcript,
+// whose DESCRIBE results print as cqlsh prints them.
 #include "tools/cellfs/cql_command.h"
 
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "tools/cellfs/control_file.h"
 
@@ -76,14 +78,40 @@ bool SendScript(int fd, const std::string& script, const std::string& path, bool
   return true;
 }
 
-// Prints the transcript; true when it holds an ERROR line.
+// The n of an "OUTPUT n" header line (fs/formats/cql_session.h), else nullopt.
+std::optional<size_t> OutputLines(std::string_view line) {
+  constexpr std::string_view kOutput = "OUTPUT ";
+  if (!line.starts_with(kOutput)) return std::nullopt;
+  size_t count = 0;
+  for (char c : line.substr(kOutput.size())) {
+    if (c == '\n') break;
+    if (c < '0' || c > '9') return std::nullopt;
+    count = count * 10 + static_cast<size_t>(c - '0');
+  }
+  return count;
+}
+
+// Prints the transcript, the lines of each OUTPUT block without its header
+// (a DESCRIBE prints as in cqlsh); true when it holds an ERROR line.
 bool PrintTranscript(const std::string& transcript) {
   bool errors = false;
   size_t start = 0;
+  size_t output_left = 0;  // lines of an OUTPUT block still to print
   while (start < transcript.size()) {
     size_t end = transcript.find('\n', start);
     end = end == std::string::npos ? transcript.size() : end + 1;
     std::string_view line(transcript.data() + start, end - start);
+    if (output_left > 0) {
+      --output_left;
+      std::fwrite(line.data(), 1, line.size(), stdout);
+      start = end;
+      continue;
+    }
+    if (std::optional<size_t> lines = OutputLines(line)) {
+      output_left = *lines;
+      start = end;
+      continue;
+    }
     bool error = line.starts_with("ERROR");
     errors = errors || error;
     if (error) std::fflush(stdout);  // keep the two streams in order on a terminal

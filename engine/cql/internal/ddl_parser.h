@@ -92,6 +92,12 @@ class DdlParser {
   Status ParseTermText(CqlTerm* out);
   // A bracketed run ( ), [ ], { } from its opening token to its closing one.
   Status SkipBracketed();
+  // --- DESCRIBE, TRUNCATE, DROP FUNCTION / AGGREGATE (ddl_parser_describe.cc) ---
+  Status ParseDescribe(StatementBody* body);
+  Status ParseTruncate(StatementBody* body);
+  Status ParseDropRoutine(CreateRoutine::Kind kind, StatementBody* body);
+  // A routine's argument list; `named`: each type follows an argument name.
+  Status ParseRoutineArguments(bool named, std::vector<TypeExpr>* arguments);
 
   // --- Tables (ddl_parser_table.cc) ---
   Status ParseCreateTable(StatementBody* body);

@@ -36,6 +36,8 @@ Status DdlParser::ParseBody(StatementBody* body) {
   if (TakeKeyword("create")) return ParseCreate(body);
   if (TakeKeyword("drop")) return ParseDrop(body);
   if (TakeKeyword("alter")) return ParseAlter(body);
+  if (TakeKeyword("describe") || TakeKeyword("desc")) return ParseDescribe(body);
+  if (TakeKeyword("truncate")) return ParseTruncate(body);
   if (TakeKeyword("use")) {
     UseKeyspace use;
     CELLFS_RETURN_IF_ERROR(ParseName("keyspace name", &use.name));
@@ -110,8 +112,8 @@ Status DdlParser::ParseDrop(StatementBody* body) {
     CELLFS_RETURN_IF_ERROR(ExpectKeyword("view"));
     return ParseUnsupported("DROP MATERIALIZED VIEW", body);
   }
-  if (TakeKeyword("function")) return ParseUnsupported("DROP FUNCTION", body);
-  if (TakeKeyword("aggregate")) return ParseUnsupported("DROP AGGREGATE", body);
+  if (TakeKeyword("function")) return ParseDropRoutine(CreateRoutine::Kind::kFunction, body);
+  if (TakeKeyword("aggregate")) return ParseDropRoutine(CreateRoutine::Kind::kAggregate, body);
   if (TakeKeyword("trigger")) return ParseUnsupported("DROP TRIGGER", body);
   return Expected("KEYSPACE, TABLE, TYPE, INDEX, MATERIALIZED VIEW, FUNCTION or AGGREGATE");
 }
@@ -176,6 +178,8 @@ Status DdlParser::ParseCreateRoutine(bool or_replace, StatementBody* body) {
       create.kind == CreateRoutine::Kind::kFunction ? "function name" : "aggregate name",
       &create.routine));
   if (!Peek().IsPunct('(')) return Expected("'('");
+  CELLFS_RETURN_IF_ERROR(
+      ParseRoutineArguments(create.kind == CreateRoutine::Kind::kFunction, &create.arguments));
   CELLFS_RETURN_IF_ERROR(SkipToStatementEnd());
   *body = std::move(create);  // ParseStatement fills in the text
   return Status::Ok();

@@ -292,15 +292,24 @@ TableHandle SchemaState::FindTableById(uint32_t table_id) const {
 
 std::shared_ptr<const SchemaState> AssignIds(const SchemaState& before,
                                              std::shared_ptr<const Catalog> next,
-                                             std::vector<uint32_t>* dropped_table_ids) {
+                                             std::vector<uint32_t>* dropped_table_ids,
+                                             const TableName* truncated) {
   IdMap ids;
   uint32_t next_table_id = before.next_table_id();
   for (const auto& [keyspace_name, keyspace] : next->keyspaces()) {
     for (const auto& [table_name, def] : keyspace.tables) {
-      auto old = before.ids().find({keyspace_name, table_name});
-      ids[{keyspace_name, table_name}] = old != before.ids().end()
-                                             ? KeptTableIds(def, old->second)
-                                             : NewTableIds(def, next_table_id++);
+      const TableName name{keyspace_name, table_name};
+      auto old = before.ids().find(name);
+      if (old == before.ids().end()) {
+        ids[name] = NewTableIds(def, next_table_id++);
+        continue;
+      }
+      TableIds kept = KeptTableIds(def, old->second);
+      if (truncated != nullptr && *truncated == name) {
+        kept.table_id = next_table_id++;
+        if (dropped_table_ids != nullptr) dropped_table_ids->push_back(old->second.table_id);
+      }
+      ids[name] = std::move(kept);
     }
   }
   for (const auto& [name, table] : before.ids()) {

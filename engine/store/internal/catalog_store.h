@@ -55,9 +55,14 @@ class SchemaState {
 // columns that persist keep their ids (matched by name; a renamed key
 // column has no id), new ones get fresh ids, dropped ones lose theirs for
 // good. `dropped_table_ids` receives the ids of tables that are gone.
-std::shared_ptr<const SchemaState> AssignIds(const SchemaState& before,
-                                             std::shared_ptr<const Catalog> next,
-                                             std::vector<uint32_t>* dropped_table_ids);
+// `truncated`, when given, names a table that keeps its name, definition
+// and column ids but gets a fresh table id, an empty data space (TRUNCATE):
+// its old id joins `dropped_table_ids`, so the sweeper reclaims the old
+// space as it does a dropped table's (docs/ENGINE.md "Truncation").
+std::shared_ptr<const SchemaState> AssignIds(
+    const SchemaState& before, std::shared_ptr<const Catalog> next,
+    std::vector<uint32_t>* dropped_table_ids,
+    const std::pair<std::string, std::string>* truncated = nullptr);
 
 // Adds to `*batch` what turns the stored catalog of `before` into that of
 // `after`: a record per changed or new keyspace, a deletion per dropped one,
