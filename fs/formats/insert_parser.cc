@@ -130,6 +130,14 @@ Status RowBuilder::CheckKeyNames() const {
 
 void RowBuilder::Emit(uint64_t line, const Sink& sink) {
   if (Status names = CheckKeyNames(); !names.ok()) return sink(line, std::move(names));
+  // Counters are added to (cqlsh COPY FROM): Cassandra refuses a TTL or a
+  // timestamp on a counter update, whether the record or the file gave it.
+  if (table_->def.has_counters() && !row_.attributes.empty()) {
+    return sink(line, Status::InvalidArgument(row_.attributes.ttl
+                                                  ? "Cannot provide custom TTL for counter updates"
+                                                  : "Cannot provide custom timestamp for counter "
+                                                    "updates"));
+  }
   row_.cells.resize(cells_);
   row_.static_only = static_only_;
   if (static_only_) row_.clustering.clear();  // Begin sizes it again
