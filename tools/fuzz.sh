@@ -1,23 +1,36 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz with clang (ASan+UBSan, build/fuzz),
-# replays each seed corpus, then fuzzes each target for a bounded time.
+# replays each seed corpus, then fuzzes each target.
 # Usage: tools/fuzz.sh [SECONDS_PER_TARGET (default 30)] [TARGET...]
+#        tools/fuzz.sh --fixed [TARGET...]
+# SECONDS: exploration, a random seed each run, new units kept in
+# build/fuzz/corpus and fed to the next run. --fixed: what CI runs, the same
+# inputs every time: seed 1, a fixed number of runs per target (about 20 s
+# each here), starting from the seed corpus alone, so a failure is this
+# tree's and reproduces with the same command.
 # Needs clang-14 and libclang-rt-14-dev (CXX overrides the compiler). Exits
 # non-zero on any crash, leak, timeout or failed property; crash inputs are
-# kept in build/fuzz/artifacts, new corpus units in build/fuzz/corpus (the
-# seed corpora in tests/fuzz/corpus are never written).
+# kept in build/fuzz/artifacts (the seed corpora in tests/fuzz/corpus are
+# never written).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-seconds=${1:-30}
-shift || true
+fixed=0
+if [[ ${1:-} == --fixed ]]; then
+  fixed=1
+  seconds=0
+  shift
+else
+  seconds=${1:-30}
+  shift || true
+fi
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
   targets=(cql_parser_fuzz key_name_fuzz key_codec_fuzz literal_fuzz insert_line_fuzz
            json_differential_fuzz)
 fi
-if ! [[ $seconds =~ ^[0-9]+$ ]] || [[ $seconds -lt 1 ]]; then
+if [[ $fixed -eq 0 ]] && { ! [[ $seconds =~ ^[0-9]+$ ]] || [[ $seconds -lt 1 ]]; }; then
   echo "fuzz.sh: SECONDS_PER_TARGET must be a positive integer, got '$seconds'" >&2
   exit 2
 fi
@@ -50,6 +63,17 @@ max_len() {
   esac
 }
 
+# Runs per target in --fixed mode: about 20 s each on a 2-core CI machine.
+fixed_runs() {
+  case $1 in
+    cql_parser_fuzz) echo 10000 ;;
+    insert_line_fuzz) echo 70000 ;;
+    json_differential_fuzz) echo 150000 ;;
+    key_name_fuzz) echo 350000 ;;
+    *) echo 500000 ;;
+  esac
+}
+
 mkdir -p "$build/artifacts" "$build/logs"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
@@ -59,6 +83,17 @@ for target in "${targets[@]}"; do
   seeds=$root/tests/fuzz/corpus/$target
   scratch=$build/corpus/$target
   log=$build/logs/$target.log
+  if [[ $fixed -eq 1 ]]; then
+    scratch=$build/corpus-fixed/$target
+    rm -rf "$scratch"
+    budget=(-seed=1 -runs="$(fixed_runs "$target")" -reload=0)
+    # Without address randomisation, so that pointer values seen by the
+    # comparison tracing do not steer the mutations differently each run.
+    launcher=(setarch "$(uname -m)" -R)
+  else
+    budget=(-max_total_time="$seconds")
+    launcher=()
+  fi
   mkdir -p "$scratch"
 
   # Replay: each seed file run once (files, not the directory, so nothing is
@@ -74,7 +109,7 @@ for target in "${targets[@]}"; do
   status=0
   touch "$build/logs/$target.start"
   started=$SECONDS
-  "$binary" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=10 \
+  "${launcher[@]}" "$binary" "${budget[@]}" -max_len="$(max_len "$target")" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" \
     "$scratch" "$seeds" >"$log" 2>&1 || status=$?
 
