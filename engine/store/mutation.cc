@@ -157,12 +157,11 @@ Status ResolveRowGroup(const TableSchema& table, std::string_view partition_pref
   if (clustering.empty() && table.clustering_count() > 0) {
     return Status::InvalidArgument("the clustering key is needed to write regular columns");
   }
-  std::string encoded;
-  CELLFS_RETURN_IF_ERROR(storage::EncodeClustering(table, clustering, false, &encoded));
   row_group->assign(partition_prefix);
   storage::AppendEntryKind(EntryKind::kRow, row_group);
-  row_group->append(encoded);
-  return Status::Ok();
+  Status encoded = storage::EncodeClustering(table, clustering, false, row_group);
+  if (!encoded.ok()) row_group->clear();
+  return encoded;
 }
 
 }  // namespace

@@ -73,10 +73,18 @@ void RefusalLog::Record(Refusal refusal) {
   std::string line = sink_ ? FormatLine(refusal) : std::string();
   {
     std::lock_guard lock(mutex_);
+    if (RepeatsLatest(refusal)) return;
     if (kept_.size() == capacity_) kept_.pop_front();
     kept_.push_back(std::move(refusal));
   }
   if (sink_) sink_(line);
+}
+
+bool RefusalLog::RepeatsLatest(const Refusal& refusal) const {
+  if (refusal.operation != "close" || kept_.empty()) return false;
+  const Refusal& latest = kept_.back();
+  return latest.operation == "write" && latest.path == refusal.path && latest.err == refusal.err &&
+         latest.reason == refusal.reason;
 }
 
 std::string RefusalLog::Render() const {

@@ -44,7 +44,10 @@ class RefusalLog {
   static bool Worth(std::string_view operation, int err);
 
   // Keeps `refusal` (reason and path cut to their bounds), dropping the
-  // oldest when full, and passes its line to the sink.
+  // oldest when full, and passes its line to the sink. A close that repeats
+  // the latest refusal, a write of the same path with the same errno and
+  // reason (the close reporting the failure its write already reported), is
+  // neither kept nor passed on: one refused write is one line.
   void Record(Refusal refusal);
 
   // Every refusal kept, oldest first, one FormatLine per line, each ended
@@ -56,6 +59,8 @@ class RefusalLog {
   static std::string FormatLine(const Refusal& refusal);
 
  private:
+  bool RepeatsLatest(const Refusal& refusal) const;  // REQUIRES: mutex_ held
+
   const size_t capacity_;
   const Sink sink_;
   mutable std::mutex mutex_;  // guards kept_

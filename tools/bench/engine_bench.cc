@@ -264,8 +264,16 @@ double RawSliceMicros(leveldb::DB* db, const std::string& seek_key, int repetiti
   return Median(times);
 }
 
-void Report(const char* name, double engine, double raw, const char* unit) {
-  std::printf("%-34s %12.0f %12.0f  %s   ratio %.2f\n", name, engine, raw, unit, engine / raw);
+// Medians of both series, then the ratio of each pair (engine over raw,
+// repetition i with repetition i: neighbours in time) as median [min-max],
+// the figure docs/BENCHMARKS.md records.
+void Report(const char* name, const std::vector<double>& engine, const std::vector<double>& raw,
+            const char* unit) {
+  std::vector<double> ratios;
+  for (size_t i = 0; i < engine.size() && i < raw.size(); ++i) ratios.push_back(engine[i] / raw[i]);
+  std::printf("%-34s %12.0f %12.0f  %s   ratio %.2f [%.2f-%.2f]\n", name, Median(engine),
+              Median(raw), unit, Median(ratios), *std::min_element(ratios.begin(), ratios.end()),
+              *std::max_element(ratios.begin(), ratios.end()));
 }
 
 int Main(int argc, char** argv) {
@@ -275,6 +283,7 @@ int Main(int argc, char** argv) {
   const size_t kSingle = 200'000, kBatched = 1'000'000, kBatch = 1000;
 
   std::printf("%-34s %12s %12s\n", "benchmark (medians)", "engine", "raw leveldb");
+  std::printf("(ratio: engine/raw of each repetition's pair, median [min-max])\n");
   std::vector<double> es, rs, eb, rb;
   // The table's shape (ids) for the peer's entries; every engine store made
   // below assigns the same ids.
@@ -294,8 +303,8 @@ int Main(int argc, char** argv) {
     eb.push_back(engine_batched());
     if (i % 2 == 0) rb.push_back(RawBatchedUpserts(dir / "r", *shape, kBatched, kBatch));
   }
-  Report("single-cell upserts", Median(es), Median(rs), "rows/s");
-  Report("batched upserts (1000/batch, 5 cols)", Median(eb), Median(rb), "rows/s");
+  Report("single-cell upserts", es, rs, "rows/s");
+  Report("batched upserts (1000/batch, 5 cols)", eb, rb, "rows/s");
 
   // Partitions of 1k, 100k and 1M rows in one store.
   EngineUnderTest wide(dir / "wide");
@@ -344,7 +353,7 @@ int Main(int argc, char** argv) {
     std::printf("raw slice: last 10 of p1m          %10.1f us\n",
                 RawSliceMicros(db.get(), far, 2000));
   }
-  Report("partition scan (1M rows)", Median(scan_engine), Median(scan_raw), "rows/s");
+  Report("partition scan (1M rows)", scan_engine, scan_raw, "rows/s");
   fs::remove_all(dir);
   return 0;
 }

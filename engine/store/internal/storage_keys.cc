@@ -220,13 +220,16 @@ Status EncodeClustering(const TableSchema& table, std::span<const std::string> v
                         bool allow_prefix, std::string* out) {
   CELLFS_RETURN_IF_ERROR(
       CheckClusteringCount(table.clustering_count(), values.size(), allow_prefix));
-  std::string encoded;
+  const size_t start = out->size();  // written in place, taken back on a bad value
   for (size_t i = 0; i < values.size(); ++i) {
     const ColumnDef& column = table.column(table.partition_key_count() + i);
-    CELLFS_RETURN_IF_ERROR(CheckKeyValue(column, values[i]));
-    EncodeKeyComponent(*column.type, values[i], column.order, &encoded);
+    Status valid = CheckKeyValue(column, values[i]);
+    if (!valid.ok()) {
+      out->resize(start);
+      return valid;
+    }
+    EncodeKeyComponent(*column.type, values[i], column.order, out);
   }
-  out->append(encoded);
   return Status::Ok();
 }
 
