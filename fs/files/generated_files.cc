@@ -82,7 +82,7 @@ class CqlFile final : public OpenFile {
       if (!description_) description_ = CqlSession::DescribeSchema(*context_->engine);
       return ReadFrom(*description_, offset, size, out);
     }
-    return ReadFrom(session_.transcript(), offset, size, out);
+    return session_.Read(offset, size, out);
   }
 
   ssize_t Write(uint64_t offset, std::string_view data) override {

@@ -149,7 +149,7 @@ std::string RunStatement(Engine* engine, const Statement& statement, Origin orig
 // appending a line each to `*transcript`. InvalidArgument with the first
 // failure's line (without "ERROR ") when any statement failed.
 Status RunScript(Engine* engine, std::string_view text, Origin origin, std::string* keyspace,
-                 std::string* transcript, std::vector<DmlTouched>* touched) {
+                 Transcript* transcript, std::vector<DmlTouched>* touched) {
   CqlParser parser(text);
   Status first_failure;
   for (;;) {
@@ -161,7 +161,7 @@ Status RunScript(Engine* engine, std::string_view text, Origin origin, std::stri
     const std::string line = parsed.ok()
                                  ? RunStatement(engine, statement, origin, keyspace, touched)
                                  : "ERROR " + Rebase(parsed.message(), {}, origin);
-    *transcript += line + "\n";
+    transcript->Append(line + "\n");
     constexpr std::string_view kError = "ERROR ";
     if (first_failure.ok() && line.starts_with(kError)) {
       first_failure = Status::InvalidArgument(line.substr(kError.size()));

@@ -1,7 +1,8 @@
 // CqlSession: the state of one open MOUNT/@cql file. Statements (DDL, and the
 // data statements INSERT, UPDATE, DELETE, BATCH) written to it
-// run as each one completes; what happened is kept as a transcript that
-// reads of the same open file return.
+// run as each one completes; what happened is a transcript that reads of
+// the same open file return, results made as the reader reaches them
+// (fs/formats/transcript.h).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "engine/engine.h"
 #include "engine/status.h"
 #include "fs/cql/dml_executor.h"
+#include "fs/formats/transcript.h"
 
 namespace cellfs::fs {
 
@@ -72,8 +74,16 @@ class CqlSession {
   // @cql file invalidates the kernel's view of it.
   std::vector<DmlTouched> TakeTouched() { return std::exchange(touched_, {}); }
 
-  // The transcript so far.
-  const std::string& transcript() const { return transcript_; }
+  // Bytes [offset, offset + size) of the transcript (Transcript::Read):
+  // results are made as the reader reaches them; EIO for a read that went
+  // back further than Transcript::kKeptBehind.
+  int Read(uint64_t offset, size_t size, std::string* out) {
+    return transcript_.Read(offset, size, out);
+  }
+
+  // The whole transcript so far, every result made (Transcript::ReadAll):
+  // for tests and small scripts. REQUIRES: no Read let text go.
+  const std::string& transcript() { return transcript_.ReadAll(); }
 
   // How many bytes the statement-end scan has examined so far: the work a
   // script cost the scan (each written byte once when it is linear).
@@ -105,7 +115,7 @@ class CqlSession {
   uint64_t failed_offset_ = 0;
   std::string failed_bytes_;
   std::string current_keyspace_;  // USE within this session
-  std::string transcript_;
+  Transcript transcript_;
   std::vector<DmlTouched> touched_;
   bool written_ = false;
 };

@@ -1,7 +1,8 @@
 // `cellfs cql`: the @cql protocol from the outside. Every write runs the
 // statements it completes (EINVAL: one of them failed); fsync runs a final
-// statement left without ';'; a read from offset 0 returns the transcript,
-// whose DESCRIBE results print as cqlsh prints them.
+// statement left without ';'; reads from offset 0 return the transcript,
+// printed as it is read (results are made as they are read), DESCRIBE
+// results as cqlsh prints them.
 #include "tools/cellfs/cql_command.h"
 
 #include <fcntl.h>
@@ -16,8 +17,6 @@
 #include <optional>
 #include <sstream>
 #include <string_view>
-
-#include "tools/cellfs/control_file.h"
 
 namespace cellfs::tools {
 namespace {
@@ -91,36 +90,77 @@ std::optional<size_t> OutputLines(std::string_view line) {
   return count;
 }
 
-// Prints the transcript, the lines of each OUTPUT block without its header
-// (a DESCRIBE prints as in cqlsh); true when it holds an ERROR line.
-bool PrintTranscript(const std::string& transcript) {
-  bool errors = false;
-  size_t start = 0;
-  size_t output_left = 0;  // lines of an OUTPUT block still to print
-  while (start < transcript.size()) {
-    size_t end = transcript.find('\n', start);
-    end = end == std::string::npos ? transcript.size() : end + 1;
-    std::string_view line(transcript.data() + start, end - start);
-    if (output_left > 0) {
-      --output_left;
+// Prints a transcript as it is read, line by line: the lines of each OUTPUT
+// block without its header (a DESCRIBE prints as in cqlsh), ERROR lines to
+// stderr. Holds one partial line at most, so a result of any size prints in
+// bounded memory.
+class TranscriptPrinter {
+ public:
+  void Feed(std::string_view bytes) {
+    while (!bytes.empty()) {
+      const size_t newline = bytes.find('\n');
+      if (newline == std::string_view::npos) {
+        partial_.append(bytes);
+        return;
+      }
+      partial_.append(bytes.substr(0, newline + 1));
+      bytes.remove_prefix(newline + 1);
+      PrintLine(partial_);
+      partial_.clear();
+    }
+  }
+
+  // Prints a last line without '\n'; true when the transcript held an ERROR line.
+  bool Finish() {
+    if (!partial_.empty()) PrintLine(partial_);
+    partial_.clear();
+    std::fflush(stdout);
+    return errors_;
+  }
+
+ private:
+  void PrintLine(std::string_view line) {
+    if (output_left_ > 0) {
+      --output_left_;
       std::fwrite(line.data(), 1, line.size(), stdout);
-      start = end;
-      continue;
+      return;
     }
     if (std::optional<size_t> lines = OutputLines(line)) {
-      output_left = *lines;
-      start = end;
-      continue;
+      output_left_ = *lines;
+      return;
     }
-    bool error = line.starts_with("ERROR");
-    errors = errors || error;
+    const bool error = line.starts_with("ERROR");
+    errors_ = errors_ || error;
     if (error) std::fflush(stdout);  // keep the two streams in order on a terminal
     std::fwrite(line.data(), 1, line.size(), error ? stderr : stdout);
     if (line.back() != '\n') std::fputc('\n', error ? stderr : stdout);
-    start = end;
   }
-  std::fflush(stdout);
-  return errors;
+
+  std::string partial_;
+  size_t output_left_ = 0;  // lines of an OUTPUT block still to print
+  bool errors_ = false;
+};
+
+// Reads the transcript from offset 0 to its end, printing as it goes; false
+// (after saying why) when a read fails. *errors: it held an ERROR line.
+bool PrintTranscript(int fd, const std::string& path, bool* errors) {
+  TranscriptPrinter printer;
+  char buf[64 * 1024];
+  off_t offset = 0;
+  while (true) {
+    const ssize_t n = pread(fd, buf, sizeof(buf), offset);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      printer.Finish();
+      std::fprintf(stderr, "cellfs: reading %s: %s\n", path.c_str(), ErrnoText(errno).c_str());
+      return false;
+    }
+    if (n == 0) break;
+    printer.Feed(std::string_view(buf, static_cast<size_t>(n)));
+    offset += n;
+  }
+  *errors = printer.Finish();
+  return true;
 }
 
 }  // namespace
@@ -141,11 +181,10 @@ int RunCql(const CqlArgs& args) {
     return 1;
   }
   bool failed = false;
-  std::string transcript;
-  bool ok = SendScript(fd, *script, path, &failed) && ReadWholeFile(fd, path, &transcript);
+  bool errors = false;
+  const bool ok = SendScript(fd, *script, path, &failed) && PrintTranscript(fd, path, &errors);
   close(fd);
   if (!ok) return 1;
-  bool errors = PrintTranscript(transcript);
   return failed || errors ? 1 : 0;
 }
 
