@@ -21,24 +21,6 @@ struct Modification {
   const void* statement;
 };
 
-Status ResolveTable(Engine* engine, const std::string& session_keyspace,
-                    const std::string& keyspace, const std::string& table,
-                    const SourcePosition& position, TableHandle* out) {
-  const std::string& ks = keyspace.empty() ? session_keyspace : keyspace;
-  if (ks.empty()) {
-    return ErrorAt(position,
-                   "No keyspace has been specified. USE a keyspace, or explicitly specify "
-                   "keyspace.tablename");
-  }
-  if (engine->catalog()->FindKeyspace(ks) == nullptr) {
-    return ErrorAt(position, "Keyspace " + QuoteIdentifier(ks) + " does not exist");
-  }
-  Result<TableHandle> found = engine->FindTable(ks, table);
-  if (!found.ok()) return ErrorAt(position, "unconfigured table " + table);
-  *out = std::move(found.value());
-  return Status::Ok();
-}
-
 // USING TTL / TIMESTAMP checked as Cassandra's Attributes does.
 Status AttributesOf(const UsingClause& using_clause, std::optional<int64_t> batch_timestamp,
                     WriteAttributes* out) {

@@ -35,6 +35,24 @@ Status ErrorAt(const SourcePosition& position, const std::string& message) {
   return Status::InvalidArgument(position.ToString() + ": " + message);
 }
 
+Status ResolveTable(Engine* engine, const std::string& session_keyspace,
+                    const std::string& keyspace, const std::string& table,
+                    const SourcePosition& position, TableHandle* out) {
+  const std::string& ks = keyspace.empty() ? session_keyspace : keyspace;
+  if (ks.empty()) {
+    return ErrorAt(position,
+                   "No keyspace has been specified. USE a keyspace, or explicitly specify "
+                   "keyspace.tablename");
+  }
+  if (engine->catalog()->FindKeyspace(ks) == nullptr) {
+    return ErrorAt(position, "Keyspace " + QuoteIdentifier(ks) + " does not exist");
+  }
+  Result<TableHandle> found = engine->FindTable(ks, table);
+  if (!found.ok()) return ErrorAt(position, "unconfigured table " + table);
+  *out = std::move(found.value());
+  return Status::Ok();
+}
+
 Status FindColumnIndex(const TableSchema& table, const std::string& name,
                        const SourcePosition& position, size_t* index) {
   const ColumnDef* column = table.def.FindColumn(name);

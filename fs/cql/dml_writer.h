@@ -73,6 +73,11 @@ class DmlWriter {
 // "Undefined column name x" at `position`.
 Status FindColumnIndex(const TableSchema& table, const std::string& name,
                        const SourcePosition& position, size_t* index);
+// The table `table` of `keyspace`, or of `session_keyspace` when that is
+// empty, with Cassandra's messages at `position` when there is none.
+Status ResolveTable(Engine* engine, const std::string& session_keyspace,
+                    const std::string& keyspace, const std::string& table,
+                    const SourcePosition& position, TableHandle* out);
 // `message` prefixed with `position` ("line L:C: message").
 Status ErrorAt(const SourcePosition& position, const std::string& message);
 

@@ -251,6 +251,14 @@ void AppendCsvField(std::string_view text, bool quote_empty, std::string* out) {
 
 }  // namespace
 
+void AppendJsonValue(const CqlType& type, std::string_view value, std::string* out) {
+  AppendJson(type, value, out);
+}
+
+void AppendJsonText(std::string_view text, std::string* out) { AppendJsonString(text, out); }
+
+std::vector<size_t> SelectStarOrder(const TableSchema& table) { return SelectOrder(table); }
+
 std::string RowToJson(const TableSchema& table, std::span<const std::string> partition_key,
                       std::span<const std::string> clustering, const RowFragment* static_row,
                       const RowFragment& row) {

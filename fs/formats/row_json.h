@@ -30,6 +30,17 @@ namespace cellfs::fs {
 // an object. Absent cells are null. Column names are the schema's names,
 // unquoted.
 
+// One value as toJson() writes it (the rules above). REQUIRES: a valid value.
+void AppendJsonValue(const CqlType& type, std::string_view value, std::string* out);
+
+// `text` as a JSON string, quoted and escaped.
+void AppendJsonText(std::string_view text, std::string* out);
+
+// The indexes in def.columns of every column in SELECT *'s order:
+// partition key and clustering columns in key order, then static columns,
+// then regular ones, each by name (Cassandra's allColumnsInSelectOrder).
+std::vector<size_t> SelectStarOrder(const TableSchema& table);
+
 // One row as a JSON object with every column of the table in SELECT *'s
 // order: partition key, clustering, then static columns by name, then
 // regular columns by name: key columns from `partition_key` /

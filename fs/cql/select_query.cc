@@ -1,0 +1,348 @@
+// BuildSelectQuery: a SelectPlan's terms typed against the table, keys and
+// clustering values ordered as Cassandra orders IN lists, slices built.
+#include "fs/cql/select_query.h"
+
+#include <algorithm>
+#include <cctype>
+#include <utility>
+
+#include "engine/cql/collection_codec.h"
+#include "engine/cql/cql_identifier.h"
+#include "engine/cql/cql_term.h"
+#include "engine/cql/key_codec.h"
+#include "fs/cql/dml_writer.h"
+
+namespace cellfs::fs {
+namespace {
+
+using Values = std::vector<std::string>;
+
+// One typed value of column `index`; null is refused as Cassandra refuses it
+// in a condition.
+Status TypeValue(const TableSchema& table, size_t index, const CqlTerm& term, std::string* out) {
+  const ColumnDef& column = table.column(index);
+  bool is_null = false;
+  CELLFS_RETURN_IF_ERROR(ParseValueTerm(*column.type, term, column.name, out, &is_null));
+  if (is_null) {
+    return ErrorAt(term.position,
+                   "Invalid null value in condition for column " + QuoteIdentifier(column.name));
+  }
+  return Status::Ok();
+}
+
+// A tuple literal over `columns`, split into one value per column.
+Status TypeTuple(const TableSchema& table, const std::vector<size_t>& columns, const CqlTerm& term,
+                 Values* out) {
+  std::vector<TypePtr> types;
+  std::string names = "(";
+  for (size_t i = 0; i < columns.size(); ++i) {
+    types.push_back(table.column(columns[i]).type);
+    names += (i > 0 ? "," : "") + QuoteIdentifier(table.column(columns[i]).name);
+  }
+  names += ")";
+  std::string packed;
+  bool is_null = false;
+  CELLFS_RETURN_IF_ERROR(
+      ParseValueTerm(*CqlType::Tuple(std::move(types)), term, names, &packed, &is_null));
+  std::vector<std::optional<std::string_view>> components;
+  if (!is_null) CELLFS_RETURN_IF_ERROR(UnpackComponents(packed, columns.size(), &components));
+  if (is_null || components.size() != columns.size()) {
+    return ErrorAt(term.position, "Invalid null value in condition for columns " + names);
+  }
+  out->clear();
+  for (const auto& component : components) {
+    if (!component) {
+      return ErrorAt(term.position, "Invalid null value in condition for columns " + names);
+    }
+    out->emplace_back(*component);
+  }
+  return Status::Ok();
+}
+
+// The values of one clustering step's term: one value, or a tuple's.
+Status TypeStepTerm(const TableSchema& table, const ClusteringStep& step, const CqlTerm& term,
+                    size_t column_count, Values* out) {
+  const size_t first = table.partition_key_count() + step.first;
+  if (!step.multi_column) {
+    out->assign(1, std::string());
+    return TypeValue(table, first, term, &(*out)[0]);
+  }
+  std::vector<size_t> columns;
+  for (size_t i = 0; i < column_count; ++i) columns.push_back(first + i);
+  return TypeTuple(table, columns, term, out);
+}
+
+// The encoded form of `values` for clustering positions from `first`, each
+// in its column's order: memcmp order is the clustering order.
+std::string EncodeClusteringValues(const TableSchema& table, size_t first, const Values& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const ColumnDef& column = table.column(table.partition_key_count() + first + i);
+    EncodeKeyComponent(*column.type, values[i], column.order, &out);
+  }
+  return out;
+}
+
+// Sorts `prefixes` (each `width` values from clustering position `first`)
+// into clustering order, folding duplicates, as Cassandra's IN does.
+void SortClustering(const TableSchema& table, size_t first, std::vector<Values>* prefixes) {
+  std::vector<std::pair<std::string, Values>> keyed;
+  for (Values& v : *prefixes) keyed.emplace_back(EncodeClusteringValues(table, first, v), v);
+  std::sort(keyed.begin(), keyed.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  keyed.erase(std::unique(keyed.begin(), keyed.end(),
+                          [](const auto& a, const auto& b) { return a.first == b.first; }),
+              keyed.end());
+  prefixes->clear();
+  for (auto& [encoded, values] : keyed) prefixes->push_back(std::move(values));
+}
+
+Status BuildSlices(const TableSchema& table, const SelectPlan& plan, SelectQuery* query) {
+  // Every equal/IN combination of the prefix, in clustering order.
+  std::vector<Values> prefixes(1);
+  const ClusteringStep* slice = nullptr;
+  for (const ClusteringStep& step : plan.clustering) {
+    if (step.kind == ClusteringStep::Kind::kSlice) {
+      slice = &step;
+      break;
+    }
+    std::vector<Values> choices;
+    for (const CqlTerm& term : step.values) {
+      Values values;
+      CELLFS_RETURN_IF_ERROR(TypeStepTerm(table, step, term, step.column_count, &values));
+      choices.push_back(std::move(values));
+    }
+    SortClustering(table, step.first, &choices);
+    std::vector<Values> next;
+    for (const Values& prefix : prefixes) {
+      for (const Values& choice : choices) {
+        Values joined = prefix;
+        joined.insert(joined.end(), choice.begin(), choice.end());
+        next.push_back(std::move(joined));
+      }
+    }
+    prefixes = std::move(next);
+  }
+  query->clustering_restricted = !plan.clustering.empty();
+  query->slices.clear();
+  for (const Values& prefix : prefixes) {
+    SliceSpec spec;
+    spec.reverse = plan.reversed;
+    if (!prefix.empty()) {
+      spec.lower = ClusteringBound{prefix, true};
+      spec.upper = ClusteringBound{prefix, true};
+    }
+    if (slice != nullptr) {
+      for (const auto* bound : {&slice->start, &slice->end}) {
+        if (!*bound) continue;
+        Values values;
+        CELLFS_RETURN_IF_ERROR(
+            TypeStepTerm(table, *slice, (*bound)->value, (*bound)->column_count, &values));
+        ClusteringBound narrowed{prefix, (*bound)->inclusive};
+        narrowed.prefix.insert(narrowed.prefix.end(), values.begin(), values.end());
+        const bool lower = bound == &slice->start;
+        (lower ? spec.lower : spec.upper) = std::move(narrowed);
+      }
+    }
+    query->slices.push_back(std::move(spec));
+  }
+  if (plan.reversed) std::reverse(query->slices.begin(), query->slices.end());
+  return Status::Ok();
+}
+
+Status BuildKeys(const TableSchema& table, const SelectPlan& plan, SelectQuery* query) {
+  std::vector<std::pair<std::string, Values>> keyed;
+  for (const std::vector<CqlTerm>& terms : plan.partition_keys) {
+    Values key(terms.size());
+    std::string encoded;
+    for (size_t i = 0; i < terms.size(); ++i) {
+      CELLFS_RETURN_IF_ERROR(TypeValue(table, i, terms[i], &key[i]));
+      EncodeKeyComponent(*table.column(i).type, key[i], SortOrder::kAsc, &encoded);
+    }
+    keyed.emplace_back(std::move(encoded), std::move(key));
+  }
+  std::sort(keyed.begin(), keyed.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  keyed.erase(std::unique(keyed.begin(), keyed.end(),
+                          [](const auto& a, const auto& b) { return a.first == b.first; }),
+              keyed.end());
+  for (auto& [encoded, key] : keyed) query->keys.push_back(std::move(key));
+  return Status::Ok();
+}
+
+bool StartsWithToken(std::string_view text) {
+  if (text.size() < 6) return false;
+  std::string head(text.substr(0, 6));
+  for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return head == "token(";
+}
+
+Status TypeToken(const TermBound& bound, std::optional<int64_t>* token, bool* inclusive) {
+  if (StartsWithToken(bound.value.text)) {
+    return Status::NotSupported("line " + std::to_string(bound.value.position.line) + ":" +
+                                std::to_string(bound.value.position.column) +
+                                ": a token() bound written as token(...) is not supported by "
+                                "cellfs yet; give the token as a bigint");
+  }
+  std::string value;
+  bool is_null = false;
+  CELLFS_RETURN_IF_ERROR(ParseValueTerm(*CqlType::Native(TypeKind::kBigint), bound.value,
+                                        "partition key token", &value, &is_null));
+  if (is_null || value.size() != 8) {
+    return ErrorAt(bound.value.position, "Invalid null value for partition key token");
+  }
+  uint64_t bits = 0;
+  for (char c : value) bits = (bits << 8) | static_cast<unsigned char>(c);
+  *token = static_cast<int64_t>(bits);
+  *inclusive = bound.inclusive;
+  return Status::Ok();
+}
+
+Status BuildFilter(const TableSchema& table, const RowFilter& filter, TypedFilter* out) {
+  out->columns = filter.columns;
+  out->op = filter.op;
+  using Op = SelectRelation::Op;
+  if (filter.op == Op::kContains || filter.op == Op::kContainsKey) {
+    const CqlType& type = *table.column(filter.columns[0]).type;
+    const bool is_map = type.kind() == TypeKind::kMap;
+    out->compared_type =
+        filter.op == Op::kContainsKey || !is_map ? type.params()[0] : type.params()[1];
+    std::string value;
+    bool is_null = false;
+    CELLFS_RETURN_IF_ERROR(ParseValueTerm(*out->compared_type, filter.value,
+                                          table.column(filter.columns[0]).name, &value, &is_null));
+    if (is_null) {
+      return ErrorAt(filter.value.position,
+                     "Unsupported null value for column " +
+                         QuoteIdentifier(table.column(filter.columns[0]).name));
+    }
+    out->values.push_back(std::move(value));
+    return Status::Ok();
+  }
+  const std::vector<CqlTerm> single{filter.value};
+  const std::vector<CqlTerm>& terms = filter.op == Op::kIn ? filter.in_list : single;
+  for (const CqlTerm& term : terms) {
+    if (filter.multi_column) {
+      Values values;
+      CELLFS_RETURN_IF_ERROR(TypeTuple(table, filter.columns, term, &values));
+      out->values.insert(out->values.end(), values.begin(), values.end());
+    } else {
+      std::string value;
+      CELLFS_RETURN_IF_ERROR(TypeValue(table, filter.columns[0], term, &value));
+      out->values.push_back(std::move(value));
+    }
+  }
+  return Status::Ok();
+}
+
+Status NotRunYet(const std::string& what) {
+  return Status::NotSupported(what + " in a selection is not supported by cellfs yet");
+}
+
+Status BuildOutput(const TableSchema& table, const ResolvedSelector& selector,
+                   OutputColumn* out) {
+  using Kind = Selector::Kind;
+  using Source = OutputColumn::Source;
+  switch (selector.kind) {
+    case Kind::kColumn:
+      out->source = Source::kColumn;
+      out->column = static_cast<size_t>(selector.column);
+      out->name = table.column(out->column).name;
+      out->type = table.column(out->column).type;
+      break;
+    case Kind::kWriteTime:
+    case Kind::kTtl: {
+      const bool writetime = selector.kind == Kind::kWriteTime;
+      out->source = writetime ? Source::kWriteTime : Source::kTtl;
+      out->column = static_cast<size_t>(selector.column);
+      out->name = std::string(writetime ? "writetime(" : "ttl(") +
+                  table.column(out->column).name + ")";
+      out->type = CqlType::Native(writetime ? TypeKind::kBigint : TypeKind::kInt);
+      break;
+    }
+    case Kind::kToken: {
+      out->source = Source::kToken;
+      out->name = "system.token(";
+      for (size_t i = 0; i < table.partition_key_count(); ++i) {
+        out->name += (i > 0 ? ", " : "") + table.column(i).name;
+      }
+      out->name += ")";
+      out->type = CqlType::Native(TypeKind::kBigint);
+      break;
+    }
+    case Kind::kCountRows:
+      out->source = Source::kCount;
+      out->name = "count";
+      out->type = CqlType::Native(TypeKind::kBigint);
+      break;
+    case Kind::kCast:
+      return NotRunYet("CAST");
+    case Kind::kFunction:
+      return NotRunYet("the function " + selector.name + "()");
+    case Kind::kTerm:
+      return NotRunYet("a constant");
+  }
+  if (!selector.alias.empty()) out->name = selector.alias;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, SelectQuery* query) {
+  const TableSchema& t = *table;
+  *query = SelectQuery();
+  query->table = table;
+  query->partitions = plan.partitions;
+  if (plan.partitions == SelectPlan::Partitions::kKeys) {
+    CELLFS_RETURN_IF_ERROR(BuildKeys(t, plan, query));
+  }
+  if (plan.token_start) {
+    CELLFS_RETURN_IF_ERROR(
+        TypeToken(*plan.token_start, &query->token_lower, &query->token_lower_inclusive));
+  }
+  if (plan.token_end) {
+    CELLFS_RETURN_IF_ERROR(
+        TypeToken(*plan.token_end, &query->token_upper, &query->token_upper_inclusive));
+  }
+  CELLFS_RETURN_IF_ERROR(BuildSlices(t, plan, query));
+  for (const RowFilter& filter : plan.filters) {
+    TypedFilter typed;
+    CELLFS_RETURN_IF_ERROR(BuildFilter(t, filter, &typed));
+    query->filters.push_back(std::move(typed));
+  }
+  if (plan.limit) query->limit = static_cast<uint64_t>(*plan.limit);
+  if (plan.per_partition_limit) {
+    query->per_partition_limit = static_cast<uint64_t>(*plan.per_partition_limit);
+  }
+  query->distinct = plan.distinct;
+  query->json = plan.json;
+  query->aggregate = plan.aggregate;
+  if (plan.wildcard) {
+    // SELECT *: every column in Cassandra's select order (row_json.h).
+    std::vector<size_t> order(t.def.columns.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_partition(order.begin(), order.end(), [&](size_t i) {
+      const ColumnKind kind = t.column(i).kind;
+      return kind != ColumnKind::kRegular;
+    });
+    for (size_t i : order) {
+      query->outputs.push_back(
+          {OutputColumn::Source::kColumn, i, t.column(i).name, t.column(i).type});
+    }
+    return Status::Ok();
+  }
+  for (const ResolvedSelector& selector : plan.selectors) {
+    OutputColumn column;
+    CELLFS_RETURN_IF_ERROR(BuildOutput(t, selector, &column));
+    query->outputs.push_back(std::move(column));
+  }
+  if (query->aggregate) {
+    for (const OutputColumn& column : query->outputs) {
+      if (column.source == OutputColumn::Source::kCount) return Status::Ok();
+    }
+    return NotRunYet("an aggregate other than count(*)");
+  }
+  return Status::Ok();
+}
+
+}  // namespace cellfs::fs

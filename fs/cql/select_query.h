@@ -1,0 +1,77 @@
+// SelectQuery: a planned SELECT (engine/cql/select_plan.h) with its terms
+// typed against the table's columns, by the literal parser every write path
+// uses, into what the read needs: which partitions, the clustering slices in
+// the order rows are returned, the filters, the limits and the output
+// columns. Internal to fs/cql; the reading is select_rows.h's.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/cql/select_plan.h"
+#include "engine/cql/table_schema.h"
+#include "engine/status.h"
+#include "engine/store/slice.h"
+
+namespace cellfs::fs {
+
+// One column of the result.
+struct OutputColumn {
+  enum class Source {
+    kColumn,     // the value of `column`
+    kWriteTime,  // writetime(`column`): bigint microseconds
+    kTtl,        // ttl(`column`): int seconds left, null without a TTL
+    kToken,      // token(partition key): bigint
+    kCount,      // count(*) / count(1): bigint, one row for the whole result
+  };
+  Source source = Source::kColumn;
+  size_t column = 0;  // index in def.columns (kColumn, kWriteTime, kTtl)
+  std::string name;   // the header cqlsh prints ("v", "writetime(v)", "count", an alias)
+  TypePtr type;
+};
+
+// A relation checked on each row: the row's value(s) of `columns` against
+// typed values.
+struct TypedFilter {
+  std::vector<size_t> columns;  // one, or several for a tuple relation
+  SelectRelation::Op op = SelectRelation::Op::kEq;
+  // Each compared value: one per column (a tuple's components), or for kIn
+  // one entry per listed value, flattened (columns.size() values each).
+  std::vector<std::string> values;
+  TypePtr compared_type;  // kContains: the element (or map value) type; kContainsKey: the key type
+};
+
+struct SelectQuery {
+  TableHandle table;
+  SelectPlan::Partitions partitions = SelectPlan::Partitions::kAll;
+  // kKeys: typed keys, duplicates folded, in the partition key's order.
+  std::vector<std::vector<std::string>> keys;
+  // Token bounds (kTokenRange, or a filter on kKeys).
+  std::optional<int64_t> token_lower;
+  bool token_lower_inclusive = false;
+  std::optional<int64_t> token_upper;
+  bool token_upper_inclusive = false;
+  // The clustering slices of each partition, in the order their rows are
+  // returned (one slice with no bounds when the clustering is not
+  // restricted); `reverse` set in each for ORDER BY the other way.
+  std::vector<SliceSpec> slices;
+  bool clustering_restricted = false;
+  std::vector<TypedFilter> filters;
+  uint64_t limit = 0;  // 0: none
+  uint64_t per_partition_limit = 0;
+  bool distinct = false;
+  bool json = false;
+  bool aggregate = false;  // count(*): one row
+  std::vector<OutputColumn> outputs;
+};
+
+// Types `plan`'s terms for `table`. InvalidArgument with Cassandra's
+// message at the term's position ("line 1:40: Invalid STRING constant
+// ..."), NotSupported for selections cellfs does not run yet (functions
+// other than count(*), writetime, ttl and token; CAST; constants; a
+// token() bound written as token(...)).
+Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, SelectQuery* query);
+
+}  // namespace cellfs::fs

@@ -1,0 +1,320 @@
+// SelectRowReader: a SELECT's rows streamed from one snapshot.
+#include "fs/cql/select_rows.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "engine/cql/collection_codec.h"
+#include "engine/cql/key_codec.h"
+#include "engine/store/cell.h"
+#include "engine/store/partition_ref.h"
+
+namespace cellfs::fs {
+namespace {
+
+using Op = SelectRelation::Op;
+
+std::string BigEndian(uint64_t value, size_t width) {
+  std::string out(width, '\0');
+  for (size_t i = width; i-- > 0; value >>= 8) out[i] = static_cast<char>(value & 0xFF);
+  return out;
+}
+
+int64_t CounterValue(std::string_view bytes) {
+  uint64_t bits = 0;
+  for (char c : bytes) bits = (bits << 8) | static_cast<unsigned char>(c);
+  return static_cast<int64_t>(bits);
+}
+
+// <0, 0, >0 as `a` sorts before, with or after `b` in `type`'s order (the
+// order of its values, never a column's DESC). Non-frozen collections and
+// durations, which have no order, compare by bytes (equality is what
+// matters for them: Cassandra refuses ranges on them).
+int Compare(const CqlType& type, std::string_view a, std::string_view b) {
+  if (type.kind() == TypeKind::kCounter) {
+    const int64_t x = CounterValue(a), y = CounterValue(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (type.is_multi_cell() || type.kind() == TypeKind::kDuration) return a.compare(b);
+  std::string ea, eb;
+  EncodeKeyComponent(type, a, SortOrder::kAsc, &ea);
+  EncodeKeyComponent(type, b, SortOrder::kAsc, &eb);
+  return ea.compare(eb);
+}
+
+bool Holds(Op op, int order) {
+  switch (op) {
+    case Op::kEq:
+    case Op::kIn:
+      return order == 0;
+    case Op::kNe:
+      return order != 0;
+    case Op::kLt:
+      return order < 0;
+    case Op::kLe:
+      return order <= 0;
+    case Op::kGt:
+      return order > 0;
+    case Op::kGe:
+      return order >= 0;
+    case Op::kContains:
+    case Op::kContainsKey:
+      break;
+  }
+  return false;
+}
+
+}  // namespace
+
+SelectRowReader::SelectRowReader(ReadView view, SelectQuery query)
+    : view_(std::move(view)), query_(std::move(query)) {}
+
+SelectRowReader::~SelectRowReader() = default;
+
+bool SelectRowReader::Fail(Status status) {
+  status_ = std::move(status);
+  done_ = true;
+  return false;
+}
+
+bool SelectRowReader::Next(SelectRow* row) {
+  while (!done_) {
+    if (query_.limit != 0 && emitted_ >= query_.limit) {
+      done_ = true;
+      break;
+    }
+    if (!in_partition_) {
+      if (!NextPartition()) {
+        done_ = true;
+        break;
+      }
+      in_partition_ = true;
+    }
+    if (NextRowInPartition(row)) {
+      ++emitted_;
+      ++partition_rows_;
+      return true;
+    }
+    in_partition_ = false;
+  }
+  return false;
+}
+
+bool SelectRowReader::NextPartition() {
+  const TableHandle& table = query_.table;
+  static_row_.reset();
+  rows_.reset();
+  slice_ = 0;
+  partition_rows_ = 0;
+  partition_had_row_ = false;
+  auto in_token_range = [&](int64_t token, bool* past_end) {
+    *past_end = false;
+    if (query_.token_lower && (token < *query_.token_lower ||
+                               (token == *query_.token_lower && !query_.token_lower_inclusive))) {
+      return false;
+    }
+    if (query_.token_upper && (token > *query_.token_upper ||
+                               (token == *query_.token_upper && !query_.token_upper_inclusive))) {
+      *past_end = true;
+      return false;
+    }
+    return true;
+  };
+  if (query_.partitions == SelectPlan::Partitions::kKeys) {
+    while (next_key_ < query_.keys.size()) {
+      partition_key_ = query_.keys[next_key_++];
+      Result<PartitionRef> ref = PartitionRef::Make(*table, partition_key_);
+      if (!ref.ok()) return Fail(ref.status());
+      bool past_end = false;
+      if (!in_token_range(ref->token(), &past_end)) continue;
+      token_ = ref->token();
+      Result<std::optional<RowFragment>> statics = view_.GetStaticRow(table, *ref);
+      if (!statics.ok()) return Fail(statics.status());
+      static_row_ = std::move(statics).value();
+      return true;
+    }
+    return false;
+  }
+  if (!scan_started_) {
+    scan_started_ = true;
+    scan_ = view_.NewPartitionIterator(table);
+  } else if (scan_->Valid()) {
+    scan_->Next();
+  }
+  for (; scan_->Valid(); scan_->Next()) {
+    bool past_end = false;
+    if (!in_token_range(scan_->token(), &past_end)) {
+      if (past_end) return false;
+      continue;
+    }
+    token_ = scan_->token();
+    Status decoded = scan_->DecodePartitionKey(&partition_key_);
+    if (!decoded.ok()) return Fail(decoded);
+    if (!scan_->static_row().cells.empty()) static_row_ = scan_->static_row();
+    return true;
+  }
+  if (!scan_->status().ok()) return Fail(scan_->status());
+  return false;
+}
+
+bool SelectRowReader::NextRowInPartition(SelectRow* row) {
+  if (query_.per_partition_limit != 0 && partition_rows_ >= query_.per_partition_limit) {
+    return false;
+  }
+  static const RowFragment kNoRow;
+  static const std::vector<std::string> kNoClustering;
+  if (query_.distinct) {
+    // One row per live partition: its key and static columns.
+    if (partition_rows_ > 0) return false;
+    bool live = static_row_.has_value();
+    if (!live) {
+      Result<bool> found = view_.IsPartitionLive(query_.table, partition_key_);
+      if (!found.ok()) return Fail(found.status());
+      live = *found;
+    }
+    if (!live || !Keep(kNoClustering, &kNoRow)) return false;
+    Emit(kNoClustering, &kNoRow, row);
+    return true;
+  }
+  std::vector<std::string> clustering;
+  while (true) {
+    if (rows_ == nullptr) {
+      if (slice_ == query_.slices.size()) {
+        // Cassandra's row for a partition with live static cells and no
+        // live row, when the query does not restrict the clustering.
+        const bool static_only = !partition_had_row_ && static_row_.has_value() &&
+                                 !query_.clustering_restricted &&
+                                 query_.table->clustering_count() > 0;
+        partition_had_row_ = true;  // at most once
+        if (!static_only || !Keep(kNoClustering, &kNoRow)) return false;
+        Emit(kNoClustering, &kNoRow, row);
+        return true;
+      }
+      if (!OpenSlice()) return false;
+    }
+    for (; rows_->Valid(); rows_->Next()) {
+      partition_had_row_ = true;
+      Status decoded = rows_->DecodeClustering(&clustering);
+      if (!decoded.ok()) return Fail(decoded);
+      if (!Keep(clustering, &rows_->row())) continue;
+      Emit(clustering, &rows_->row(), row);
+      rows_->Next();
+      return true;
+    }
+    if (!rows_->status().ok()) return Fail(rows_->status());
+    rows_.reset();
+  }
+}
+
+bool SelectRowReader::OpenSlice() {
+  Result<std::unique_ptr<RowIterator>> rows =
+      view_.NewRowIterator(query_.table, partition_key_, query_.slices[slice_++]);
+  if (!rows.ok()) return Fail(rows.status());
+  rows_ = std::move(rows).value();
+  return true;
+}
+
+// The value of column `index` in the current partition and row.
+static std::optional<std::string_view> ValueOf(const TableSchema& table, size_t index,
+                                               const std::vector<std::string>& partition_key,
+                                               const std::vector<std::string>& clustering,
+                                               const std::optional<RowFragment>& static_row,
+                                               const RowFragment* row, const Cell** cell_out) {
+  const ColumnDef& column = table.column(index);
+  const auto position = static_cast<size_t>(column.position);
+  *cell_out = nullptr;
+  if (column.kind == ColumnKind::kPartitionKey) return partition_key[position];
+  if (column.kind == ColumnKind::kClustering) {
+    if (position < clustering.size()) return clustering[position];
+    return std::nullopt;
+  }
+  const RowFragment* source = column.kind == ColumnKind::kStatic
+                                  ? (static_row ? &*static_row : nullptr)
+                                  : row;
+  const RowCell* cell = source != nullptr ? source->FindCell(table.column_ids[index]) : nullptr;
+  if (cell == nullptr || cell->cell.is_tombstone()) return std::nullopt;
+  *cell_out = &cell->cell;
+  return std::string_view(cell->cell.value);
+}
+
+bool SelectRowReader::Keep(const std::vector<std::string>& clustering,
+                           const RowFragment* row) const {
+  const TableSchema& table = *query_.table;
+  for (const TypedFilter& filter : query_.filters) {
+    std::vector<std::string_view> values;
+    for (size_t column : filter.columns) {
+      const Cell* cell = nullptr;
+      auto value = ValueOf(table, column, partition_key_, clustering, static_row_, row, &cell);
+      if (!value) return false;  // a null never matches
+      values.push_back(*value);
+    }
+    if (filter.op == Op::kContains || filter.op == Op::kContainsKey) {
+      const CqlType& type = *table.column(filter.columns[0]).type;
+      const bool is_map = type.kind() == TypeKind::kMap;
+      std::vector<std::string_view> items;
+      if (!UnpackCollection(values[0], is_map ? 2 : 1, &items).ok()) return false;
+      bool found = false;
+      const size_t start = is_map && filter.op == Op::kContains ? 1 : 0;
+      for (size_t i = start; i < items.size() && !found; i += is_map ? 2 : 1) {
+        found = Compare(*filter.compared_type, items[i], filter.values[0]) == 0;
+      }
+      if (!found) return false;
+      continue;
+    }
+    // Tuples compare column by column; an IN lists whole tuples.
+    const size_t width = filter.columns.size();
+    bool any = false;
+    for (size_t offset = 0; offset + width <= filter.values.size() && !any; offset += width) {
+      int order = 0;
+      for (size_t i = 0; i < width && order == 0; ++i) {
+        order = Compare(*table.column(filter.columns[i]).type, values[i],
+                        filter.values[offset + i]);
+      }
+      any = Holds(filter.op, order);
+    }
+    if (!any) return false;
+  }
+  return true;
+}
+
+void SelectRowReader::Emit(const std::vector<std::string>& clustering, const RowFragment* row,
+                           SelectRow* out) const {
+  const TableSchema& table = *query_.table;
+  out->assign(query_.outputs.size(), std::nullopt);
+  const int64_t now_s = FloorSeconds(view_.now());
+  for (size_t i = 0; i < query_.outputs.size(); ++i) {
+    const OutputColumn& output = query_.outputs[i];
+    using Source = OutputColumn::Source;
+    if (output.source == Source::kToken) {
+      (*out)[i] = BigEndian(static_cast<uint64_t>(token_), 8);
+      continue;
+    }
+    const Cell* cell = nullptr;
+    auto value = ValueOf(table, output.column, partition_key_, clustering, static_row_, row, &cell);
+    if (!value) continue;
+    switch (output.source) {
+      case Source::kColumn:
+        if (cell != nullptr && cell->is_counter()) {
+          (*out)[i] = std::string(cell->value);
+        } else {
+          (*out)[i] = std::string(*value);
+        }
+        break;
+      case Source::kWriteTime:
+        if (cell != nullptr) (*out)[i] = BigEndian(static_cast<uint64_t>(cell->write_time), 8);
+        break;
+      case Source::kTtl:
+        if (cell != nullptr && cell->is_expiring()) {
+          const int64_t left = std::max<int64_t>(cell->local_deletion_time - now_s, 0);
+          (*out)[i] = BigEndian(static_cast<uint64_t>(left), 4);
+        }
+        break;
+      case Source::kToken:
+      case Source::kCount:
+        break;
+    }
+  }
+}
+
+}  // namespace cellfs::fs
