@@ -3,6 +3,7 @@
 // ALLOW FILTERING, kept as written (engine/cql/select_statement.h).
 #include <string>
 
+#include "engine/cql/cql_identifier.h"
 #include "engine/cql/internal/ddl_parser.h"
 
 namespace cellfs {
@@ -100,10 +101,18 @@ Status DdlParser::ParseSelector(Selector* out) {
     out->kind = Kind::kTerm;
     return ParseTermText(&out->term);
   }
-  if (!IsName(Peek())) return Expected("a selector");
+  // Reserved words are not column names; token is a function name.
+  const Token& first = Peek();
+  if (!IsName(first) || (first.kind == TokenKind::kIdentifier && IsReservedKeyword(first.text) &&
+                         first.text != "token")) {
+    return Expected("a selector");
+  }
   const bool quoted = Peek().kind == TokenKind::kQuotedIdentifier;
   out->name = Take().text;
   if (!TakePunct('(')) {
+    if (!quoted && out->name == "token") {
+      return ErrorAt(out->position, "expected a selector, found reserved keyword 'token'");
+    }
     out->kind = Kind::kColumn;
     return Status::Ok();
   }
