@@ -35,7 +35,7 @@ Status Resolve(const TableDef& table, const Selector& selector, ResolvedSelector
   if (selector.kind == Kind::kColumn || selector.kind == Kind::kWriteTime ||
       selector.kind == Kind::kTtl) {
     const ColumnDef* def = table.FindColumn(selector.name);
-    if (def == nullptr) return Invalid("Undefined column name " + selector.name);
+    if (def == nullptr) return UndefinedColumn(table, selector.name);
     out->column = IndexOf(table, def);
     if (std::find(columns->begin(), columns->end(), out->column) == columns->end()) {
       columns->push_back(out->column);
@@ -181,7 +181,7 @@ Status PlanSelect(const TableDef& table, const SelectStatement& select, SelectPl
   std::vector<const ColumnDef*> ordering;
   for (const Ordering& order : select.order_by) {
     const ColumnDef* def = table.FindColumn(order.column);
-    if (def == nullptr) return Invalid("Undefined column name " + order.column);
+    if (def == nullptr) return UndefinedColumn(table, order.column);
     ordering.push_back(def);
   }
   // Selection.containsOnlyStaticColumns: some static, nothing but key and static.

@@ -100,7 +100,7 @@ struct SelectPlan {
 // Plans `select` against `table` (REQUIRES: the statement names that table;
 // the caller resolved the keyspace). On success fills *plan. On failure
 // returns InvalidArgument with Cassandra's InvalidRequest message, without
-// a position ("Undefined column name x", "Cannot execute this query as it
+// a position ("Undefined column name x in table ks.t", "Cannot execute this query as it
 // might involve data filtering ..."), and *plan is unspecified.
 // Thread-safe: a pure function.
 [[nodiscard]] Status PlanSelect(const TableDef& table, const SelectStatement& select,

@@ -97,13 +97,17 @@ const std::string kFiltering =
     "unpredictable performance. If you want to execute this query despite the performance "
     "unpredictability, use ALLOW FILTERING";
 
-TEST_CASE("an unknown column anywhere is an undefined column name", "[select_plan]") {
-  CHECK(Refusal("SELECT x FROM t") == "Undefined column name x");
-  CHECK(Refusal("SELECT writetime(x) FROM t") == "Undefined column name x");
-  CHECK(Refusal("SELECT totimestamp(x) FROM t") == "Undefined column name x");
-  CHECK(Refusal("SELECT * FROM t WHERE x = 1") == "Undefined column name x");
-  CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND (c1, x) > (1, 2)") == "Undefined column name x");
-  CHECK(Refusal("SELECT * FROM t WHERE k = 1 ORDER BY x") == "Undefined column name x");
+TEST_CASE("an unknown column anywhere is an undefined column name, in 5.0's words",
+          "[select_plan]") {
+  CHECK(Refusal("SELECT x FROM t") == "Undefined column name x in table ks.t");
+  CHECK(Refusal("SELECT writetime(x) FROM t") == "Undefined column name x in table ks.t");
+  CHECK(Refusal("SELECT totimestamp(x) FROM t") == "Undefined column name x in table ks.t");
+  CHECK(Refusal("SELECT * FROM t WHERE x = 1") == "Undefined column name x in table ks.t");
+  CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND (c1, x) > (1, 2)") ==
+        "Undefined column name x in table ks.t");
+  CHECK(Refusal("SELECT * FROM t WHERE k = 1 ORDER BY x") ==
+        "Undefined column name x in table ks.t");
+  CHECK(Refusal("SELECT \"X y\" FROM t") == "Undefined column name \"X y\" in table ks.t");
 }
 
 TEST_CASE("= and IN on every partition key column name exact partitions, as a product",

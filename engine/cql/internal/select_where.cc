@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "engine/cql/cql_identifier.h"
+
 namespace cellfs {
 namespace {
 
@@ -108,6 +110,11 @@ bool Overlaps(const SelectWhere::Restriction& a, const SelectWhere::Restriction&
 
 }  // namespace
 
+Status UndefinedColumn(const TableDef& table, const std::string& name) {
+  return Invalid("Undefined column name " + QuoteIdentifier(name) + " in table " +
+                 QuoteIdentifier(table.keyspace) + "." + QuoteIdentifier(table.name));
+}
+
 Status SelectWhere::Add(const SelectRelation& relation) {
   // Cassandra refuses != before it looks at the column.
   if (relation.op == Op::kNe) {
@@ -116,7 +123,7 @@ Status SelectWhere::Add(const SelectRelation& relation) {
   std::vector<size_t> columns;
   for (const std::string& name : relation.columns) {
     const ColumnDef* def = table_.FindColumn(name);
-    if (def == nullptr) return Invalid("Undefined column name " + name);
+    if (def == nullptr) return UndefinedColumn(table_, name);
     columns.push_back(static_cast<size_t>(def - table_.columns.data()));
   }
   if (relation.target == SelectRelation::Target::kToken) {

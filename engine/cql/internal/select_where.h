@@ -15,6 +15,10 @@
 
 namespace cellfs {
 
+// Cassandra 5.0's words for a name `table` lacks, as the data statements
+// word it (4.x ends after the name): "Undefined column name x in table ks.t".
+Status UndefinedColumn(const TableDef& table, const std::string& name);
+
 // Not thread-safe; one per planning. `table` must outlive it.
 class SelectWhere {
  public:
@@ -22,7 +26,7 @@ class SelectWhere {
       : table_(table), allow_filtering_(allow_filtering) {}
 
   // Validates `relation` and merges it into its restriction set. Errors are
-  // InvalidArgument with Cassandra's message ("Undefined column name x",
+  // InvalidArgument with Cassandra's message ("Undefined column name x in table ks.t",
   // "More than one restriction was found for the start bound on c", ...).
   Status Add(const SelectRelation& relation);
 
