@@ -356,7 +356,8 @@ class StatementApplier {
   // Data statements change no schema; the session runs them elsewhere.
   template <typename Data>
   requires std::is_same_v<Data, InsertStatement> || std::is_same_v<Data, UpdateStatement> ||
-      std::is_same_v<Data, DeleteStatement> || std::is_same_v<Data, BatchStatement>
+      std::is_same_v<Data, DeleteStatement> || std::is_same_v<Data, BatchStatement> ||
+      std::is_same_v<Data, SelectStatement>
           Status operator()(const Data&) {
     return Fail(Status::InvalidArgument("not a schema statement"));
   }

@@ -1,5 +1,5 @@
-// CqlParser: reads a script of CQL statements (DDL, and the data statements
-// INSERT, UPDATE, DELETE and BATCH) one at a time, so a caller
+// CqlParser: reads a script of CQL statements (DDL, the data statements
+// INSERT, UPDATE, DELETE and BATCH, and SELECT) one at a time, so a caller
 // can apply each as it completes (the @cql control file, `cellfs cql`).
 #pragma once
 
@@ -25,9 +25,10 @@ class CqlParser {
   // On a syntax error returns InvalidArgument whose message starts with the
   // position ("line 3:14: expected ')', found ';'"), or the lexer's message
   // for a lexical error ("line 3:14: unterminated string literal"). Besides
-  // DDL it reads DESCRIBE, TRUNCATE and the data statements (INSERT, UPDATE,
-  // DELETE, BATCH). Valid CQL that cellfs does not take (SELECT, CREATE
-  // ROLE..., conditional data statements, IN relations) and custom types
+  // DDL it reads DESCRIBE, TRUNCATE, the data statements (INSERT, UPDATE,
+  // DELETE, BATCH) and SELECT. Valid CQL that cellfs does not take (CREATE
+  // ROLE..., conditional data statements, IN relations in
+  // them, GROUP BY) and custom types
   // given as class-name strings return NotSupported, also with the
   // position. On any error the parser then skips to just past the next ';'
   // (in a BATCH, past APPLY BATCH and the ';' after it) so later statements

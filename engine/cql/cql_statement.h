@@ -13,6 +13,7 @@
 
 #include "engine/cql/dml_statement.h"
 #include "engine/cql/internal/cql_lexer.h"
+#include "engine/cql/select_statement.h"
 
 namespace cellfs {
 
@@ -183,14 +184,16 @@ struct UnsupportedStatement {
   std::string what;  // "CREATE INDEX", "CREATE MATERIALIZED VIEW", ...
 };
 
-// Data statements (INSERT, UPDATE, DELETE, BATCH) are in dml_statement.h.
+// Data statements (INSERT, UPDATE, DELETE, BATCH) are in dml_statement.h,
+// SELECT in select_statement.h.
 using StatementBody =
     std::variant<CreateKeyspace, AlterKeyspace, DropKeyspace, UseKeyspace, CreateTable, DropTable,
                  AlterTable, CreateType, DropType, CreateRoutine, UnsupportedStatement, DropRoutine,
                  TruncateTable, DescribeStatement, InsertStatement, UpdateStatement,
-                 DeleteStatement, BatchStatement>;
+                 DeleteStatement, BatchStatement, SelectStatement>;
 
-// Whether `body` is a data statement (run by fs/cql/dml_executor.h, not the catalog).
+// Whether `body` is a data statement (run by fs/cql/dml_executor.h, not the
+// catalog). SELECT is not one: it reads, and is planned by select_plan.h.
 inline bool IsDataStatement(const StatementBody& body) {
   return std::holds_alternative<InsertStatement>(body) ||
          std::holds_alternative<UpdateStatement>(body) ||

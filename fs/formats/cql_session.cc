@@ -58,6 +58,7 @@ struct VerbOf {
   Verb operator()(const UpdateStatement&) const { return {"UPDATE", kIfExists}; }
   Verb operator()(const DeleteStatement&) const { return {"DELETE", kIfExists}; }
   Verb operator()(const BatchStatement&) const { return {"BATCH", kIfExists}; }
+  Verb operator()(const SelectStatement&) const { return {"SELECT", kIfExists}; }
   Verb operator()(const DropRoutine& s) const {
     const bool function = s.kind == CreateRoutine::Kind::kFunction;
     return {function ? "DROP FUNCTION" : "DROP AGGREGATE", kIfExists};
@@ -130,6 +131,9 @@ std::string RunStatement(Engine* engine, const Statement& statement, Origin orig
     if (!status.ok()) return "ERROR " + Rebase(status.message(), statement.position, origin);
     for (DmlTouched& t : result.touched) touched->push_back(std::move(t));
     return "OK " + result.summary;
+  }
+  if (std::holds_alternative<SelectStatement>(statement.body)) {
+    return "ERROR " + Rebase("SELECT is not supported by cellfs yet", statement.position, origin);
   }
   if (const auto* describe = std::get_if<DescribeStatement>(&statement.body)) {
     return RunDescribe(*engine, statement, *describe, origin, *keyspace);

@@ -37,6 +37,7 @@ inline std::string KindOf(const Statement& statement) {
     std::string operator()(const DropRoutine&) const { return "DropRoutine"; }
     std::string operator()(const TruncateTable&) const { return "TruncateTable"; }
     std::string operator()(const DescribeStatement&) const { return "Describe"; }
+    std::string operator()(const SelectStatement&) const { return "Select"; }
   };
   return std::visit(Namer{}, statement.body);
 }

@@ -35,7 +35,7 @@ cql_refused "CREATE INDEX" "CREATE INDEX is not supported" "CREATE INDEX ON hv.t
 cql_refused "CREATE MATERIALIZED VIEW" "is not supported" \
   "CREATE MATERIALIZED VIEW hv.mv AS SELECT * FROM hv.types WHERE k IS NOT NULL PRIMARY KEY (k)"
 for stmt in "SELECT * FROM hv.types"; do
-  cql_refused "${stmt%% *}" "DDL only" "$stmt"
+  cql_refused "${stmt%% *}" "SELECT is not supported by cellfs yet" "$stmt"
 done
 cql_refused "INSERT ... IF NOT EXISTS" "are not supported by cellfs" \
   "INSERT INTO hv.types (k) VALUES (3) IF NOT EXISTS"

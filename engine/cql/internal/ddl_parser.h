@@ -92,6 +92,13 @@ class DdlParser {
   Status ParseTermText(CqlTerm* out);
   // A bracketed run ( ), [ ], { } from its opening token to its closing one.
   Status SkipBracketed();
+  // --- SELECT (select_parser.cc) ---
+  Status ParseSelect(SelectStatement* out);  // after SELECT
+  Status ParseSelector(Selector* out);
+  Status ParseSelectRelation(SelectRelation* out);
+  // The operator and value(s) after a relation's column(s).
+  Status ParseRelationOperator(SelectRelation* out);
+  Status ParseLimit(CqlTerm* out);
   // --- DESCRIBE, TRUNCATE, DROP FUNCTION / AGGREGATE (ddl_parser_describe.cc) ---
   Status ParseDescribe(StatementBody* body);
   Status ParseTruncate(StatementBody* body);

@@ -45,11 +45,17 @@ Status DdlParser::ParseBody(StatementBody* body) {
     return Status::Ok();
   }
   if (PeekDataStatement()) return ParseDataStatement(body);
+  if (TakeKeyword("select")) {
+    SelectStatement select;
+    CELLFS_RETURN_IF_ERROR(ParseSelect(&select));
+    *body = std::move(select);
+    return Status::Ok();
+  }
   return NotDdl(Peek());
 }
 
-// SELECT, INSERT, GRANT...: valid CQL, but the @cql file takes schema
-// statements only; data goes through the file tree.
+// GRANT, LIST ROLES...: valid CQL, but not a schema or data statement
+// cellfs takes.
 Status DdlParser::NotDdl(const Token& first) {
   if (first.kind != TokenKind::kIdentifier) return Expected("a statement");
   return Status::NotSupported(first.position.ToString() + ": unsupported statement " +

@@ -1,0 +1,433 @@
+// SelectWhere: Cassandra 4.x's WHERE rules for SELECT (StatementRestrictions,
+// ClusteringColumnRestrictions, PartitionKeySingleRestrictionSet and the
+// relations' own checks), with their InvalidRequest wording.
+#include "engine/cql/internal/select_where.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "engine/cql/cql_identifier.h"
+
+namespace cellfs {
+namespace {
+
+using Op = SelectRelation::Op;
+using Kind = SelectWhere::Restriction::Kind;
+
+constexpr std::string_view kNeedsFiltering =
+    "Cannot execute this query as it might involve data filtering and thus may have "
+    "unpredictable performance. If you want to execute this query despite the performance "
+    "unpredictability, use ALLOW FILTERING";
+
+Status Invalid(std::string message) { return Status::InvalidArgument(std::move(message)); }
+
+std::string OpText(Op op) {
+  switch (op) {
+    case Op::kEq:
+      return "=";
+    case Op::kNe:
+      return "!=";
+    case Op::kLt:
+      return "<";
+    case Op::kLe:
+      return "<=";
+    case Op::kGt:
+      return ">";
+    case Op::kGe:
+      return ">=";
+    case Op::kIn:
+      return "IN";
+    case Op::kContains:
+      return "CONTAINS";
+    case Op::kContainsKey:
+      return "CONTAINS KEY";
+  }
+  return "?";
+}
+
+std::string Join(const std::vector<std::string>& names) {
+  std::string joined;
+  for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
+  return joined;
+}
+
+// The relation as Cassandra prints it in messages: "c != 5", "(a, b) > (1, 2)".
+std::string RelationText(const SelectRelation& relation) {
+  std::string text = Join(relation.columns);
+  if (relation.target == SelectRelation::Target::kMultiColumn) text = "(" + text + ")";
+  if (relation.target == SelectRelation::Target::kToken) text = "token(" + text + ")";
+  text += " " + OpText(relation.op) + " ";
+  if (relation.op != Op::kIn) return text + relation.value.text;
+  std::vector<std::string> values;
+  for (const CqlTerm& term : relation.in_list) values.push_back(term.text);
+  return text + "(" + Join(values) + ")";
+}
+
+// The merged form of one relation, before merging with others.
+SelectWhere::Restriction ToRestriction(const SelectRelation& relation,
+                                       std::vector<size_t> columns) {
+  SelectWhere::Restriction r;
+  r.columns = columns;
+  r.multi_column = relation.target == SelectRelation::Target::kMultiColumn;
+  const TermBound bound{relation.value, relation.op == Op::kLe || relation.op == Op::kGe,
+                        columns.size()};
+  switch (relation.op) {
+    case Op::kEq:
+      r.values = {relation.value};
+      break;
+    case Op::kIn:
+      r.kind = Kind::kIn;
+      r.values = relation.in_list;
+      break;
+    case Op::kLt:
+    case Op::kLe:
+      r.kind = Kind::kSlice;
+      r.end = bound;
+      break;
+    case Op::kGt:
+    case Op::kGe:
+      r.kind = Kind::kSlice;
+      r.start = bound;
+      break;
+    case Op::kContains:
+    case Op::kContainsKey:
+    case Op::kNe:
+      r.kind = Kind::kContains;
+      break;
+  }
+  r.parts.push_back(
+      RowFilter{std::move(columns), relation.op, relation.value, relation.in_list, r.multi_column});
+  return r;
+}
+
+bool Overlaps(const SelectWhere::Restriction& a, const SelectWhere::Restriction& b) {
+  for (size_t column : a.columns) {
+    if (std::find(b.columns.begin(), b.columns.end(), column) != b.columns.end()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status UndefinedColumn(const TableDef& table, const std::string& name) {
+  return Invalid("Undefined column name " + QuoteIdentifier(name) + " in table " +
+                 QuoteIdentifier(table.keyspace) + "." + QuoteIdentifier(table.name));
+}
+
+Status SelectWhere::Add(const SelectRelation& relation) {
+  // Cassandra refuses != before it looks at the column.
+  if (relation.op == Op::kNe) {
+    return Invalid("Unsupported \"!=\" relation: " + RelationText(relation));
+  }
+  std::vector<size_t> columns;
+  for (const std::string& name : relation.columns) {
+    const ColumnDef* def = table_.FindColumn(name);
+    if (def == nullptr) return UndefinedColumn(table_, name);
+    columns.push_back(static_cast<size_t>(def - table_.columns.data()));
+  }
+  if (relation.target == SelectRelation::Target::kToken) {
+    std::vector<std::string> key;
+    for (size_t i = 0; i < table_.partition_key_count(); ++i) key.push_back(Name(i));
+    if (relation.columns != key) {
+      return Invalid("The token function arguments must be in the partition key order: " +
+                     Join(key));
+    }
+    Restriction added = ToRestriction(relation, std::move(columns));
+    if (!token_) {
+      token_ = std::move(added);
+      return Status::Ok();
+    }
+    return Merge(&*token_, std::move(added));
+  }
+  if (relation.target == SelectRelation::Target::kMultiColumn) {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      const ColumnDef& def = table_.columns[columns[i]];
+      if (def.kind != ColumnKind::kClustering) {
+        return Invalid(
+            "Multi-column relations can only be applied to clustering columns but was applied "
+            "to: " +
+            def.name);
+      }
+      if (std::find(columns.begin(), columns.begin() + static_cast<long>(i), columns[i]) !=
+          columns.begin() + static_cast<long>(i)) {
+        return Invalid("Column \"" + def.name +
+                       "\" appeared twice in a relation: " + RelationText(relation));
+      }
+      if (i > 0 && Position(columns[i]) != Position(columns[i - 1]) + 1) {
+        return Invalid(
+            "Clustering columns must appear in the PRIMARY KEY order in multi-column relations: " +
+            RelationText(relation));
+      }
+    }
+    return AddClustering(ToRestriction(relation, std::move(columns)));
+  }
+  const ColumnDef& def = table_.columns[columns[0]];
+  const CqlType& type = *def.type;
+  const bool contains = relation.op == Op::kContains || relation.op == Op::kContainsKey;
+  if (type.kind() == TypeKind::kUdt && type.is_multi_cell()) {
+    return Invalid("Non-frozen UDT column '" + def.name + "' (" + type.ToCql() +
+                   ") cannot be restricted by any relation");
+  }
+  if (relation.op == Op::kContainsKey && type.kind() != TypeKind::kMap) {
+    return Invalid("Cannot use CONTAINS KEY on non-map column " + def.name);
+  }
+  if (relation.op == Op::kContains && !type.is_collection()) {
+    return Invalid("Cannot use CONTAINS on non-collection column " + def.name);
+  }
+  if (type.is_collection() && type.is_multi_cell() && !contains) {
+    return Invalid("Collection column '" + def.name + "' (" + type.ToCql() +
+                   ") cannot be restricted by a '" + OpText(relation.op) + "' relation");
+  }
+  Restriction added = ToRestriction(relation, std::move(columns));
+  if (def.kind == ColumnKind::kClustering) return AddClustering(std::move(added));
+  if (def.kind == ColumnKind::kPartitionKey) {
+    partition_.resize(table_.partition_key_count());
+    std::optional<Restriction>& slot = partition_[Position(added.columns[0])];
+    if (!slot) {
+      slot = std::move(added);
+      return Status::Ok();
+    }
+    return Merge(&*slot, std::move(added));
+  }
+  for (Restriction& existing : others_) {
+    if (existing.columns == added.columns) return Merge(&existing, std::move(added));
+  }
+  others_.push_back(std::move(added));
+  return Status::Ok();
+}
+
+// The existing restriction's kind decides, as in Cassandra's doMergeWith.
+Status SelectWhere::Merge(Restriction* existing, Restriction added) const {
+  std::vector<std::string> common;
+  for (size_t column : existing->columns) {
+    if (std::find(added.columns.begin(), added.columns.end(), column) != added.columns.end()) {
+      common.push_back(Name(column));
+    }
+  }
+  const std::string names = Join(common);
+  switch (existing->kind) {
+    case Kind::kEq:
+      return Invalid(names +
+                     " cannot be restricted by more than one relation if it includes an Equal");
+    case Kind::kIn:
+      return Invalid(names + " cannot be restricted by more than one relation if it includes a IN");
+    case Kind::kContains:
+      if (added.kind != Kind::kContains) {
+        return Invalid("Collection column " + names +
+                       " can only be restricted by CONTAINS, CONTAINS KEY, or map-entry equality");
+      }
+      break;
+    case Kind::kSlice: {
+      if (added.kind != Kind::kSlice) {
+        return Invalid("Column \"" + names +
+                       "\" cannot be restricted by both an equality and an inequality relation");
+      }
+      if ((existing->multi_column || added.multi_column) &&
+          existing->columns[0] != added.columns[0]) {
+        const size_t later = std::max(existing->columns[0], added.columns[0]);
+        return Invalid("Column \"" + Name(later) +
+                       "\" cannot be restricted by two inequalities not starting with the same "
+                       "column");
+      }
+      if (existing->start && added.start) {
+        return Invalid("More than one restriction was found for the start bound on " + names);
+      }
+      if (existing->end && added.end) {
+        return Invalid("More than one restriction was found for the end bound on " + names);
+      }
+      if (added.start) existing->start = std::move(added.start);
+      if (added.end) existing->end = std::move(added.end);
+      break;
+    }
+  }
+  existing->multi_column = existing->multi_column || added.multi_column;
+  for (size_t column : added.columns) {
+    if (std::find(existing->columns.begin(), existing->columns.end(), column) ==
+        existing->columns.end()) {
+      existing->columns.push_back(column);
+    }
+  }
+  std::sort(existing->columns.begin(), existing->columns.end());
+  for (RowFilter& part : added.parts) existing->parts.push_back(std::move(part));
+  return Status::Ok();
+}
+
+// ClusteringColumnRestrictions.mergeWith: without ALLOW FILTERING, nothing
+// may follow a slice, and a slice may not precede a restricted column.
+Status SelectWhere::CheckClusteringOrder(const Restriction& added) const {
+  if (clustering_.empty() || allow_filtering_) return Status::Ok();
+  const Restriction* last = &clustering_.front();
+  for (const Restriction& r : clustering_) {
+    if (r.columns.back() > last->columns.back()) last = &r;
+  }
+  const size_t last_start = last->columns[0];
+  const size_t added_start = added.columns[0];
+  if (last->kind == Kind::kSlice && added_start > last_start) {
+    return Invalid("Clustering column \"" + Name(added_start) +
+                   "\" cannot be restricted (preceding column \"" + Name(last_start) +
+                   "\" is restricted by a non-EQ relation)");
+  }
+  if (added_start < last_start && added.kind == Kind::kSlice) {
+    size_t next = last->columns.back();
+    for (const Restriction& r : clustering_) {
+      for (size_t column : r.columns) {
+        if (column > added_start && column < next) next = column;
+      }
+    }
+    return Invalid("PRIMARY KEY column \"" + Name(next) +
+                   "\" cannot be restricted (preceding column \"" + Name(added_start) +
+                   "\" is restricted by a non-EQ relation)");
+  }
+  return Status::Ok();
+}
+
+Status SelectWhere::AddClustering(Restriction added) {
+  CELLFS_RETURN_IF_ERROR(CheckClusteringOrder(added));
+  for (Restriction& existing : clustering_) {
+    if (Overlaps(existing, added)) return Merge(&existing, std::move(added));
+  }
+  auto at = std::find_if(clustering_.begin(), clustering_.end(),
+                         [&](const Restriction& r) { return r.columns[0] > added.columns[0]; });
+  clustering_.insert(at, std::move(added));
+  return Status::Ok();
+}
+
+bool SelectWhere::has_partition_key_in() const {
+  return std::any_of(partition_.begin(), partition_.end(),
+                     [](const auto& r) { return r && r->kind == Kind::kIn; });
+}
+
+bool SelectWhere::others_all_static() const {
+  return std::all_of(others_.begin(), others_.end(), [&](const Restriction& r) {
+    return table_.columns[r.columns[0]].kind == ColumnKind::kStatic;
+  });
+}
+
+bool SelectWhere::IsClusteringRestrictedByEq(size_t position) const {
+  const size_t column = table_.partition_key_count() + position;
+  for (const Restriction& r : clustering_) {
+    if (std::find(r.columns.begin(), r.columns.end(), column) != r.columns.end()) {
+      return r.kind == Kind::kEq;
+    }
+  }
+  return false;
+}
+
+Status SelectWhere::Finish(bool selects_only_statics, SelectPlan* plan) {
+  plan->allow_filtering = allow_filtering_;
+  CELLFS_RETURN_IF_ERROR(FinishPartitions(plan));
+  if (selects_only_statics && !clustering_.empty()) {
+    return Invalid("Cannot restrict clustering columns when selecting only static columns");
+  }
+  CELLFS_RETURN_IF_ERROR(FinishClustering(plan));
+  if (!others_.empty() && !allow_filtering_) return Invalid(std::string(kNeedsFiltering));
+  for (const Restriction& r : others_) {
+    plan->filters.insert(plan->filters.end(), r.parts.begin(), r.parts.end());
+  }
+  return Status::Ok();
+}
+
+Status SelectWhere::FinishPartitions(SelectPlan* plan) {
+  partition_.resize(table_.partition_key_count());
+  size_t restricted = 0;
+  bool ranged = false;  // a slice or CONTAINS on a key column
+  for (const auto& r : partition_) {
+    if (!r) continue;
+    ++restricted;
+    ranged = ranged || r->kind == Kind::kSlice || r->kind == Kind::kContains;
+  }
+  if (token_) {
+    if (token_->kind == Kind::kEq) {
+      plan->token_start = plan->token_end = TermBound{token_->values[0], true, 1};
+    } else {
+      plan->token_start = token_->start;
+      plan->token_end = token_->end;
+    }
+  }
+  const bool filtering = restricted > 0 && (restricted < partition_.size() || ranged);
+  if (restricted == 0 || filtering) {
+    key_range_ = true;
+    plan->partitions = token_ ? SelectPlan::Partitions::kTokenRange : SelectPlan::Partitions::kAll;
+    if (!filtering) return Status::Ok();
+    if (!allow_filtering_) return Invalid(std::string(kNeedsFiltering));
+    if (has_partition_key_in()) {
+      return Invalid("IN restrictions are not supported when the query involves filtering");
+    }
+    for (const auto& r : partition_) {
+      if (r) plan->filters.insert(plan->filters.end(), r->parts.begin(), r->parts.end());
+    }
+    return Status::Ok();
+  }
+  plan->partitions = SelectPlan::Partitions::kKeys;
+  plan->partition_keys = {{}};
+  for (const auto& r : partition_) {
+    std::vector<std::vector<CqlTerm>> product;
+    for (const std::vector<CqlTerm>& prefix : plan->partition_keys) {
+      for (const CqlTerm& value : r->values) {
+        product.push_back(prefix);
+        product.back().push_back(value);
+      }
+    }
+    plan->partition_keys = std::move(product);
+  }
+  return Status::Ok();
+}
+
+bool SelectWhere::ClusteringNeedsFiltering() const {
+  size_t position = 0;
+  for (const Restriction& r : clustering_) {
+    if (r.kind == Kind::kContains || Position(r.columns[0]) != position) return true;
+    if (r.kind != Kind::kSlice) position = Position(r.columns.back()) + 1;
+  }
+  return false;
+}
+
+Status SelectWhere::FinishClustering(SelectPlan* plan) {
+  const bool contains = std::any_of(clustering_.begin(), clustering_.end(),
+                                    [](const auto& r) { return r.kind == Kind::kContains; });
+  if (contains && !allow_filtering_) {
+    return Invalid(
+        "Clustering columns can only be restricted with CONTAINS with a secondary index or "
+        "filtering");
+  }
+  if (!allow_filtering_ && ClusteringNeedsFiltering()) {
+    std::vector<size_t> restricted;
+    for (const Restriction& r : clustering_) {
+      restricted.insert(restricted.end(), r.columns.begin(), r.columns.end());
+    }
+    std::sort(restricted.begin(), restricted.end());
+    const size_t first = table_.partition_key_count();
+    for (size_t i = 0; i < restricted.size(); ++i) {
+      if (restricted[i] != first + i) {
+        return Invalid("PRIMARY KEY column \"" + Name(restricted[i]) +
+                       "\" cannot be restricted as preceding column \"" + Name(first + i) +
+                       "\" is not restricted");
+      }
+    }
+  }
+  size_t position = 0;
+  bool sliced = false;
+  for (const Restriction& r : clustering_) {
+    if (sliced || r.kind == Kind::kContains || Position(r.columns[0]) != position) {
+      plan->filters.insert(plan->filters.end(), r.parts.begin(), r.parts.end());
+      continue;
+    }
+    ClusteringStep step;
+    step.kind = r.kind == Kind::kEq   ? ClusteringStep::Kind::kEq
+                : r.kind == Kind::kIn ? ClusteringStep::Kind::kIn
+                                      : ClusteringStep::Kind::kSlice;
+    step.first = position;
+    step.column_count = r.columns.size();
+    step.multi_column = r.multi_column;
+    step.values = r.values;
+    step.start = r.start;
+    step.end = r.end;
+    plan->clustering.push_back(std::move(step));
+    sliced = r.kind == Kind::kSlice;
+    position = Position(r.columns.back()) + 1;
+  }
+  return Status::Ok();
+}
+
+}  // namespace cellfs

@@ -1,0 +1,83 @@
+// SelectWhere: a SELECT's WHERE clause sorted into Cassandra's restriction
+// sets (partition key, token, clustering, other columns), merged relation by
+// relation with Cassandra 4.x's checks, then turned into the partitions,
+// clustering steps and filters of a SelectPlan. Internal to engine/.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/cql/schema.h"
+#include "engine/cql/select_plan.h"
+#include "engine/status.h"
+
+namespace cellfs {
+
+// Cassandra 5.0's words for a name `table` lacks, as the data statements
+// word it (4.x ends after the name): "Undefined column name x in table ks.t".
+Status UndefinedColumn(const TableDef& table, const std::string& name);
+
+// Not thread-safe; one per planning. `table` must outlive it.
+class SelectWhere {
+ public:
+  SelectWhere(const TableDef& table, bool allow_filtering)
+      : table_(table), allow_filtering_(allow_filtering) {}
+
+  // Validates `relation` and merges it into its restriction set. Errors are
+  // InvalidArgument with Cassandra's message ("Undefined column name x in table ks.t",
+  // "More than one restriction was found for the start bound on c", ...).
+  Status Add(const SelectRelation& relation);
+
+  // After every Add: decides the partitions, the clustering steps and the
+  // filters into *plan (StatementRestrictions' processing: partition key,
+  // then clustering, then other columns). `selects_only_statics`: the
+  // selection names static (and partition key) columns only.
+  Status Finish(bool selects_only_statics, SelectPlan* plan);
+
+  // Valid after Finish: the read spans a range of partitions (no exact keys).
+  bool key_range() const { return key_range_; }
+  bool has_clustering_restrictions() const { return !clustering_.empty(); }
+  bool has_partition_key_in() const;
+  // Restrictions on columns other than key columns, all on static columns.
+  bool has_other_restrictions() const { return !others_.empty(); }
+  bool others_all_static() const;
+  // Whether clustering position `position` is restricted by an =.
+  bool IsClusteringRestrictedByEq(size_t position) const;
+
+  // One merged restriction: the relations on one column (or, for a tuple,
+  // on a run of clustering columns), in Cassandra's terms.
+  struct Restriction {
+    enum class Kind { kEq, kIn, kSlice, kContains };
+    Kind kind = Kind::kEq;
+    std::vector<size_t> columns;  // indexes in table.columns, ascending
+    bool multi_column = false;
+    std::vector<CqlTerm> values;  // kEq: one; kIn: the list
+    std::optional<TermBound> start;
+    std::optional<TermBound> end;
+    std::vector<RowFilter> parts;  // the relations merged, as filters
+  };
+
+ private:
+  Status Merge(Restriction* existing, Restriction added) const;
+  Status CheckClusteringOrder(const Restriction& added) const;
+  Status AddClustering(Restriction added);
+  Status FinishPartitions(SelectPlan* plan);
+  Status FinishClustering(SelectPlan* plan);
+  bool ClusteringNeedsFiltering() const;
+  size_t Position(size_t column) const {
+    return static_cast<size_t>(table_.columns[column].position);
+  }
+  const std::string& Name(size_t column) const { return table_.columns[column].name; }
+
+  const TableDef& table_;
+  const bool allow_filtering_;
+  std::vector<std::optional<Restriction>> partition_;  // by partition key position
+  std::optional<Restriction> token_;
+  std::vector<Restriction> clustering_;  // sorted by first clustering position
+  std::vector<Restriction> others_;      // static and regular columns, in written order
+  bool key_range_ = false;
+};
+
+}  // namespace cellfs
