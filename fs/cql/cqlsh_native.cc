@@ -104,15 +104,36 @@ DurationParts ReadDuration(const std::string& text) {
   return parts;
 }
 
+// amount / unit_size rounded once, to nearest even, as Python 3 divides
+// integers: long division to 53 significant bits, rounded by the
+// remainder. REQUIRES: amount >= unit_size >= 1, unit_size < 2^63.
+double RoundedQuotient(uint64_t amount, uint64_t unit_size) {
+  constexpr uint64_t kLow = uint64_t{1} << 52;
+  if (amount / unit_size >= kLow) {  // a huge quotient (unit 1): exact enough
+    return static_cast<double>(amount) / static_cast<double>(unit_size);
+  }
+  uint64_t mantissa = amount / unit_size;
+  uint64_t remainder = amount % unit_size;
+  int shift = 0;
+  while (mantissa < kLow) {  // one more quotient bit by long division
+    remainder <<= 1;
+    mantissa = (mantissa << 1) | (remainder >= unit_size ? 1 : 0);
+    if (remainder >= unit_size) remainder -= unit_size;
+    ++shift;
+  }
+  if (remainder > unit_size - remainder ||
+      (remainder == unit_size - remainder && mantissa % 2 == 1)) {
+    ++mantissa;
+  }
+  return std::ldexp(static_cast<double>(mantissa), -shift);
+}
+
 // cqlsh's append(): when `amount` reaches one `unit_size`, writes the
 // Python 3 true quotient and the unit; returns what remains.
 uint64_t AppendDurationPart(uint64_t amount, uint64_t unit_size, const char* unit,
                             std::string* text) {
   if (amount == 0 || amount < unit_size) return amount;
-  // long double holds every uint64 exactly, so the quotient is rounded once
-  // more only in the last bit of its 64-bit significand.
-  const auto quotient =
-      static_cast<double>(static_cast<long double>(amount) / static_cast<long double>(unit_size));
+  const double quotient = RoundedQuotient(amount, unit_size);
   *text += PythonFloatText(quotient);
   *text += unit;
   return amount % unit_size;

@@ -212,6 +212,16 @@ TEST_CASE("durations show as cqlsh's duration_as_str under Python 3", "[cqlsh_va
   CHECK(Show(CqlType::List(dur, true), "[1d]") == "[1.0d]");
 }
 
+TEST_CASE("duration quotients are rounded once, as Python divides integers", "[cqlsh_value]") {
+  const TypePtr dur = Native(TypeKind::kDuration);
+  // Dividing in long double, then rounding to double, gave 147.79707200000001ms
+  // and 8977.450236020806h.
+  CHECK(Show(dur, "431147797072ns") ==
+        "7.185796617866667m11.147797072s147.797072ms797.072us72.0ns");
+  CHECK(Show(dur, "32318820849674899ns") ==
+        "8977.450236020804h27.014161248316668m849.674899ms674.899us899.0ns");
+}
+
 TEST_CASE("collections join their elements", "[cqlsh_value]") {
   const TypePtr text = Native(TypeKind::kText);
   const TypePtr i = Native(TypeKind::kInt);
