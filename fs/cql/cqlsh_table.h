@@ -70,6 +70,9 @@ struct CqlshPrintOptions {
 //    prints the header alone (as an empty result does).
 // Memory: the formatted texts of one page, freed when PrintPage returns;
 // nothing is kept of earlier pages but the row count.
+// With PAGING OFF cqlsh asks for the whole result as one page and aligns
+// it as one table; a caller that wants that output passes every row in one
+// PrintPage, giving up the memory bound.
 // Thread-compatible: one thread at a time.
 class CqlshResultPrinter {
  public:

@@ -70,8 +70,10 @@ CqlshText FormatCqlshName(std::string_view name);
 //    then for each of y (12 months), mo, d, h, m, s, ms, us, ns whose
 //    remaining amount reaches one unit: the quotient and the unit. cqlsh
 //    4.1/5.0 runs on Python 3, where that quotient is a true division, so
-//    each number prints as a Python float: 1h30m is 1.5h30.0m (5400 s / 3600 s, then 30 min left),
-//    14 months 1.1666666666666667y2.0mo. The zero duration prints "". Nested: bare.
+//    each number prints as a Python float, correctly rounded: 1h30m is
+//    1.5h30.0m (5400 s / 3600 s, then 30 min left), 14 months is
+//    1.1666666666666667y2.0mo, 1500ms is 1.5s500.0ms. The zero duration
+//    prints "". Nested: bare.
 //  - list [a, b], set {a, b}, map {k: v}, tuple (a, b), UDT {f: v}: the
 //    nested texts joined by ", ". Set elements and map keys come in
 //    Python's order, which is the stored order except for uuid and
