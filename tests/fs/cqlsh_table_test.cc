@@ -5,8 +5,11 @@
 #include "fs/cql/cqlsh_table.h"
 
 #include <catch2/catch.hpp>
+#include <random>
+#include <sstream>
 
 #include "engine/cql/literal.h"
+#include "fs/cql/cqlsh_width.h"
 
 namespace cellfs::fs {
 namespace {
@@ -198,6 +201,32 @@ TEST_CASE("EXPAND ON left-justifies names to the widest one", "[cqlsh_table]") {
   CqlshPrintOptions options{CqlshLayout::kExpanded, true};
   CHECK(Print(columns, options, {{{Int(7), Text("龍")}}}) ==
         "\n@ Row 1\n-----+----\n key | 7\n v   | 龍\n\n(1 rows)\n");
+}
+
+TEST_CASE("every line of a page is as wide as its rule", "[cqlsh_table]") {
+  // The rule runs one column past the rows (its closing "-"). Holds whenever
+  // cqlsh's widths are the true ones (no empty collections).
+  const char* const kPieces[] = {"a", "bb", "龍", "い", "\n", "e\u0301", "\\", "x y"};
+  std::mt19937 random(42);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<CqlshRow> page;
+    const int rows = 1 + static_cast<int>(random() % 5);
+    for (int r = 0; r < rows; ++r) {
+      std::string text;
+      for (auto n = random() % 6; n > 0; --n) text += kPieces[random() % 8];
+      page.push_back({Int(static_cast<int>(random() % 100000) - 50000), Text(text)});
+    }
+    std::istringstream lines(Print(IntText(), kTty, {page}));
+    std::string line;
+    std::getline(lines, line);  // the empty line before the table
+    std::getline(lines, line);  // the header, whose trailing blanks are cut
+    std::string rule;
+    std::getline(lines, rule);
+    for (int r = 0; r < rows; ++r) {
+      REQUIRE(std::getline(lines, line));
+      CHECK(CqlshTextWidth(line) == static_cast<int>(rule.size()) - 1);
+    }
+  }
 }
 
 TEST_CASE("SELECT JSON prints as JSON Lines", "[cqlsh_table]") {
