@@ -64,7 +64,7 @@ struct CqlshPrintOptions {
 //    page, nothing between pages, and one more "\n" after the last page,
 //    before "(N rows)" — so an empty result ends "---\n\n\n(0 rows)\n";
 //  - tty mode: every page has its header and rule and ends with "\n";
-//    cqlsh waits for a key ("---MORE---") between pages, which is the
+//    cqlsh waits for Enter at "---MORE---" between pages, which is the
 //    caller's to do (this class prints no prompt);
 //  - a page with no rows prints nothing, unless it is the first one, which
 //    prints the header alone (as an empty result does).
