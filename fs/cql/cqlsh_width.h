@@ -1,6 +1,6 @@
 // Display width of text as cqlsh measures it, to align its result tables:
 // the wcwidth that cqlsh bundles (pylib/cqlshlib/wcwidth.py, Markus Kuhn's
-// public-domain mk_wcwidth with its Unicode 5.0 tables), not the C
+// mk_wcwidth, free to use, with its Unicode 5.0 tables), not the C
 // library's wcwidth(3), whose answer depends on the locale and on a newer
 // Unicode (emoji, for one, are 2 columns there and 1 in cqlsh).
 #pragma once
