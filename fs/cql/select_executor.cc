@@ -31,8 +31,11 @@ void AppendOutputBlock(std::string_view text, std::string* out) {
 class SelectStream final : public ResultStream {
  public:
   SelectStream(SelectQuery query, ReadView view)
-      : outputs_(query.outputs), json_(query.json), aggregate_(query.aggregate),
-        printer_(Columns(query), Options(query)), reader_(std::move(view), ReaderQuery(query)) {}
+      : outputs_(query.outputs),
+        json_(query.json),
+        aggregate_(query.aggregate),
+        printer_(Columns(query), Options(query)),
+        reader_(std::move(view), ReaderQuery(query)) {}
 
   bool Next(std::string* out) override {
     if (finished_) return false;
@@ -135,8 +138,8 @@ Status StartSelect(Engine* engine, const Statement& statement, const std::string
                    std::unique_ptr<ResultStream>* out) {
   const auto& select = std::get<SelectStatement>(statement.body);
   TableHandle table;
-  CELLFS_RETURN_IF_ERROR(ResolveTable(engine, keyspace, select.keyspace, select.table,
-                                      select.table_position, &table));
+  CELLFS_RETURN_IF_ERROR(
+      ResolveTable(engine, keyspace, select.keyspace, select.table, select.table_position, &table));
   SelectPlan plan;
   Status planned = PlanSelect(table->def, select, &plan);
   if (!planned.ok()) return ErrorAt(statement.position, planned.message());

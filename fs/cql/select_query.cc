@@ -239,8 +239,7 @@ Status NotRunYet(const std::string& what) {
   return Status::NotSupported(what + " in a selection is not supported by cellfs yet");
 }
 
-Status BuildOutput(const TableSchema& table, const ResolvedSelector& selector,
-                   OutputColumn* out) {
+Status BuildOutput(const TableSchema& table, const ResolvedSelector& selector, OutputColumn* out) {
   using Kind = Selector::Kind;
   using Source = OutputColumn::Source;
   switch (selector.kind) {
@@ -255,8 +254,8 @@ Status BuildOutput(const TableSchema& table, const ResolvedSelector& selector,
       const bool writetime = selector.kind == Kind::kWriteTime;
       out->source = writetime ? Source::kWriteTime : Source::kTtl;
       out->column = static_cast<size_t>(selector.column);
-      out->name = std::string(writetime ? "writetime(" : "ttl(") +
-                  table.column(out->column).name + ")";
+      out->name =
+          std::string(writetime ? "writetime(" : "ttl(") + table.column(out->column).name + ")";
       out->type = CqlType::Native(writetime ? TypeKind::kBigint : TypeKind::kInt);
       break;
     }

@@ -229,9 +229,8 @@ static std::optional<std::string_view> ValueOf(const TableSchema& table, size_t 
     if (position < clustering.size()) return clustering[position];
     return std::nullopt;
   }
-  const RowFragment* source = column.kind == ColumnKind::kStatic
-                                  ? (static_row ? &*static_row : nullptr)
-                                  : row;
+  const RowFragment* source =
+      column.kind == ColumnKind::kStatic ? (static_row ? &*static_row : nullptr) : row;
   const RowCell* cell = source != nullptr ? source->FindCell(table.column_ids[index]) : nullptr;
   if (cell == nullptr || cell->cell.is_tombstone()) return std::nullopt;
   *cell_out = &cell->cell;
@@ -268,8 +267,8 @@ bool SelectRowReader::Keep(const std::vector<std::string>& clustering,
     for (size_t offset = 0; offset + width <= filter.values.size() && !any; offset += width) {
       int order = 0;
       for (size_t i = 0; i < width && order == 0; ++i) {
-        order = Compare(*table.column(filter.columns[i]).type, values[i],
-                        filter.values[offset + i]);
+        order =
+            Compare(*table.column(filter.columns[i]).type, values[i], filter.values[offset + i]);
       }
       any = Holds(filter.op, order);
     }

@@ -39,7 +39,8 @@ class SelectRowReader {
   bool NextRowInPartition(SelectRow* row);
   bool OpenSlice();
   bool Keep(const std::vector<std::string>& clustering, const RowFragment* row) const;
-  void Emit(const std::vector<std::string>& clustering, const RowFragment* row, SelectRow* out) const;
+  void Emit(const std::vector<std::string>& clustering, const RowFragment* row,
+            SelectRow* out) const;
   bool Fail(Status status);
 
   ReadView view_;
@@ -60,7 +61,7 @@ class SelectRowReader {
   std::optional<RowFragment> static_row_;
   size_t slice_ = 0;
   std::unique_ptr<RowIterator> rows_;
-  uint64_t partition_rows_ = 0;   // rows emitted from this partition
+  uint64_t partition_rows_ = 0;     // rows emitted from this partition
   bool partition_had_row_ = false;  // a live row was read (before filters)
 };
 

@@ -13,6 +13,7 @@
 #include "engine/cql/describe.h"
 #include "engine/cql/describe_statement.h"
 #include "fs/cql/dml_executor.h"
+#include "fs/cql/select_executor.h"
 
 namespace cellfs::fs {
 namespace {
@@ -122,9 +123,11 @@ std::string RunDescribe(const Engine& engine, const Statement& statement,
 }
 
 // One statement's transcript entry (a line, or an OUTPUT block), without
-// its final newline.
+// its final newline; empty when the statement appended a result stream to
+// `transcript` instead (SELECT).
 std::string RunStatement(Engine* engine, const Statement& statement, Origin origin,
-                         std::string* keyspace, std::vector<DmlTouched>* touched) {
+                         std::string* keyspace, Transcript* transcript,
+                         std::vector<DmlTouched>* touched) {
   if (IsDataStatement(statement.body)) {
     DmlResult result;
     Status status = ExecuteDataStatement(engine, statement, *keyspace, &result);
@@ -133,7 +136,11 @@ std::string RunStatement(Engine* engine, const Statement& statement, Origin orig
     return "OK " + result.summary;
   }
   if (std::holds_alternative<SelectStatement>(statement.body)) {
-    return "ERROR " + Rebase("SELECT is not supported by cellfs yet", statement.position, origin);
+    std::unique_ptr<ResultStream> result;
+    Status status = StartSelect(engine, statement, *keyspace, &result);
+    if (!status.ok()) return "ERROR " + Rebase(status.message(), statement.position, origin);
+    transcript->Append(std::move(result));
+    return {};
   }
   if (const auto* describe = std::get_if<DescribeStatement>(&statement.body)) {
     return RunDescribe(*engine, statement, *describe, origin, *keyspace);
@@ -162,9 +169,10 @@ Status RunScript(Engine* engine, std::string_view text, Origin origin, std::stri
     Status parsed = parser.Next(&statement, &done);
     if (parsed.ok() && done) return first_failure;
     // Parser messages always carry a position; the text's start is a last resort.
-    const std::string line = parsed.ok()
-                                 ? RunStatement(engine, statement, origin, keyspace, touched)
-                                 : "ERROR " + Rebase(parsed.message(), {}, origin);
+    const std::string line =
+        parsed.ok() ? RunStatement(engine, statement, origin, keyspace, transcript, touched)
+                    : "ERROR " + Rebase(parsed.message(), {}, origin);
+    if (line.empty()) continue;
     transcript->Append(line + "\n");
     constexpr std::string_view kError = "ERROR ";
     if (first_failure.ok() && line.starts_with(kError)) {
