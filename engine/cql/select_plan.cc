@@ -13,11 +13,6 @@
 namespace cellfs {
 namespace {
 
-constexpr std::string_view kNeedsFiltering =
-    "Cannot execute this query as it might involve data filtering and thus may have "
-    "unpredictable performance. If you want to execute this query despite the performance "
-    "unpredictability, use ALLOW FILTERING";
-
 Status Invalid(std::string message) { return Status::InvalidArgument(std::move(message)); }
 
 int IndexOf(const TableDef& table, const ColumnDef* def) {
@@ -214,7 +209,7 @@ Status PlanSelect(const TableDef& table, const SelectStatement& select, SelectPl
   }
   // checkNeedsFiltering: a range of partitions narrowed by clustering columns.
   if (!select.allow_filtering && where.key_range() && where.has_clustering_restrictions()) {
-    return Invalid(std::string(kNeedsFiltering));
+    return Invalid(std::string(kRequiresAllowFiltering));
   }
   if (select.per_partition_limit) {
     CELLFS_RETURN_IF_ERROR(

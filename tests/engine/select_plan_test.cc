@@ -20,7 +20,9 @@ constexpr const char* kSchema =
     "CREATE TABLE ks.d (k int, c int, v int, PRIMARY KEY (k, c))\n"
     "  WITH CLUSTERING ORDER BY (c DESC);\n"
     "CREATE TABLE ks.m2 (k int, a int, b int, v int, PRIMARY KEY (k, a, b))\n"
-    "  WITH CLUSTERING ORDER BY (a ASC, b DESC);\n";
+    "  WITH CLUSTERING ORDER BY (a ASC, b DESC);\n"
+    "CREATE TYPE ks.addr (street text);\n"
+    "CREATE TABLE ks.u (k int PRIMARY KEY, a addr, fa frozen<addr>);\n";
 
 // Columns of ks.t by index (canonical order: keys, then the rest by name).
 constexpr int kV = 8;
@@ -234,6 +236,8 @@ TEST_CASE("tuple relations apply to consecutive clustering columns in key order"
   CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND (c1, c2) > (1, 2) AND c2 < 3") ==
         "Clustering column \"c2\" cannot be restricted (preceding column \"c1\" is restricted by "
         "a non-EQ relation)");
+  CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND (c1, c2) > (1, 2) AND c2 < 3 ALLOW FILTERING") ==
+        "Column \"c2\" cannot be restricted by two inequalities not starting with the same column");
   CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND (c1, c2) = (1, 2) AND c2 = 3") ==
         "c2 cannot be restricted by more than one relation if it includes an Equal");
 }
@@ -266,6 +270,14 @@ TEST_CASE("collections take CONTAINS and CONTAINS KEY, other columns do not", "[
   CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND l CONTAINS KEY 1") ==
         "Cannot use CONTAINS KEY on non-map column l");
   CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND l CONTAINS 1") == kFiltering);
+  CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND l CONTAINS 1 AND l > [1] ALLOW FILTERING") ==
+        "Collection column 'l' (list<int>) cannot be restricted by a '>' relation");
+  CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND fl CONTAINS 1 AND fl = [1] ALLOW FILTERING") ==
+        "Collection column fl can only be restricted by CONTAINS, CONTAINS KEY, or map-entry "
+        "equality");
+  CHECK(Refusal("SELECT * FROM u WHERE a = {street: 'x'} ALLOW FILTERING") ==
+        "Non-frozen UDT column 'a' (addr) cannot be restricted by any relation");
+  Accepted("SELECT * FROM u WHERE fa = {street: 'x'} ALLOW FILTERING");
   SelectPlan plan = Accepted(
       "SELECT * FROM t WHERE k = 1 AND m CONTAINS KEY 'a' AND m CONTAINS 2 "
       "AND fl = [1] ALLOW FILTERING");

@@ -6,6 +6,8 @@
 //    consumes input or reports done;
 //  - CompleteStatementsLength is a prefix ending in ';' and idempotent;
 //  - every statement that parses is applied to a Catalog without crashing;
+//  - every SELECT on a table of that catalog is planned without crashing,
+//    and a refusal carries a message;
 //  - DESCRIBE of every resulting keyspace parses and applies to a fresh
 //    catalog, giving the same keyspace and the same description
 //    (engine/cql/describe.h promises that round trip).
@@ -18,6 +20,7 @@
 #include "engine/cql/cql_parser.h"
 #include "engine/cql/describe.h"
 #include "engine/cql/schema.h"
+#include "engine/cql/select_plan.h"
 #include "tests/fuzz/fuzz_util.h"
 
 namespace cellfs::fuzz {
@@ -30,6 +33,17 @@ void CheckCompleteStatementsLength(std::string_view script) {
   if (CqlParser::CompleteStatementsLength(script.substr(0, length)) != length) {
     Fail("complete prefix is itself complete", script);
   }
+}
+
+// Plans `select` when its table exists; a refusal must say why.
+void PlanIfTableExists(const Catalog& catalog, const std::string& keyspace,
+                       const SelectStatement& select, std::string_view script) {
+  const TableDef* table =
+      catalog.FindTable(select.keyspace.empty() ? keyspace : select.keyspace, select.table);
+  if (table == nullptr) return;
+  SelectPlan plan;
+  Status status = PlanSelect(*table, select, &plan);
+  if (!status.ok() && status.message().empty()) Fail("plan refusals carry a message", script);
 }
 
 // Parses `script` and applies what parses to `catalog`. Returns the first
@@ -47,6 +61,10 @@ Status RunScript(std::string_view script, bool stop_at_error, Catalog* catalog) 
     bool done = false;
     Status status = parser.Next(&statement, &done);
     if (status.ok() && done) break;
+    if (const auto* select = std::get_if<SelectStatement>(&statement.body); status.ok() && select) {
+      PlanIfTableExists(*catalog, keyspace, *select, script);
+      continue;
+    }
     if (status.ok()) status = catalog->Apply(statement, &keyspace);
     if (!status.ok()) {
       if (status.message().empty()) Fail("errors carry a message", script);

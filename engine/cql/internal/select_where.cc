@@ -4,6 +4,7 @@
 #include "engine/cql/internal/select_where.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <string>
 #include <utility>
 
@@ -14,11 +15,6 @@ namespace {
 
 using Op = SelectRelation::Op;
 using Kind = SelectWhere::Restriction::Kind;
-
-constexpr std::string_view kNeedsFiltering =
-    "Cannot execute this query as it might involve data filtering and thus may have "
-    "unpredictable performance. If you want to execute this query despite the performance "
-    "unpredictability, use ALLOW FILTERING";
 
 Status Invalid(std::string message) { return Status::InvalidArgument(std::move(message)); }
 
@@ -126,43 +122,77 @@ Status SelectWhere::Add(const SelectRelation& relation) {
     if (def == nullptr) return UndefinedColumn(table_, name);
     columns.push_back(static_cast<size_t>(def - table_.columns.data()));
   }
-  if (relation.target == SelectRelation::Target::kToken) {
-    std::vector<std::string> key;
-    for (size_t i = 0; i < table_.partition_key_count(); ++i) key.push_back(Name(i));
-    if (relation.columns != key) {
-      return Invalid("The token function arguments must be in the partition key order: " +
-                     Join(key));
-    }
-    Restriction added = ToRestriction(relation, std::move(columns));
-    if (!token_) {
-      token_ = std::move(added);
-      return Status::Ok();
-    }
-    return Merge(&*token_, std::move(added));
-  }
-  if (relation.target == SelectRelation::Target::kMultiColumn) {
-    for (size_t i = 0; i < columns.size(); ++i) {
-      const ColumnDef& def = table_.columns[columns[i]];
-      if (def.kind != ColumnKind::kClustering) {
-        return Invalid(
-            "Multi-column relations can only be applied to clustering columns but was applied "
-            "to: " +
-            def.name);
-      }
-      if (std::find(columns.begin(), columns.begin() + static_cast<long>(i), columns[i]) !=
-          columns.begin() + static_cast<long>(i)) {
-        return Invalid("Column \"" + def.name +
-                       "\" appeared twice in a relation: " + RelationText(relation));
-      }
-      if (i > 0 && Position(columns[i]) != Position(columns[i - 1]) + 1) {
-        return Invalid(
-            "Clustering columns must appear in the PRIMARY KEY order in multi-column relations: " +
-            RelationText(relation));
-      }
-    }
-    return AddClustering(ToRestriction(relation, std::move(columns)));
+  switch (relation.target) {
+    case SelectRelation::Target::kToken:
+      return AddToken(relation, std::move(columns));
+    case SelectRelation::Target::kMultiColumn:
+      CELLFS_RETURN_IF_ERROR(CheckTuple(relation, columns));
+      return AddClustering(ToRestriction(relation, std::move(columns)));
+    case SelectRelation::Target::kColumn:
+      break;
   }
   const ColumnDef& def = table_.columns[columns[0]];
+  CELLFS_RETURN_IF_ERROR(CheckColumnType(relation, def));
+  Restriction added = ToRestriction(relation, std::move(columns));
+  if (def.kind == ColumnKind::kClustering) return AddClustering(std::move(added));
+  if (def.kind == ColumnKind::kPartitionKey) {
+    partition_.resize(table_.partition_key_count());
+    std::optional<Restriction>& slot = partition_[Position(added.columns[0])];
+    if (!slot) {
+      slot = std::move(added);
+      return Status::Ok();
+    }
+    return Merge(&*slot, std::move(added));
+  }
+  for (Restriction& existing : others_) {
+    if (existing.columns == added.columns) return Merge(&existing, std::move(added));
+  }
+  others_.push_back(std::move(added));
+  return Status::Ok();
+}
+
+Status SelectWhere::AddToken(const SelectRelation& relation, std::vector<size_t> columns) {
+  std::vector<std::string> key;
+  for (size_t i = 0; i < table_.partition_key_count(); ++i) key.push_back(Name(i));
+  if (relation.columns != key) {
+    return Invalid("The token function arguments must be in the partition key order: " + Join(key));
+  }
+  Restriction added = ToRestriction(relation, std::move(columns));
+  if (!token_) {
+    token_ = std::move(added);
+    return Status::Ok();
+  }
+  return Merge(&*token_, std::move(added));
+}
+
+// MultiColumnRelation's checks: clustering columns, each once, in key order.
+Status SelectWhere::CheckTuple(const SelectRelation& relation,
+                               const std::vector<size_t>& columns) const {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const ColumnDef& def = table_.columns[columns[i]];
+    if (def.kind != ColumnKind::kClustering) {
+      return Invalid(
+          "Multi-column relations can only be applied to clustering columns but was applied "
+          "to: " +
+          def.name);
+    }
+    const auto before = columns.begin() + static_cast<std::ptrdiff_t>(i);
+    if (std::find(columns.begin(), before, columns[i]) != before) {
+      return Invalid("Column \"" + def.name +
+                     "\" appeared twice in a relation: " + RelationText(relation));
+    }
+    if (i > 0 && Position(columns[i]) != Position(columns[i - 1]) + 1) {
+      return Invalid(
+          "Clustering columns must appear in the PRIMARY KEY order in multi-column relations: " +
+          RelationText(relation));
+    }
+  }
+  return Status::Ok();
+}
+
+// SingleColumnRelation's receiver checks: what a column's type can be
+// restricted by.
+Status SelectWhere::CheckColumnType(const SelectRelation& relation, const ColumnDef& def) const {
   const CqlType& type = *def.type;
   const bool contains = relation.op == Op::kContains || relation.op == Op::kContainsKey;
   if (type.kind() == TypeKind::kUdt && type.is_multi_cell()) {
@@ -179,21 +209,6 @@ Status SelectWhere::Add(const SelectRelation& relation) {
     return Invalid("Collection column '" + def.name + "' (" + type.ToCql() +
                    ") cannot be restricted by a '" + OpText(relation.op) + "' relation");
   }
-  Restriction added = ToRestriction(relation, std::move(columns));
-  if (def.kind == ColumnKind::kClustering) return AddClustering(std::move(added));
-  if (def.kind == ColumnKind::kPartitionKey) {
-    partition_.resize(table_.partition_key_count());
-    std::optional<Restriction>& slot = partition_[Position(added.columns[0])];
-    if (!slot) {
-      slot = std::move(added);
-      return Status::Ok();
-    }
-    return Merge(&*slot, std::move(added));
-  }
-  for (Restriction& existing : others_) {
-    if (existing.columns == added.columns) return Merge(&existing, std::move(added));
-  }
-  others_.push_back(std::move(added));
   return Status::Ok();
 }
 
@@ -312,122 +327,6 @@ bool SelectWhere::IsClusteringRestrictedByEq(size_t position) const {
     }
   }
   return false;
-}
-
-Status SelectWhere::Finish(bool selects_only_statics, SelectPlan* plan) {
-  plan->allow_filtering = allow_filtering_;
-  CELLFS_RETURN_IF_ERROR(FinishPartitions(plan));
-  if (selects_only_statics && !clustering_.empty()) {
-    return Invalid("Cannot restrict clustering columns when selecting only static columns");
-  }
-  CELLFS_RETURN_IF_ERROR(FinishClustering(plan));
-  if (!others_.empty() && !allow_filtering_) return Invalid(std::string(kNeedsFiltering));
-  for (const Restriction& r : others_) {
-    plan->filters.insert(plan->filters.end(), r.parts.begin(), r.parts.end());
-  }
-  return Status::Ok();
-}
-
-Status SelectWhere::FinishPartitions(SelectPlan* plan) {
-  partition_.resize(table_.partition_key_count());
-  size_t restricted = 0;
-  bool ranged = false;  // a slice or CONTAINS on a key column
-  for (const auto& r : partition_) {
-    if (!r) continue;
-    ++restricted;
-    ranged = ranged || r->kind == Kind::kSlice || r->kind == Kind::kContains;
-  }
-  if (token_) {
-    if (token_->kind == Kind::kEq) {
-      plan->token_start = plan->token_end = TermBound{token_->values[0], true, 1};
-    } else {
-      plan->token_start = token_->start;
-      plan->token_end = token_->end;
-    }
-  }
-  const bool filtering = restricted > 0 && (restricted < partition_.size() || ranged);
-  if (restricted == 0 || filtering) {
-    key_range_ = true;
-    plan->partitions = token_ ? SelectPlan::Partitions::kTokenRange : SelectPlan::Partitions::kAll;
-    if (!filtering) return Status::Ok();
-    if (!allow_filtering_) return Invalid(std::string(kNeedsFiltering));
-    if (has_partition_key_in()) {
-      return Invalid("IN restrictions are not supported when the query involves filtering");
-    }
-    for (const auto& r : partition_) {
-      if (r) plan->filters.insert(plan->filters.end(), r->parts.begin(), r->parts.end());
-    }
-    return Status::Ok();
-  }
-  plan->partitions = SelectPlan::Partitions::kKeys;
-  plan->partition_keys = {{}};
-  for (const auto& r : partition_) {
-    std::vector<std::vector<CqlTerm>> product;
-    for (const std::vector<CqlTerm>& prefix : plan->partition_keys) {
-      for (const CqlTerm& value : r->values) {
-        product.push_back(prefix);
-        product.back().push_back(value);
-      }
-    }
-    plan->partition_keys = std::move(product);
-  }
-  return Status::Ok();
-}
-
-bool SelectWhere::ClusteringNeedsFiltering() const {
-  size_t position = 0;
-  for (const Restriction& r : clustering_) {
-    if (r.kind == Kind::kContains || Position(r.columns[0]) != position) return true;
-    if (r.kind != Kind::kSlice) position = Position(r.columns.back()) + 1;
-  }
-  return false;
-}
-
-Status SelectWhere::FinishClustering(SelectPlan* plan) {
-  const bool contains = std::any_of(clustering_.begin(), clustering_.end(),
-                                    [](const auto& r) { return r.kind == Kind::kContains; });
-  if (contains && !allow_filtering_) {
-    return Invalid(
-        "Clustering columns can only be restricted with CONTAINS with a secondary index or "
-        "filtering");
-  }
-  if (!allow_filtering_ && ClusteringNeedsFiltering()) {
-    std::vector<size_t> restricted;
-    for (const Restriction& r : clustering_) {
-      restricted.insert(restricted.end(), r.columns.begin(), r.columns.end());
-    }
-    std::sort(restricted.begin(), restricted.end());
-    const size_t first = table_.partition_key_count();
-    for (size_t i = 0; i < restricted.size(); ++i) {
-      if (restricted[i] != first + i) {
-        return Invalid("PRIMARY KEY column \"" + Name(restricted[i]) +
-                       "\" cannot be restricted as preceding column \"" + Name(first + i) +
-                       "\" is not restricted");
-      }
-    }
-  }
-  size_t position = 0;
-  bool sliced = false;
-  for (const Restriction& r : clustering_) {
-    if (sliced || r.kind == Kind::kContains || Position(r.columns[0]) != position) {
-      plan->filters.insert(plan->filters.end(), r.parts.begin(), r.parts.end());
-      continue;
-    }
-    ClusteringStep step;
-    step.kind = r.kind == Kind::kEq   ? ClusteringStep::Kind::kEq
-                : r.kind == Kind::kIn ? ClusteringStep::Kind::kIn
-                                      : ClusteringStep::Kind::kSlice;
-    step.first = position;
-    step.column_count = r.columns.size();
-    step.multi_column = r.multi_column;
-    step.values = r.values;
-    step.start = r.start;
-    step.end = r.end;
-    plan->clustering.push_back(std::move(step));
-    sliced = r.kind == Kind::kSlice;
-    position = Position(r.columns.back()) + 1;
-  }
-  return Status::Ok();
 }
 
 }  // namespace cellfs

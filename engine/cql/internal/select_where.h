@@ -1,12 +1,14 @@
 // SelectWhere: a SELECT's WHERE clause sorted into Cassandra's restriction
 // sets (partition key, token, clustering, other columns), merged relation by
 // relation with Cassandra 4.x's checks, then turned into the partitions,
-// clustering steps and filters of a SelectPlan. Internal to engine/.
+// clustering steps and filters of a SelectPlan (select_where.cc merges,
+// select_where_finish.cc decides). Internal to engine/.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/cql/schema.h"
@@ -14,6 +16,12 @@
 #include "engine/status.h"
 
 namespace cellfs {
+
+// StatementRestrictions.REQUIRES_ALLOW_FILTERING_MESSAGE.
+inline constexpr std::string_view kRequiresAllowFiltering =
+    "Cannot execute this query as it might involve data filtering and thus may have "
+    "unpredictable performance. If you want to execute this query despite the performance "
+    "unpredictability, use ALLOW FILTERING";
 
 // Cassandra 5.0's words for a name `table` lacks, as the data statements
 // word it (4.x ends after the name): "Undefined column name x in table ks.t".
@@ -60,6 +68,9 @@ class SelectWhere {
   };
 
  private:
+  Status AddToken(const SelectRelation& relation, std::vector<size_t> columns);
+  Status CheckTuple(const SelectRelation& relation, const std::vector<size_t>& columns) const;
+  Status CheckColumnType(const SelectRelation& relation, const ColumnDef& def) const;
   Status Merge(Restriction* existing, Restriction added) const;
   Status CheckClusteringOrder(const Restriction& added) const;
   Status AddClustering(Restriction added);

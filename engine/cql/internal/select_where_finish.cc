@@ -1,0 +1,134 @@
+// SelectWhere's second half: StatementRestrictions' processing of the merged
+// restrictions into a plan's partitions, clustering steps and filters.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "engine/cql/internal/select_where.h"
+
+namespace cellfs {
+namespace {
+
+using Kind = SelectWhere::Restriction::Kind;
+
+Status Invalid(std::string message) { return Status::InvalidArgument(std::move(message)); }
+
+}  // namespace
+
+Status SelectWhere::Finish(bool selects_only_statics, SelectPlan* plan) {
+  plan->allow_filtering = allow_filtering_;
+  CELLFS_RETURN_IF_ERROR(FinishPartitions(plan));
+  if (selects_only_statics && !clustering_.empty()) {
+    return Invalid("Cannot restrict clustering columns when selecting only static columns");
+  }
+  CELLFS_RETURN_IF_ERROR(FinishClustering(plan));
+  if (!others_.empty() && !allow_filtering_) return Invalid(std::string(kRequiresAllowFiltering));
+  for (const Restriction& r : others_) {
+    plan->filters.insert(plan->filters.end(), r.parts.begin(), r.parts.end());
+  }
+  return Status::Ok();
+}
+
+Status SelectWhere::FinishPartitions(SelectPlan* plan) {
+  partition_.resize(table_.partition_key_count());
+  size_t restricted = 0;
+  bool ranged = false;  // a slice or CONTAINS on a key column
+  for (const auto& r : partition_) {
+    if (!r) continue;
+    ++restricted;
+    ranged = ranged || r->kind == Kind::kSlice || r->kind == Kind::kContains;
+  }
+  if (token_) {
+    if (token_->kind == Kind::kEq) {
+      plan->token_start = plan->token_end = TermBound{token_->values[0], true, 1};
+    } else {
+      plan->token_start = token_->start;
+      plan->token_end = token_->end;
+    }
+  }
+  const bool filtering = restricted > 0 && (restricted < partition_.size() || ranged);
+  if (restricted == 0 || filtering) {
+    key_range_ = true;
+    plan->partitions = token_ ? SelectPlan::Partitions::kTokenRange : SelectPlan::Partitions::kAll;
+    if (!filtering) return Status::Ok();
+    if (!allow_filtering_) return Invalid(std::string(kRequiresAllowFiltering));
+    if (has_partition_key_in()) {
+      return Invalid("IN restrictions are not supported when the query involves filtering");
+    }
+    for (const auto& r : partition_) {
+      if (r) plan->filters.insert(plan->filters.end(), r->parts.begin(), r->parts.end());
+    }
+    return Status::Ok();
+  }
+  plan->partitions = SelectPlan::Partitions::kKeys;
+  plan->partition_keys = {{}};
+  for (const auto& r : partition_) {
+    std::vector<std::vector<CqlTerm>> product;
+    for (const std::vector<CqlTerm>& prefix : plan->partition_keys) {
+      for (const CqlTerm& value : r->values) {
+        product.push_back(prefix);
+        product.back().push_back(value);
+      }
+    }
+    plan->partition_keys = std::move(product);
+  }
+  return Status::Ok();
+}
+
+bool SelectWhere::ClusteringNeedsFiltering() const {
+  size_t position = 0;
+  for (const Restriction& r : clustering_) {
+    if (r.kind == Kind::kContains || Position(r.columns[0]) != position) return true;
+    if (r.kind != Kind::kSlice) position = Position(r.columns.back()) + 1;
+  }
+  return false;
+}
+
+Status SelectWhere::FinishClustering(SelectPlan* plan) {
+  const bool contains = std::any_of(clustering_.begin(), clustering_.end(),
+                                    [](const auto& r) { return r.kind == Kind::kContains; });
+  if (contains && !allow_filtering_) {
+    return Invalid(
+        "Clustering columns can only be restricted with CONTAINS with a secondary index or "
+        "filtering");
+  }
+  if (!allow_filtering_ && ClusteringNeedsFiltering()) {
+    std::vector<size_t> restricted;
+    for (const Restriction& r : clustering_) {
+      restricted.insert(restricted.end(), r.columns.begin(), r.columns.end());
+    }
+    std::sort(restricted.begin(), restricted.end());
+    const size_t first = table_.partition_key_count();
+    for (size_t i = 0; i < restricted.size(); ++i) {
+      if (restricted[i] != first + i) {
+        return Invalid("PRIMARY KEY column \"" + Name(restricted[i]) +
+                       "\" cannot be restricted as preceding column \"" + Name(first + i) +
+                       "\" is not restricted");
+      }
+    }
+  }
+  size_t position = 0;
+  bool sliced = false;
+  for (const Restriction& r : clustering_) {
+    if (sliced || r.kind == Kind::kContains || Position(r.columns[0]) != position) {
+      plan->filters.insert(plan->filters.end(), r.parts.begin(), r.parts.end());
+      continue;
+    }
+    ClusteringStep step;
+    step.kind = r.kind == Kind::kEq   ? ClusteringStep::Kind::kEq
+                : r.kind == Kind::kIn ? ClusteringStep::Kind::kIn
+                                      : ClusteringStep::Kind::kSlice;
+    step.first = position;
+    step.column_count = r.columns.size();
+    step.multi_column = r.multi_column;
+    step.values = r.values;
+    step.start = r.start;
+    step.end = r.end;
+    plan->clustering.push_back(std::move(step));
+    sliced = r.kind == Kind::kSlice;
+    position = Position(r.columns.back()) + 1;
+  }
+  return Status::Ok();
+}
+
+}  // namespace cellfs
