@@ -1,5 +1,5 @@
-// CqlSession: the state of one open MOUNT/@cql file. Statements (DDL, and the
-// data statements INSERT, UPDATE, DELETE, BATCH) written to it
+// CqlSession: the state of one open MOUNT/@cql file. Statements (DDL, the
+// data statements INSERT, UPDATE, DELETE, BATCH, and SELECT) written to it
 // run as each one completes; what happened is a transcript that reads of
 // the same open file return, results made as the reader reaches them
 // (fs/formats/transcript.h).
@@ -29,7 +29,10 @@ namespace cellfs::fs {
 //                         (fs/cql/dml_executor.h), each applied atomically
 //   "ERROR line L:C: <message>\n"  L and C count from the start of everything
 //                         written to this session, not from the chunk.
-//   "OUTPUT <n>\n" then n lines: a statement's printed result (DESCRIBE),
+//   "OUTPUT <n>\n" then n lines: a statement's printed result (DESCRIBE;
+//                         SELECT, whose rows come as several blocks, a page
+//                         of rows each, made when the reader reaches them:
+//                         fs/cql/select_executor.h),
 //                         exactly what cqlsh prints (engine/cql/describe_statement.h),
 //                         each line ended by "\n". The count is what tells the
 //                         result from the entries after it: a result line may

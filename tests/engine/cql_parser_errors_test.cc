@@ -149,10 +149,10 @@ TEST_CASE(
   };
   const Case cases[] = {
       {"GRANT SELECT ON ks.t TO r",
-       "line 1:1: unsupported statement GRANT: cellfs accepts DDL only"},
+       "line 1:1: unsupported statement GRANT: cellfs has no roles or permissions"},
       {"SELECT * FROM t GROUP BY k", "line 1:17: GROUP BY is not supported by cellfs"},
-      {"CREATE ROLE r", "line 1:1: unsupported statement CREATE ROLE: cellfs accepts DDL only"},
-      {"create user u", "line 1:1: unsupported statement CREATE USER: cellfs accepts DDL only"},
+      {"CREATE ROLE r", "line 1:1: unsupported statement CREATE ROLE: cellfs has no roles or permissions"},
+      {"create user u", "line 1:1: unsupported statement CREATE USER: cellfs has no roles or permissions"},
   };
   for (const Case& c : cases) {
     INFO(c.cql);

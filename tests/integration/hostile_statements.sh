@@ -34,9 +34,10 @@ step "CQL: unsupported and data statements"
 cql_refused "CREATE INDEX" "CREATE INDEX is not supported" "CREATE INDEX ON hv.types (i)"
 cql_refused "CREATE MATERIALIZED VIEW" "is not supported" \
   "CREATE MATERIALIZED VIEW hv.mv AS SELECT * FROM hv.types WHERE k IS NOT NULL PRIMARY KEY (k)"
-for stmt in "SELECT * FROM hv.types"; do
-  cql_refused "${stmt%% *}" "SELECT is not supported by cellfs yet" "$stmt"
-done
+cql_refused "SELECT needing ALLOW FILTERING" "use ALLOW FILTERING" "SELECT * FROM hv.types WHERE i = 1"
+cql_refused "SELECT of an unknown column" "Undefined column name nosuch" "SELECT nosuch FROM hv.types"
+cql_refused "SELECT with a negative LIMIT" "LIMIT must be strictly positive" \
+  "SELECT * FROM hv.types LIMIT -1"
 cql_refused "INSERT ... IF NOT EXISTS" "are not supported by cellfs" \
   "INSERT INTO hv.types (k) VALUES (3) IF NOT EXISTS"
 cql_refused "INSERT into a counter table" \

@@ -59,7 +59,7 @@ Status DdlParser::ParseBody(StatementBody* body) {
 Status DdlParser::NotDdl(const Token& first) {
   if (first.kind != TokenKind::kIdentifier) return Expected("a statement");
   return Status::NotSupported(first.position.ToString() + ": unsupported statement " +
-                              Upper(first.text) + ": cellfs accepts DDL only");
+                              Upper(first.text) + ": cellfs has no roles or permissions");
 }
 
 Status DdlParser::ParseCreate(StatementBody* body) {
@@ -86,7 +86,7 @@ Status DdlParser::ParseCreate(StatementBody* body) {
   if (TakeKeyword("trigger")) return ParseUnsupported("CREATE TRIGGER", body);
   if (PeekKeyword("role") || PeekKeyword("user")) {
     return Status::NotSupported(statement_position_.ToString() + ": unsupported statement CREATE " +
-                                Upper(Peek().text) + ": cellfs accepts DDL only");
+                                Upper(Peek().text) + ": cellfs has no roles or permissions");
   }
   return Expected("KEYSPACE, TABLE, TYPE, INDEX, MATERIALIZED VIEW, FUNCTION or AGGREGATE");
 }
