@@ -151,8 +151,10 @@ TEST_CASE(
       {"GRANT SELECT ON ks.t TO r",
        "line 1:1: unsupported statement GRANT: cellfs has no roles or permissions"},
       {"SELECT * FROM t GROUP BY k", "line 1:17: GROUP BY is not supported by cellfs"},
-      {"CREATE ROLE r", "line 1:1: unsupported statement CREATE ROLE: cellfs has no roles or permissions"},
-      {"create user u", "line 1:1: unsupported statement CREATE USER: cellfs has no roles or permissions"},
+      {"CREATE ROLE r",
+       "line 1:1: unsupported statement CREATE ROLE: cellfs has no roles or permissions"},
+      {"create user u",
+       "line 1:1: unsupported statement CREATE USER: cellfs has no roles or permissions"},
   };
   for (const Case& c : cases) {
     INFO(c.cql);
