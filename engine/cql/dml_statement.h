@@ -64,6 +64,29 @@ struct Assignment {
   CqlTerm value;
 };
 
+// One IF condition of a conditional statement: `target op value`, or
+// `target IN (values)`; the target is a column or one of its elements
+// (l[i], m[k]: `target.index`) or fields (u.f: `target.field`).
+struct Condition {
+  enum class Op { kEq, kNe, kLt, kLe, kGt, kGe, kIn };
+  ColumnRef target;
+  Op op = Op::kEq;
+  CqlTerm value;                // all but kIn
+  std::vector<CqlTerm> values;  // kIn
+  SourcePosition op_position;
+};
+
+// A statement's IF clause: none, IF NOT EXISTS (INSERT), IF EXISTS
+// (UPDATE, DELETE), or column conditions joined by AND.
+struct ConditionClause {
+  enum class Kind { kNone, kIfNotExists, kIfExists, kColumns };
+  Kind kind = Kind::kNone;
+  std::vector<Condition> columns;  // kColumns
+  SourcePosition position;         // of IF
+
+  bool empty() const { return kind == Kind::kNone; }
+};
+
 struct InsertStatement {
   std::string keyspace;  // empty: the session's keyspace
   std::string table;
@@ -76,7 +99,7 @@ struct InsertStatement {
   // JSON form: the decoded string and DEFAULT UNSET (else DEFAULT NULL).
   CqlTerm json_value;
   bool default_unset = false;
-  bool if_not_exists = false;  // parsed, refused by the executor
+  ConditionClause conditions;  // kNone or kIfNotExists
   UsingClause using_clause;
 };
 
@@ -88,7 +111,7 @@ struct UpdateStatement {
   std::vector<Assignment> assignments;
   std::vector<Relation> where;
   SourcePosition where_position;  // of the WHERE keyword
-  bool has_condition = false;     // IF ...: refused by the executor
+  ConditionClause conditions;     // kNone, kIfExists or kColumns
 };
 
 struct DeleteStatement {
@@ -99,7 +122,7 @@ struct DeleteStatement {
   UsingClause using_clause;
   std::vector<Relation> where;
   SourcePosition where_position;
-  bool has_condition = false;
+  ConditionClause conditions;  // kNone, kIfExists or kColumns
 };
 
 // One statement inside a BATCH.

@@ -3,8 +3,13 @@
 // as one Mutation.
 #include "fs/cql/dml_executor.h"
 
+#include <algorithm>
+#include <memory>
+#include <mutex>
+
 #include "engine/cql/catalog.h"
 #include "engine/cql/cql_identifier.h"
+#include "fs/cql/dml_conditions.h"
 #include "fs/cql/dml_writer.h"
 
 namespace cellfs::fs {
@@ -19,6 +24,7 @@ struct Modification {
   const UsingClause* using_clause;
   const BatchEntry* entry = nullptr;  // inside a batch
   const void* statement;
+  const ConditionClause* conditions;
 };
 
 // USING TTL / TIMESTAMP checked as Cassandra's Attributes does.
@@ -68,7 +74,8 @@ Modification ModificationOf(const BatchEntry& entry) {
               entry.insert.table_position,
               &entry.insert.using_clause,
               &entry,
-              &entry.insert};
+              &entry.insert,
+              &entry.insert.conditions};
     case BatchEntry::Kind::kUpdate:
       return {entry.kind,
               &entry.update.keyspace,
@@ -76,7 +83,8 @@ Modification ModificationOf(const BatchEntry& entry) {
               entry.update.table_position,
               &entry.update.using_clause,
               &entry,
-              &entry.update};
+              &entry.update,
+              &entry.update.conditions};
     case BatchEntry::Kind::kDelete:
       break;
   }
@@ -86,7 +94,8 @@ Modification ModificationOf(const BatchEntry& entry) {
           entry.remove.table_position,
           &entry.remove.using_clause,
           &entry,
-          &entry.remove};
+          &entry.remove,
+          &entry.remove.conditions};
 }
 
 std::string Verb(BatchEntry::Kind kind) {
@@ -101,45 +110,138 @@ std::string Verb(BatchEntry::Kind kind) {
   return "DELETE";
 }
 
-Status RunBatch(Engine* engine, const std::string& keyspace, const BatchStatement& batch,
-                const SourcePosition& position, DmlWriter* writer) {
+// The BATCH rules that depend on the tables (Cassandra's BatchStatement
+// checks), before anything runs.
+Status CheckBatch(const BatchStatement& batch, const std::vector<Modification>& modifications,
+                  const std::vector<TableHandle>& tables, const SourcePosition& position) {
   if (batch.using_clause.ttl) {
     return ErrorAt(batch.using_clause.ttl_position,
                    "Global TTL on the BATCH statement is not supported.");
   }
   bool has_counters = false;
   bool has_non_counters = false;
-  std::vector<TableHandle> tables;
-  for (const BatchEntry& entry : batch.statements) {
-    const Modification m = ModificationOf(entry);
-    TableHandle table;
-    CELLFS_RETURN_IF_ERROR(
-        ResolveTable(engine, keyspace, *m.keyspace, *m.table, m.table_position, &table));
+  for (size_t i = 0; i < modifications.size(); ++i) {
+    const Modification& m = modifications[i];
     if (batch.using_clause.timestamp && m.using_clause->timestamp) {
-      return ErrorAt(entry.position,
+      return ErrorAt(m.entry->position,
                      "Timestamp must be set either on BATCH or individual statements");
     }
     // Cassandra counts a statement on a counter table as a counter one.
-    const bool counter = table->def.has_counters();
+    const bool counter = tables[i]->def.has_counters();
     if (batch.type == BatchStatement::Type::kCounter && !counter) {
-      return ErrorAt(entry.position, "Cannot include non-counter statement in a counter batch");
+      return ErrorAt(m.entry->position, "Cannot include non-counter statement in a counter batch");
     }
     if (batch.type == BatchStatement::Type::kLogged && counter) {
-      return ErrorAt(entry.position, "Cannot include a counter statement in a logged batch");
+      return ErrorAt(m.entry->position, "Cannot include a counter statement in a logged batch");
     }
     (counter ? has_counters : has_non_counters) = true;
-    tables.push_back(std::move(table));
   }
   if (has_counters && has_non_counters) {
     return ErrorAt(position, "Counter and non-counter mutations cannot exist in the same batch");
   }
-  for (size_t i = 0; i < batch.statements.size(); ++i) {
-    const Modification m = ModificationOf(batch.statements[i]);
-    WriteAttributes attributes;
-    CELLFS_RETURN_IF_ERROR(
-        AttributesOf(*m.using_clause, batch.using_clause.timestamp, &attributes));
-    CELLFS_RETURN_IF_ERROR(Run(writer, tables[i], m, attributes));
+  return Status::Ok();
+}
+
+// The rules of conditional statements that need no read (Cassandra's
+// ModificationStatement and BatchStatement checks).
+Status CheckConditional(const BatchStatement* batch, const std::vector<Modification>& modifications,
+                        const std::vector<TableHandle>& tables) {
+  if (batch != nullptr && batch->using_clause.timestamp) {
+    return ErrorAt(batch->using_clause.timestamp_position,
+                   "Cannot provide custom timestamp for conditional BATCH");
   }
+  for (size_t i = 0; i < modifications.size(); ++i) {
+    const Modification& m = modifications[i];
+    if (m.conditions->empty()) continue;
+    if (tables[i]->def.has_counters()) {
+      return ErrorAt(m.conditions->position,
+                     "Conditional updates are not supported on counter tables");
+    }
+    if (m.using_clause->timestamp) {
+      return ErrorAt(m.using_clause->timestamp_position,
+                     "Cannot provide custom timestamp for conditional updates");
+    }
+  }
+  return Status::Ok();
+}
+
+bool SameTable(const TableHandle& a, const TableHandle& b) {
+  return a->def.keyspace == b->def.keyspace && a->def.name == b->def.name;
+}
+
+// A conditional statement or batch (a lightweight transaction): every
+// statement is first run against a scratch mutation to learn the one
+// partition and the rows it writes; then, under that partition's lock, the
+// conditions are checked on a fresh snapshot and, when they hold, the
+// statements run again (list operations read the state just checked) and
+// are applied as one mutation.
+Status RunConditional(Engine* engine, const std::vector<Modification>& modifications,
+                      const std::vector<TableHandle>& tables,
+                      const std::vector<WriteAttributes>& attributes, bool batch,
+                      DmlResult* result) {
+  std::unique_ptr<ConditionalRequest> request;
+  std::vector<std::string> partition_key;
+  for (size_t i = 0; i < modifications.size(); ++i) {
+    const Modification& m = modifications[i];
+    const SourcePosition& at = m.entry != nullptr ? m.entry->position : m.table_position;
+    if (!SameTable(tables[i], tables[0])) {
+      return ErrorAt(at, "Batch with conditions cannot span multiple tables");
+    }
+    Mutation scratch = engine->NewMutation();
+    std::vector<DmlTouched> touched;
+    DmlWriter dry_run(engine, &scratch, &touched);
+    CELLFS_RETURN_IF_ERROR(Run(&dry_run, tables[i], m, attributes[i]));
+    if (touched.empty()) return Status::FailedPrecondition("a conditional statement wrote nothing");
+    ConditionalStatement statement;
+    statement.conditions = m.conditions;
+    const TableSchema& t = *tables[i];
+    for (const DmlTouched& write : touched) {
+      if (!request) {
+        partition_key = write.partition_key;
+        request = std::make_unique<ConditionalRequest>(tables[0], partition_key, batch);
+      } else if (write.partition_key != partition_key) {
+        return ErrorAt(at, "Batch with conditions cannot span multiple partitions");
+      }
+      switch (write.scope) {
+        case DmlTouched::Scope::kCells:
+          if (t.clustering_count() > 0 && write.clustering.empty()) {
+            statement.static_row = true;
+            statement.updates_static = true;
+            break;
+          }
+          statement.clustering = write.clustering;
+          statement.updates_regular = true;
+          for (size_t column : write.columns) {
+            statement.updates_static =
+                statement.updates_static || t.column(column).kind == ColumnKind::kStatic;
+          }
+          break;
+        case DmlTouched::Scope::kRow:
+          statement.clustering = write.clustering;
+          statement.updates_regular = true;
+          break;
+        case DmlTouched::Scope::kPartition:
+          statement.partition_delete = true;
+          statement.static_row = true;
+          break;
+      }
+    }
+    CELLFS_RETURN_IF_ERROR(request->Add(std::move(statement)));
+  }
+  std::lock_guard<std::mutex> lock(PartitionLocks::For(*tables[0], partition_key));
+  bool applied = false;
+  CELLFS_RETURN_IF_ERROR(request->Check(engine->NewReadView(), &applied));
+  if (applied) {
+    Mutation mutation = engine->NewMutation();
+    std::vector<DmlTouched> touched;
+    DmlWriter writer(engine, &mutation, &touched);
+    for (size_t i = 0; i < modifications.size(); ++i) {
+      CELLFS_RETURN_IF_ERROR(Run(&writer, tables[i], modifications[i], attributes[i]));
+    }
+    if (!mutation.empty()) CELLFS_RETURN_IF_ERROR(engine->Apply(std::move(mutation)));
+    result->touched = std::move(touched);
+  }
+  result->output = request->Output();
   return Status::Ok();
 }
 
@@ -147,34 +249,58 @@ Status RunBatch(Engine* engine, const std::string& keyspace, const BatchStatemen
 
 Status ExecuteDataStatement(Engine* engine, const Statement& statement, const std::string& keyspace,
                             DmlResult* result) {
-  Mutation mutation = engine->NewMutation();
-  std::vector<DmlTouched> touched;
-  DmlWriter writer(engine, &mutation, &touched);
-  if (const auto* batch = std::get_if<BatchStatement>(&statement.body)) {
-    CELLFS_RETURN_IF_ERROR(RunBatch(engine, keyspace, *batch, statement.position, &writer));
+  const auto* batch = std::get_if<BatchStatement>(&statement.body);
+  BatchEntry lone;  // a lone statement, as a batch of one
+  std::vector<Modification> modifications;
+  if (batch != nullptr) {
+    for (const BatchEntry& entry : batch->statements)
+      modifications.push_back(ModificationOf(entry));
+  } else {
+    if (const auto* insert = std::get_if<InsertStatement>(&statement.body)) {
+      lone.kind = BatchEntry::Kind::kInsert;
+      lone.insert = *insert;
+    } else if (const auto* update = std::get_if<UpdateStatement>(&statement.body)) {
+      lone.kind = BatchEntry::Kind::kUpdate;
+      lone.update = *update;
+    } else {
+      lone.kind = BatchEntry::Kind::kDelete;
+      lone.remove = std::get<DeleteStatement>(statement.body);
+    }
+    modifications.push_back(ModificationOf(lone));
+    modifications.back().entry = nullptr;
+  }
+  std::vector<TableHandle> tables;
+  for (const Modification& m : modifications) {
+    CELLFS_RETURN_IF_ERROR(ResolveTable(engine, keyspace, *m.keyspace, *m.table, m.table_position,
+                                        &tables.emplace_back()));
+  }
+  if (batch != nullptr) {
+    CELLFS_RETURN_IF_ERROR(CheckBatch(*batch, modifications, tables, statement.position));
     result->summary = "BATCH (" + std::to_string(batch->statements.size()) + " statement" +
                       (batch->statements.size() == 1 ? ")" : "s)");
   } else {
-    BatchEntry entry;  // a lone statement, as a batch of one
-    if (const auto* insert = std::get_if<InsertStatement>(&statement.body)) {
-      entry.kind = BatchEntry::Kind::kInsert;
-      entry.insert = *insert;
-    } else if (const auto* update = std::get_if<UpdateStatement>(&statement.body)) {
-      entry.kind = BatchEntry::Kind::kUpdate;
-      entry.update = *update;
-    } else {
-      entry.kind = BatchEntry::Kind::kDelete;
-      entry.remove = std::get<DeleteStatement>(statement.body);
-    }
-    const Modification m = ModificationOf(entry);
-    TableHandle table;
+    result->summary = Verb(lone.kind) + " " + QuoteIdentifier(tables[0]->def.keyspace) + "." +
+                      QuoteIdentifier(tables[0]->def.name);
+  }
+  const bool conditional =
+      std::any_of(modifications.begin(), modifications.end(),
+                  [](const Modification& m) { return !m.conditions->empty(); });
+  if (conditional) CELLFS_RETURN_IF_ERROR(CheckConditional(batch, modifications, tables));
+  std::vector<WriteAttributes> attributes(modifications.size());
+  for (size_t i = 0; i < modifications.size(); ++i) {
+    const std::optional<int64_t> batch_timestamp =
+        batch != nullptr ? batch->using_clause.timestamp : std::nullopt;
     CELLFS_RETURN_IF_ERROR(
-        ResolveTable(engine, keyspace, *m.keyspace, *m.table, m.table_position, &table));
-    WriteAttributes attributes;
-    CELLFS_RETURN_IF_ERROR(AttributesOf(*m.using_clause, std::nullopt, &attributes));
-    CELLFS_RETURN_IF_ERROR(Run(&writer, table, m, attributes));
-    result->summary = Verb(entry.kind) + " " + QuoteIdentifier(table->def.keyspace) + "." +
-                      QuoteIdentifier(table->def.name);
+        AttributesOf(*modifications[i].using_clause, batch_timestamp, &attributes[i]));
+  }
+  if (conditional) {
+    return RunConditional(engine, modifications, tables, attributes, batch != nullptr, result);
+  }
+  Mutation mutation = engine->NewMutation();
+  std::vector<DmlTouched> touched;
+  DmlWriter writer(engine, &mutation, &touched);
+  for (size_t i = 0; i < modifications.size(); ++i) {
+    CELLFS_RETURN_IF_ERROR(Run(&writer, tables[i], modifications[i], attributes[i]));
   }
   if (!mutation.empty()) CELLFS_RETURN_IF_ERROR(engine->Apply(std::move(mutation)));
   result->touched = std::move(touched);

@@ -31,6 +31,10 @@ struct DmlResult {
   // The transcript summary: "INSERT ks.t", "UPDATE ks.t", "DELETE ks.t",
   // "BATCH (3 statements)"; names through QuoteIdentifier.
   std::string summary;
+  // A conditional statement's result (IF ...), as cqlsh prints it: an
+  // empty line, then the "[applied]" table, each line ended by "\n"
+  // (dml_conditions.h). Empty for other statements.
+  std::string output;
   std::vector<DmlTouched> touched;
 };
 
@@ -42,6 +46,11 @@ struct DmlResult {
 // kill -9). Reads happen only where Cassandra reads before writing (list
 // l[i] = v, DELETE l[i], l = l - [...]), from a snapshot taken before the
 // write.
+// A conditional statement or batch (IF NOT EXISTS, IF EXISTS, IF c = v...)
+// runs as a lightweight transaction (dml_conditions.h): on one table and
+// partition, its conditions checked and its writes applied under the
+// partition's lock; whether it applied is in result->output, and a
+// condition that does not hold is not an error.
 //
 // Errors: InvalidArgument with Cassandra's message prefixed by a position
 // ("line 3:12: Undefined column name x"), NotSupported for what cellfs

@@ -9,6 +9,7 @@
 #include "engine/cql/key_codec.h"
 #include "engine/store/cell.h"
 #include "engine/store/partition_ref.h"
+#include "fs/cql/value_order.h"
 
 namespace cellfs::fs {
 namespace {
@@ -19,28 +20,6 @@ std::string BigEndian(uint64_t value, size_t width) {
   std::string out(width, '\0');
   for (size_t i = width; i-- > 0; value >>= 8) out[i] = static_cast<char>(value & 0xFF);
   return out;
-}
-
-int64_t CounterValue(std::string_view bytes) {
-  uint64_t bits = 0;
-  for (char c : bytes) bits = (bits << 8) | static_cast<unsigned char>(c);
-  return static_cast<int64_t>(bits);
-}
-
-// <0, 0, >0 as `a` sorts before, with or after `b` in `type`'s order (the
-// order of its values, never a column's DESC). Non-frozen collections and
-// durations, which have no order, compare by bytes (equality is what
-// matters for them: Cassandra refuses ranges on them).
-int Compare(const CqlType& type, std::string_view a, std::string_view b) {
-  if (type.kind() == TypeKind::kCounter) {
-    const int64_t x = CounterValue(a), y = CounterValue(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
-  if (type.is_multi_cell() || type.kind() == TypeKind::kDuration) return a.compare(b);
-  std::string ea, eb;
-  EncodeKeyComponent(type, a, SortOrder::kAsc, &ea);
-  EncodeKeyComponent(type, b, SortOrder::kAsc, &eb);
-  return ea.compare(eb);
 }
 
 bool Holds(Op op, int order) {
@@ -256,7 +235,7 @@ bool SelectRowReader::Keep(const std::vector<std::string>& clustering,
       bool found = false;
       const size_t start = is_map && filter.op == Op::kContains ? 1 : 0;
       for (size_t i = start; i < items.size() && !found; i += is_map ? 2 : 1) {
-        found = Compare(*filter.compared_type, items[i], filter.values[0]) == 0;
+        found = CompareValues(*filter.compared_type, items[i], filter.values[0]) == 0;
       }
       if (!found) return false;
       continue;
@@ -267,8 +246,8 @@ bool SelectRowReader::Keep(const std::vector<std::string>& clustering,
     for (size_t offset = 0; offset + width <= filter.values.size() && !any; offset += width) {
       int order = 0;
       for (size_t i = 0; i < width && order == 0; ++i) {
-        order =
-            Compare(*table.column(filter.columns[i]).type, values[i], filter.values[offset + i]);
+        order = CompareValues(*table.column(filter.columns[i]).type, values[i],
+                              filter.values[offset + i]);
       }
       any = Holds(filter.op, order);
     }

@@ -133,7 +133,11 @@ std::string RunStatement(Engine* engine, const Statement& statement, Origin orig
     Status status = ExecuteDataStatement(engine, statement, *keyspace, &result);
     if (!status.ok()) return "ERROR " + Rebase(status.message(), statement.position, origin);
     for (DmlTouched& t : result.touched) touched->push_back(std::move(t));
-    return "OK " + result.summary;
+    if (result.output.empty()) return "OK " + result.summary;
+    // A conditional statement's "[applied]" table.
+    const std::string& text = result.output;
+    return "OUTPUT " + std::to_string(std::count(text.begin(), text.end(), '\n')) + "\n" +
+           text.substr(0, text.size() - 1);
   }
   if (std::holds_alternative<SelectStatement>(statement.body)) {
     std::unique_ptr<ResultStream> result;

@@ -30,6 +30,8 @@ namespace cellfs::fs {
 //   "ERROR line L:C: <message>\n"  L and C count from the start of everything
 //                         written to this session, not from the chunk.
 //   "OUTPUT <n>\n" then n lines: a statement's printed result (DESCRIBE;
+//                         a conditional INSERT, UPDATE, DELETE or BATCH:
+//                         its "[applied]" table, in place of "OK ...";
 //                         SELECT, whose rows come as several blocks, a page
 //                         of rows each, made when the reader reaches them:
 //                         fs/cql/select_executor.h),

@@ -63,6 +63,31 @@ TEST_CASE("UPDATE parses every assignment form", "[parser][dml]") {
   CHECK(update.where[1].value.text == "'x'");
 }
 
+TEST_CASE("IF clauses: NOT EXISTS before USING, EXISTS, and conditions", "[parser][dml][lwt]") {
+  using Kind = ConditionClause::Kind;
+  using Op = Condition::Op;
+  auto insert = ParseAs<InsertStatement>("INSERT INTO t (p) VALUES (1) IF NOT EXISTS USING TTL 5");
+  CHECK(insert.conditions.kind == Kind::kIfNotExists);
+  CHECK(insert.conditions.position.column == 30);
+  CHECK(insert.using_clause.ttl == 5);
+  CHECK(ParseAs<InsertStatement>("INSERT INTO t (p) VALUES (1)").conditions.empty());
+  CHECK(ParseAs<DeleteStatement>("DELETE FROM t WHERE p = 1 IF EXISTS").conditions.kind ==
+        Kind::kIfExists);
+  auto update = ParseAs<UpdateStatement>(
+      "UPDATE t SET v = 1 WHERE p = 1 IF v = 2 AND w != null AND m['k'] <= 3 AND u.f > 'x' "
+      "AND l[0] IN (1, null) AND x < 1 AND y >= 2");
+  REQUIRE(update.conditions.kind == Kind::kColumns);
+  const auto& c = update.conditions.columns;
+  REQUIRE(c.size() == 7);
+  CHECK((c[0].target.name == "v" && c[0].op == Op::kEq && c[0].value.text == "2"));
+  CHECK((c[1].op == Op::kNe && c[1].value.is_null()));
+  CHECK((c[2].target.index->text == "'k'" && c[2].op == Op::kLe && c[2].value.text == "3"));
+  CHECK((c[3].target.field == "f" && c[3].op == Op::kGt));
+  CHECK((c[4].op == Op::kIn && c[4].values.size() == 2 && c[4].values[1].is_null()));
+  CHECK(c[5].op == Op::kLt);
+  CHECK((c[6].op == Op::kGe && c[6].op_position.column == 123));
+}
+
 TEST_CASE("DELETE parses columns, elements, ranges and USING TIMESTAMP", "[parser][dml]") {
   auto remove = ParseAs<DeleteStatement>(
       "DELETE a, m['k'], l[0], u.f FROM ks.t USING TIMESTAMP 9 WHERE p = 1 AND c > 2 AND c <= 5");
@@ -107,12 +132,13 @@ TEST_CASE("data statement refusals carry their positions", "[parser][dml][errors
     const char* message;
   };
   const Case cases[] = {
-      {"INSERT INTO t (p) VALUES (1) IF NOT EXISTS",
-       "line 1:30: conditional statements (IF ...) are not supported by cellfs"},
-      {"UPDATE t SET v = 1 WHERE p = 1 IF v = 2",
-       "line 1:32: conditional statements (IF ...) are not supported by cellfs"},
-      {"DELETE FROM t WHERE p = 1 IF EXISTS",
-       "line 1:27: conditional statements (IF ...) are not supported by cellfs"},
+      {"INSERT INTO t (p) VALUES (1) IF EXISTS", "line 1:33: expected NOT, found 'exists'"},
+      {"UPDATE t SET v = 1 WHERE p = 1 IF v",
+       "line 1:36: expected '=', '<', '<=', '>', '>=', "
+       "'!=' or IN, found end of input"},
+      {"DELETE FROM t WHERE p = 1 IF v IN (1", "line 1:37: expected ')', found end of input"},
+      {"UPDATE t SET v = 1 WHERE p = 1 IF NOT EXISTS",
+       "line 1:35: expected column name, found reserved keyword 'not'"},
       {"DELETE FROM t WHERE p IN (1, 2)", "line 1:23: IN relations are not supported by cellfs"},
       {"INSERT INTO t (p) VALUES ()", "line 1:27: expected a value, found ')'"},
       {"INSERT t (p) VALUES (1)", "line 1:8: expected INTO, found 't'"},
@@ -136,11 +162,10 @@ TEST_CASE("data statement refusals carry their positions", "[parser][dml][errors
 
 TEST_CASE("an error inside a BATCH skips the whole batch, not just to its first ';'",
           "[parser][dml][errors]") {
-  CHECK(Outline("BEGIN BATCH INSERT INTO t (p) VALUES (1) IF NOT EXISTS; "
-                "INSERT INTO t (p) VALUES (2); APPLY BATCH; USE k") ==
-        std::vector<std::string>{
-            "error: line 1:42: conditional statements (IF ...) are not supported by cellfs",
-            "UseKeyspace"});
+  CHECK(
+      Outline("BEGIN BATCH INSERT INTO t (p) VALUES (1) IF NOT THERE; "
+              "INSERT INTO t (p) VALUES (2); APPLY BATCH; USE k") ==
+      std::vector<std::string>{"error: line 1:49: expected EXISTS, found 'there'", "UseKeyspace"});
 }
 
 }  // namespace

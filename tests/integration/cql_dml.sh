@@ -95,4 +95,18 @@ bash -c "printf \"INSERT INTO app.users (id, name) VALUES (5, 'Eve');\" > '$MNT/
   fail "writing INSERT to @cql failed"
 expect_eq "row from @cql" "Eve" "$(cat "$MNT/app/users/5/name")"
 
+step "conditional statements print cqlsh's [applied] table"
+"$CELLFS" cql "$MNT" -e "INSERT INTO app.users (id, name) VALUES (7, 'Gus') IF NOT EXISTS" >"$WORK/out" ||
+  fail "IF NOT EXISTS failed"
+expect_eq "applied" $'\n [applied]\n-----------\n      True' "$(cat "$WORK/out")"
+rc=0
+"$CELLFS" cql "$MNT" -e "UPDATE app.users SET name = 'Hal' WHERE id = 7 IF name = 'Ivy'" >"$WORK/out" ||
+  rc=$?
+expect_eq "a condition that does not hold is no error" 0 "$rc"
+expect_eq "not applied, with the current value" \
+  $'\n [applied] | name\n-----------+------\n     False |  Gus' "$(cat "$WORK/out")"
+expect_eq "the cell kept its value" "Gus" "$(cat "$MNT/app/users/7/name")"
+cql "UPDATE app.users SET name = 'Hal' WHERE id = 7 IF name = 'Gus'"
+expect_eq "applied: the file shows it" "Hal" "$(cat "$MNT/app/users/7/name")"
+
 echo "PASS $SCENARIO"

@@ -38,8 +38,9 @@ cql_refused "SELECT needing ALLOW FILTERING" "use ALLOW FILTERING" "SELECT * FRO
 cql_refused "SELECT of an unknown column" "Undefined column name nosuch" "SELECT nosuch FROM hv.types"
 cql_refused "SELECT with a negative LIMIT" "LIMIT must be strictly positive" \
   "SELECT * FROM hv.types LIMIT -1"
-cql_refused "INSERT ... IF NOT EXISTS" "are not supported by cellfs" \
-  "INSERT INTO hv.types (k) VALUES (3) IF NOT EXISTS"
+cql_refused "a conditional update of a counter" \
+  "Conditional updates are not supported on counter tables" \
+  "UPDATE hv.counts SET hits = hits + 1 WHERE k = 'a' IF EXISTS"
 cql_refused "INSERT into a counter table" \
   "INSERT statements are not allowed on counter tables, use UPDATE instead" \
   "INSERT INTO hv.counts (k, hits) VALUES ('a', 1)"

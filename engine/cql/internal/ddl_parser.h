@@ -87,7 +87,9 @@ class DdlParser {
   Status ParseAssignment(Assignment* out);
   Status ParseColumnRef(ColumnRef* out);
   // An IF clause: refused (conditional statements are not implemented).
-  Status RefuseCondition();
+  // IF EXISTS, or IF and conditions joined by AND (UPDATE, DELETE).
+  Status ParseConditions(ConditionClause* out);
+  Status ParseCondition(Condition* out);
   // One value term, kept as its source text (engine/cql/dml_statement.h).
   Status ParseTermText(CqlTerm* out);
   // A bracketed run ( ), [ ], { } from its opening token to its closing one.

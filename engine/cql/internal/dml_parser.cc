@@ -66,9 +66,15 @@ Status DdlParser::ParseInsert(InsertStatement* out) {
       return ParseTermText(&out->values.back());
     }));
   }
-  if (PeekKeyword("if")) return RefuseCondition();
+  // Cassandra's grammar puts IF NOT EXISTS before USING.
+  if (PeekKeyword("if")) {
+    out->conditions.position = Peek().position;
+    Take();
+    CELLFS_RETURN_IF_ERROR(ExpectKeyword("not"));
+    CELLFS_RETURN_IF_ERROR(ExpectKeyword("exists"));
+    out->conditions.kind = ConditionClause::Kind::kIfNotExists;
+  }
   if (PeekKeyword("using")) CELLFS_RETURN_IF_ERROR(ParseUsing(true, &out->using_clause));
-  if (PeekKeyword("if")) return RefuseCondition();
   return Status::Ok();
 }
 
@@ -99,7 +105,7 @@ Status DdlParser::ParseUpdate(UpdateStatement* out) {
     if (!TakePunct(',')) break;
   }
   CELLFS_RETURN_IF_ERROR(ParseWhere(&out->where, &out->where_position));
-  if (PeekKeyword("if")) return RefuseCondition();
+  if (PeekKeyword("if")) return ParseConditions(&out->conditions);
   return Status::Ok();
 }
 
@@ -117,7 +123,7 @@ Status DdlParser::ParseDelete(DeleteStatement* out) {
   SplitName(std::move(name), &out->keyspace, &out->table, &out->table_position);
   if (PeekKeyword("using")) CELLFS_RETURN_IF_ERROR(ParseUsing(false, &out->using_clause));
   CELLFS_RETURN_IF_ERROR(ParseWhere(&out->where, &out->where_position));
-  if (PeekKeyword("if")) return RefuseCondition();
+  if (PeekKeyword("if")) return ParseConditions(&out->conditions);
   return Status::Ok();
 }
 

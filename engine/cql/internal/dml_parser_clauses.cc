@@ -139,9 +139,49 @@ Status DdlParser::ParseAssignment(Assignment* out) {
   return Status::Ok();
 }
 
-Status DdlParser::RefuseCondition() {
-  return Status::NotSupported(Peek().position.ToString() +
-                              ": conditional statements (IF ...) are not supported by cellfs");
+Status DdlParser::ParseConditions(ConditionClause* out) {
+  out->position = Peek().position;
+  CELLFS_RETURN_IF_ERROR(ExpectKeyword("if"));
+  if (TakeKeyword("exists")) {
+    out->kind = ConditionClause::Kind::kIfExists;
+    return Status::Ok();
+  }
+  out->kind = ConditionClause::Kind::kColumns;
+  do {
+    out->columns.emplace_back();
+    CELLFS_RETURN_IF_ERROR(ParseCondition(&out->columns.back()));
+  } while (TakeKeyword("and"));
+  return Status::Ok();
+}
+
+// c op v, c IN (v, ...), with c a column, l[i], m[k] or u.f; op one of
+// = != < <= > >=.
+Status DdlParser::ParseCondition(Condition* out) {
+  using Op = Condition::Op;
+  CELLFS_RETURN_IF_ERROR(ParseColumnRef(&out->target));
+  out->op_position = Peek().position;
+  if (TakePunct('=')) {
+    out->op = Op::kEq;
+  } else if (TakePunct('<')) {
+    out->op = TakePunct('=') ? Op::kLe : Op::kLt;
+  } else if (TakePunct('>')) {
+    out->op = TakePunct('=') ? Op::kGe : Op::kGt;
+  } else if (Peek().kind == TokenKind::kPunct && Peek().text == "!=") {
+    Take();
+    out->op = Op::kNe;
+  } else if (TakeKeyword("in")) {
+    out->op = Op::kIn;
+    CELLFS_RETURN_IF_ERROR(ExpectPunct('('));
+    if (TakePunct(')')) return Status::Ok();
+    do {
+      out->values.emplace_back();
+      CELLFS_RETURN_IF_ERROR(ParseTermText(&out->values.back()));
+    } while (TakePunct(','));
+    return ExpectPunct(')');
+  } else {
+    return Expected("'=', '<', '<=', '>', '>=', '!=' or IN");
+  }
+  return ParseTermText(&out->value);
 }
 
 Status DdlParser::ParseTermText(CqlTerm* out) {
