@@ -9,11 +9,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
+# Debug information is line tables only (-g1): enough for backtraces and
+# sanitizer reports, and it compiles about a third faster than -g.
 configure() {  # configure BUILD_DIR CMAKE_ARGS...
   local dir=$1
   shift
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCELLFS_WERROR=ON "$@" >/dev/null
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCELLFS_WERROR=ON \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" "$@" >/dev/null
 }
+# The sanitizer builds: -O1, as the sanitizers' documentation advises (it
+# halves their compile time against -O2), and no benchmarks.
+sanitizer_flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCELLFS_BUILD_BENCHMARKS=OFF)
 
 # Prints the time each stage took, so that CI logs show where the time goes.
 stage_started=$SECONDS
@@ -36,7 +42,7 @@ git ls-files -z '*.cc' '*.h' '*.c' | xargs -0 clang-format-14 --dry-run -Werror
 
 run_suite build/release
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  run_suite build/asan -DCELLFS_SANITIZE=address,undefined
+  run_suite build/asan -DCELLFS_SANITIZE=address,undefined "${sanitizer_flags[@]}"
 
 # TSan: only the tests whose point is concurrency (tests/tsan.supp explains
 # each suppression).
@@ -45,7 +51,7 @@ stress_targets=(filesystem_stress_test insert_batcher_test engine_durability_tes
 # The binaries run directly: ctest would stop at the test lists of the
 # targets this build skips.
 stage "TSan stage"
-configure build/tsan -DCELLFS_SANITIZE=thread
+configure build/tsan -DCELLFS_SANITIZE=thread "${sanitizer_flags[@]}"
 cmake --build build/tsan -j "$jobs" --target "${stress_targets[@]}"
 for target in "${stress_targets[@]}"; do
   echo "tsan: $target"
