@@ -10,6 +10,7 @@
 #include "engine/cql/cql_identifier.h"
 #include "engine/cql/cql_term.h"
 #include "engine/cql/key_codec.h"
+#include "engine/store/token.h"
 #include "fs/cql/dml_writer.h"
 
 namespace cellfs::fs {
@@ -170,19 +171,96 @@ Status BuildKeys(const TableSchema& table, const SelectPlan& plan, SelectQuery* 
   return Status::Ok();
 }
 
-bool StartsWithToken(std::string_view text) {
-  if (text.size() < 6) return false;
-  std::string head(text.substr(0, 6));
-  for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return head == "token(";
+// The argument list of `text` when it is a call of token(...), spaces
+// allowed before the parenthesis: "(a, b)"; empty otherwise.
+std::string_view TokenArguments(std::string_view text) {
+  constexpr std::string_view kName = "token";
+  if (text.size() < kName.size()) return {};
+  for (size_t i = 0; i < kName.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(text[i])) != kName[i]) return {};
+  }
+  const size_t open = text.find_first_not_of(" \t\r\n", kName.size());
+  if (open == std::string_view::npos || text[open] != '(') return {};
+  return text.substr(open);
 }
 
-Status TypeToken(const TermBound& bound, std::optional<int64_t>* token, bool* inclusive) {
-  if (StartsWithToken(bound.value.text)) {
-    return Status::NotSupported("line " + std::to_string(bound.value.position.line) + ":" +
-                                std::to_string(bound.value.position.column) +
-                                ": a token() bound written as token(...) is not supported by "
-                                "cellfs yet; give the token as a bigint");
+// The comma-separated terms of `list` ("(a, 'b,c', [1, 2])"), each with
+// its position: `list` starts `prefix` bytes after `start`. Commas inside
+// strings ('...' with '', $$...$$), quoted names and brackets do not split.
+Status SplitArguments(std::string_view list, SourcePosition start, size_t prefix,
+                      std::vector<CqlTerm>* out) {
+  auto at = [&](size_t offset) {
+    SourcePosition position = start;
+    position.column += static_cast<int>(prefix + offset);
+    position.offset += prefix + offset;
+    return position;
+  };
+  int depth = 0;
+  size_t item = 1;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const char c = list[i];
+    if (c == '\'' || c == '"') {
+      const size_t close = list.find(c, i + 1);
+      if (close == std::string_view::npos) break;
+      i = close;  // '' and "" escapes read as two strings side by side
+    } else if (c == '$' && list.substr(i, 2) == "$$") {
+      const size_t close = list.find("$$", i + 2);
+      if (close == std::string_view::npos) break;
+      i = close + 1;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    }
+    if ((c == ',' && depth == 1) || (c == ')' && depth == 0)) {
+      std::string_view text = list.substr(item, i - item);
+      const size_t first = text.find_first_not_of(" \t\r\n");
+      const size_t last = text.find_last_not_of(" \t\r\n");
+      if (first == std::string_view::npos) {
+        if (c == ')' && out->empty()) return Status::Ok();  // token()
+        return ErrorAt(at(i), "expected a value");
+      }
+      out->push_back({std::string(text.substr(first, last - first + 1)), at(item + first)});
+      item = i + 1;
+      if (c == ')') return Status::Ok();
+    }
+  }
+  return ErrorAt(at(list.size()), "expected ')'");
+}
+
+// A token bound: a bigint, or token(v1, ...) of partition key values, whose
+// token it stands for (Cassandra's token function on constants).
+Status TypeToken(const TableSchema& table, const TermBound& bound, std::optional<int64_t>* token,
+                 bool* inclusive) {
+  *inclusive = bound.inclusive;
+  if (std::string_view arguments = TokenArguments(bound.value.text); !arguments.empty()) {
+    const size_t prefix = bound.value.text.size() - arguments.size();
+    std::vector<CqlTerm> args;
+    CELLFS_RETURN_IF_ERROR(SplitArguments(arguments, bound.value.position, prefix, &args));
+    const size_t count = table.partition_key_count();
+    if (args.size() != count) {
+      return ErrorAt(
+          bound.value.position,
+          "Invalid number of arguments in call to function system.token: " + std::to_string(count) +
+              " required but " + std::to_string(args.size()) + " provided");
+    }
+    Values key(count);
+    for (size_t i = 0; i < count; ++i) {
+      const ColumnDef& column = table.column(i);
+      bool is_null = false;
+      if (!ParseValueTerm(*column.type, args[i], column.name, &key[i], &is_null).ok()) {
+        return ErrorAt(args[i].position, "Type error: " + args[i].text +
+                                             " cannot be passed as argument " + std::to_string(i) +
+                                             " of function system.token of type " +
+                                             column.type->ToCql());
+      }
+      if (is_null) {
+        return ErrorAt(args[i].position,
+                       "Invalid null value for partition key part " + QuoteIdentifier(column.name));
+      }
+    }
+    *token = ComputeToken(SerializePartitionKey(key));
+    return Status::Ok();
   }
   std::string value;
   bool is_null = false;
@@ -194,7 +272,6 @@ Status TypeToken(const TermBound& bound, std::optional<int64_t>* token, bool* in
   uint64_t bits = 0;
   for (char c : value) bits = (bits << 8) | static_cast<unsigned char>(c);
   *token = static_cast<int64_t>(bits);
-  *inclusive = bound.inclusive;
   return Status::Ok();
 }
 
@@ -297,11 +374,11 @@ Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, Select
   }
   if (plan.token_start) {
     CELLFS_RETURN_IF_ERROR(
-        TypeToken(*plan.token_start, &query->token_lower, &query->token_lower_inclusive));
+        TypeToken(t, *plan.token_start, &query->token_lower, &query->token_lower_inclusive));
   }
   if (plan.token_end) {
     CELLFS_RETURN_IF_ERROR(
-        TypeToken(*plan.token_end, &query->token_upper, &query->token_upper_inclusive));
+        TypeToken(t, *plan.token_end, &query->token_upper, &query->token_upper_inclusive));
   }
   CELLFS_RETURN_IF_ERROR(BuildSlices(t, plan, query));
   for (const RowFilter& filter : plan.filters) {

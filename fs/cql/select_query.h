@@ -70,8 +70,7 @@ struct SelectQuery {
 // Types `plan`'s terms for `table`. InvalidArgument with Cassandra's
 // message at the term's position ("line 1:40: Invalid STRING constant
 // ..."), NotSupported for selections cellfs does not run yet (functions
-// other than count(*), writetime, ttl and token; CAST; constants; a
-// token() bound written as token(...)).
+// other than count(*), writetime, ttl and token; CAST; constants).
 Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, SelectQuery* query);
 
 }  // namespace cellfs::fs
