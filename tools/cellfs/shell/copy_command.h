@@ -10,11 +10,13 @@
 namespace cellfs::tools::shell {
 
 // Runs `copy` (kind kCopy) on the mount: TO is `cellfs dump --csv -o FILE`
-// (the CSV always starts with its header), FROM is `cellfs load FILE`
-// (whose CSV must start with a header: HEADER = true is required). A
-// column list is refused, as are an unqualified table with no keyspace in
-// use. Messages go to stdout/stderr as those commands print them. Returns
-// true when the whole table was copied.
+// (the CSV always starts with its header; a column list is refused), FROM
+// is `cellfs load FILE` with the columns named by the file's header (HEADER
+// = true), or by the column list or else the table's columns in order
+// (LoadArgs::header; with HEADER = true the file's own header line is then
+// skipped). An unqualified table needs a keyspace in use. Messages go to
+// stdout/stderr as those commands print them. Returns true when the whole
+// table was copied.
 bool RunCopy(const ShellCommand& copy, const std::string& mount_point,
              const std::string& keyspace_in_use);
 
