@@ -19,6 +19,8 @@ mkdir "$HOME_DIR" "$OUT"
 printf 'INSERT INTO t (k, c, v) VALUES (3, 1, %s);\n-- a comment; not a statement\nINSERT INTO t (k, c, v)\n  VALUES (3, 2, %s);\n' \
   "'from source'" "'two'" >"$WORK/more.cql"
 printf 'k,c,v\n4,1,csv one\n4,2,csv two\n' >"$WORK/rows.csv"
+printf '5,1,no header\nnotanint,1,bad\n' >"$WORK/bare.csv"
+printf 'v,k,c\nlisted,6,1\n' >"$WORK/listed.csv"
 
 step "a session"
 P='cellfs> '
@@ -45,6 +47,8 @@ T=$'\t'
   echo "more${T}\\r${T}$PK"
   echo "source${T}SOURCE '$WORK/more.cql'\\r${T}$PK"
   echo "copyfrom${T}COPY t FROM '$WORK/rows.csv' WITH HEADER = true\\r${T}$PK"
+  echo "copybare${T}COPY t FROM '$WORK/bare.csv';\\r${T}$PK"
+  echo "copylisted${T}COPY t (v, k, c) FROM '$WORK/listed.csv' WITH HEADER = true;\\r${T}$PK"
   echo "copyto${T}COPY ks.t TO '$WORK/out.csv';\\r${T}$PK"
   echo "help${T}HELP\\r${T}$PK"
   echo "exit${T}exit\\r${T}"
@@ -104,6 +108,14 @@ expect_eq "rows from SOURCE" "from source" "$(cat "$MNT/ks/t/3/1/v")"
 expect_eq "and the second one, over two lines" "two" "$(cat "$MNT/ks/t/3/2/v")"
 expect_contains "COPY FROM loads the CSV" "2 rows stored, 0 refused" "$(cat "$OUT/copyfrom")"
 expect_eq "rows from COPY FROM" "csv two" "$(cat "$MNT/ks/t/4/2/v")"
+expect_contains "COPY FROM without HEADER: the table's columns in order" "1 rows stored, 1 refused" \
+  "$(cat "$OUT/copybare")"
+expect_contains "a refused line is named by its line in the file" "$WORK/bare.csv: line 2:" \
+  "$(cat "$OUT/copybare")"
+expect_eq "rows from a CSV without a header" "no header" "$(cat "$MNT/ks/t/5/1/v")"
+expect_contains "COPY FROM with a column list skips the file's header" "1 rows stored, 0 refused" \
+  "$(cat "$OUT/copylisted")"
+expect_eq "rows from a listed CSV" "listed" "$(cat "$MNT/ks/t/6/1/v")"
 expect_contains "COPY TO says where" "copied ks.t to $WORK/out.csv" "$(cat "$OUT/copyto")"
 expect_eq "COPY TO wrote the table as CSV" "$(cat "$MNT/ks/t/@csv")" "$(cat "$WORK/out.csv")"
 expect_contains "HELP lists the shell commands" "EXPAND [ON | OFF]" "$(cat "$OUT/help")"
