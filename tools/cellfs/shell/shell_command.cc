@@ -218,7 +218,7 @@ std::string ShellHelpText() {
          "  PAGING [ON | OFF | N]      pause at ---MORE--- every N rows (100)\n"
          "  SOURCE 'file'              run the statements in a file\n"
          "  COPY [ks.]t TO 'file'      export the table as CSV (with a header)\n"
-         "  COPY [ks.]t FROM 'file' WITH HEADER = true   import a headed CSV\n"
+         "  COPY [ks.]t [(cols)] FROM 'file' [WITH HEADER = true]   import CSV\n"
          "  HELP                       this list\n"
          "  EXIT, QUIT, Ctrl-D         leave; Ctrl-C drops the statement being typed\n";
 }
