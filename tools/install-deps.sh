@@ -9,6 +9,7 @@ packages=(
   libxxhash-dev               # partition tokens
   libleveldb-dev libsnappy-dev  # storage (LevelDB links snappy)
   nlohmann-json3-dev          # the stored catalog's records
+  libedit-dev                 # the interactive `cellfs cql` shell
   clang-14 libclang-rt-14-dev # libFuzzer runs (tools/fuzz.sh)
   clang-format-14             # the format check (tools/test.sh)
 )

@@ -18,6 +18,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "tools/cellfs/shell/shell.h"
+
 namespace cellfs::tools {
 namespace {
 
@@ -166,6 +168,9 @@ bool PrintTranscript(int fd, const std::string& path, bool* errors) {
 }  // namespace
 
 int RunCql(const CqlArgs& args) {
+  if (args.statement.empty() && args.file.empty() && isatty(STDIN_FILENO) == 1) {
+    return shell::RunShell(args.mount_point);
+  }
   std::optional<std::string> script = ReadScript(args);
   if (!script) return 1;
   std::string path = args.mount_point + "/@cql";

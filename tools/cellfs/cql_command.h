@@ -12,11 +12,11 @@ struct CqlArgs {
   std::string file;       // -f; "-" is stdin
 };
 
-// Writes the script to MOUNTPOINT/@cql, then reads back the transcript of
-// the same open file: "OK ..." lines go to stdout, "ERROR line L:C: ..."
-// lines to stderr. A -e statement without a final ';' gets one. Returns the
-// exit code: 0 when every statement ran, 1 when one failed or the mount or
-// script cannot be used.
+// With neither -e nor -f and stdin a terminal: the interactive shell
+// (shell/shell.h). Otherwise writes the script to MOUNTPOINT/@cql, then reads back the transcript
+// of the same open file: "OK ..." lines go to stdout, "ERROR line L:C: ..." lines to stderr. A -e
+// statement without a final ';' gets one. Returns the exit code: 0 when every statement ran, 1 when
+// one failed or the mount or script cannot be used.
 int RunCql(const CqlArgs& args);
 
 }  // namespace cellfs::tools

@@ -99,10 +99,17 @@ uint64_t CountLines(const char* data, size_t size) {
 // drops the first `skip` records after the header (--skip-rows), and
 // counts lines and records, so a checkpoint can be cut at a record boundary
 // and named by the file's own line number. Blank lines before the first
-// record are kept and are not records.
+// record are kept and are not records. With `header_given` (LoadArgs::header)
+// the input is CSV whose every line is a record, after a header line of
+// the mount's (or parser's) line 1 that the file does not hold.
 class RecordFilter {
  public:
-  explicit RecordFilter(uint64_t skip) : skip_(skip) {}
+  RecordFilter(uint64_t skip, bool header_given) : skip_(skip) {
+    if (!header_given) return;
+    format_ = Format::kCsv;
+    header_lines_ = 1;
+    given_lines_ = 1;
+  }
 
   // Where a block may be cut: after `offset` bytes of the filtered block,
   // the input's first `lines` lines and first `records` records (header
@@ -145,7 +152,7 @@ class RecordFilter {
 
   // The file's line number of line `line` of what was sent.
   uint64_t FileLine(uint64_t line) const {
-    return line <= header_lines_ ? line : line + skipped_lines_;
+    return line <= header_lines_ ? line : line + skipped_lines_ - given_lines_;
   }
 
  private:
@@ -159,6 +166,7 @@ class RecordFilter {
   uint64_t skipped_ = 0;
   uint64_t skipped_lines_ = 0;
   uint64_t header_lines_ = 0;
+  uint64_t given_lines_ = 0;  // header lines sent that are not in the file
 };
 
 // `report` ("line N: message\n"...) with each N turned into the file's.
@@ -345,8 +353,8 @@ bool ParseReport(const std::string& report, FileResult* result) {
 }
 
 FileResult LoadFileThroughMount(const std::string& file, const std::string& insert_path,
-                                uint64_t skip_rows, ProgressMeter& meter, int in) {
-  RecordFilter filter(skip_rows);
+                                const LoadArgs& args, ProgressMeter& meter, int in) {
+  RecordFilter filter(args.skip_rows, !args.header.empty());
   FileResult result;
   int out = open(insert_path.c_str(), O_RDWR | O_CLOEXEC);
   if (out < 0) {
@@ -357,6 +365,16 @@ FileResult LoadFileThroughMount(const std::string& file, const std::string& inse
     return result;
   }
   std::string report;
+  int err = 0;
+  if (!args.header.empty()) {
+    const std::string header = args.header + "\n";
+    if (!WriteChunk(out, header.data(), header.size(), &result.refused, &err)) {
+      std::fprintf(stderr, "cellfs: writing %s: %s\n", insert_path.c_str(), ErrnoText(err).c_str());
+      close(out);
+      result.usable = false;
+      return result;
+    }
+  }
   result.usable = SendInput(in, out, file, insert_path, filter, meter, &result) &&
                   ReadWholeFile(out, insert_path, &report);
   if (close(out) != 0 && result.usable) {
@@ -401,7 +419,7 @@ int LoadThroughMount(const LoadArgs& args, const WriteAttributes& suffixes) {
   std::string insert_path = args.target + "/" + args.keyspace + "/" + args.table + "/@insert" +
                             fs::FormatWriteSuffixes(suffixes);
   bool all_stored = LoadEachFile(args, [&](const std::string& file, ProgressMeter& meter, int in) {
-    return LoadFileThroughMount(file, insert_path, args.skip_rows, meter, in);
+    return LoadFileThroughMount(file, insert_path, args, meter, in);
   });
   return all_stored ? 0 : 1;
 }
@@ -410,15 +428,16 @@ int LoadThroughMount(const LoadArgs& args, const WriteAttributes& suffixes) {
 
 FileResult LoadFileOffline(Engine* engine, const TableHandle& table,
                            const WriteAttributes& suffixes, const std::string& file,
-                           uint64_t skip_rows, ProgressMeter& meter, int in) {
+                           const LoadArgs& args, ProgressMeter& meter, int in) {
   FileResult result;
-  RecordFilter filter(skip_rows);
+  RecordFilter filter(args.skip_rows, !args.header.empty());
   std::optional<RecordFilter::Boundary> unused;
   fs::InsertParser parser(table, suffixes);
   fs::InsertBatcher batcher(engine, table, /*track_touched=*/false);
   auto sink = [&batcher](uint64_t line, Result<fs::InsertRow>&& row) {
     batcher.Add(line, std::move(row));
   };
+  if (!args.header.empty()) parser.Feed(args.header + "\n", sink);
   Buffer buffer = NewBuffer();
   while (true) {
     ssize_t n = read(in, buffer.get(), kChunk);
@@ -456,7 +475,7 @@ int LoadOffline(const LoadArgs& args, const WriteAttributes& suffixes) {
     return 1;
   }
   bool all_stored = LoadEachFile(args, [&](const std::string& file, ProgressMeter& meter, int in) {
-    return LoadFileOffline(engine.get(), *table, suffixes, file, args.skip_rows, meter, in);
+    return LoadFileOffline(engine.get(), *table, suffixes, file, args, meter, in);
   });
   Status synced = engine->Sync();
   if (!synced.ok()) {

@@ -15,6 +15,10 @@ struct LoadArgs {
   std::string ttl;                 // --ttl; empty: none (the table's default)
   std::string timestamp;           // --timestamp; empty: the server's write time
   uint64_t skip_rows = 0;          // --skip-rows: records skipped after a CSV header
+  // Set: a CSV header line (no '\n') sent before each file, whose lines
+  // are then all records (the shell's COPY FROM without HEADER = true);
+  // line numbers stay the file's. Empty: each file starts with its own.
+  std::string header;
 };
 
 // Loads each file in turn, each on an @insert of its own (line numbers count

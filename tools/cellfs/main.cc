@@ -93,7 +93,8 @@ CLI::App* AddCql(CLI::App& app, CqlArgs* args) {
       "Runs CQL statements (CREATE/ALTER/DROP KEYSPACE, TABLE, TYPE; USE) through\n"
       "MOUNTPOINT/@cql; without -e or -f they are read from stdin. Prints one line per\n"
       "statement, \"OK ...\" on stdout and \"ERROR line L:C: ...\" on stderr; exits 1\n"
-      "when any statement failed.");
+      "when any statement failed. With neither, on a terminal: an interactive shell\n"
+      "like cqlsh (HELP lists what it takes; history in ~/.cellfs_history).");
   return cql;
 }
 
