@@ -35,6 +35,7 @@ std::string_view ConstantKind(const Token& token) {
 }
 
 Status WithPosition(const SourcePosition& position, const Status& status) {
+  if (status.ok()) return status;
   const std::string& message = status.message();
   if (message.starts_with("line ")) return status;
   return Status::InvalidArgument(position.ToString() + ": " + message);

@@ -120,7 +120,12 @@ class SelectStream final : public ResultStream {
 
   bool Failed(std::string* out) {
     finished_ = true;
-    *out += "ERROR " + reader_.status().ToString() + "\n";
+    // A function's refusal (blobAsInt of a value of another width) in
+    // Cassandra's words; a storage error with its kind.
+    const Status& status = reader_.status();
+    *out += "ERROR " +
+            (status.code() == StatusCode::kInvalidArgument ? status.message() : status.ToString()) +
+            "\n";
     return true;
   }
 

@@ -12,6 +12,7 @@
 #include "engine/cql/key_codec.h"
 #include "engine/store/token.h"
 #include "fs/cql/dml_writer.h"
+#include "fs/formats/row_json.h"
 
 namespace cellfs::fs {
 namespace {
@@ -316,6 +317,56 @@ Status NotRunYet(const std::string& what) {
   return Status::NotSupported(what + " in a selection is not supported by cellfs yet");
 }
 
+Status BuildOutput(const TableSchema& table, const ResolvedSelector& selector, OutputColumn* out);
+
+// A function call or CAST: its arguments built, the function resolved on
+// their types, constant arguments typed as its parameters.
+Status BuildFunction(const TableSchema& table, const ResolvedSelector& selector,
+                     OutputColumn* out) {
+  using Kind = Selector::Kind;
+  std::vector<TypePtr> arg_types;
+  std::vector<std::string> arg_names;
+  for (const ResolvedSelector& arg : selector.args) {
+    OutputColumn& built = out->args.emplace_back();
+    if (arg.kind == Kind::kTerm) {
+      built.source = OutputColumn::Source::kConstant;
+      built.name = arg.term.text;
+      arg_types.push_back(nullptr);
+    } else {
+      ResolvedSelector unaliased = arg;
+      unaliased.alias.clear();
+      CELLFS_RETURN_IF_ERROR(BuildOutput(table, unaliased, &built));
+      arg_types.push_back(built.type);
+    }
+    arg_names.push_back(built.name);
+  }
+  out->source = OutputColumn::Source::kFunction;
+  if (selector.kind == Kind::kCast) {
+    if (arg_types.size() != 1 || !arg_types[0]) return NotRunYet("CAST of a constant");
+    CELLFS_RETURN_IF_ERROR(ResolveCast(arg_types[0], selector.name, arg_names[0], &out->function));
+    out->name = "cast(" + arg_names[0] + " as " + selector.name + ")";
+  } else {
+    std::vector<TypePtr> constant_types;
+    CELLFS_RETURN_IF_ERROR(
+        ResolveFunction(selector.name, arg_types, arg_names, &out->function, &constant_types));
+    for (size_t i = 0; i < out->args.size(); ++i) {
+      if (out->args[i].source != OutputColumn::Source::kConstant) continue;
+      const ResolvedSelector& arg = selector.args[i];
+      std::string value;
+      bool is_null = false;
+      CELLFS_RETURN_IF_ERROR(
+          ParseValueTerm(*constant_types[i], arg.term, arg_names[i], &value, &is_null));
+      out->args[i].type = constant_types[i];
+      if (!is_null) out->args[i].constant = std::move(value);
+    }
+    out->name = out->function.name + "(";
+    for (size_t i = 0; i < arg_names.size(); ++i) out->name += (i > 0 ? ", " : "") + arg_names[i];
+    out->name += ")";
+  }
+  out->type = out->function.result;
+  return Status::Ok();
+}
+
 Status BuildOutput(const TableSchema& table, const ResolvedSelector& selector, OutputColumn* out) {
   using Kind = Selector::Kind;
   using Source = OutputColumn::Source;
@@ -352,9 +403,9 @@ Status BuildOutput(const TableSchema& table, const ResolvedSelector& selector, O
       out->type = CqlType::Native(TypeKind::kBigint);
       break;
     case Kind::kCast:
-      return NotRunYet("CAST");
     case Kind::kFunction:
-      return NotRunYet("the function " + selector.name + "()");
+      CELLFS_RETURN_IF_ERROR(BuildFunction(table, selector, out));
+      break;
     case Kind::kTerm:
       return NotRunYet("a constant");
   }
@@ -395,15 +446,11 @@ Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, Select
   query->aggregate = plan.aggregate;
   if (plan.wildcard) {
     // SELECT *: every column in Cassandra's select order (row_json.h).
-    std::vector<size_t> order(t.def.columns.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_partition(order.begin(), order.end(), [&](size_t i) {
-      const ColumnKind kind = t.column(i).kind;
-      return kind != ColumnKind::kRegular;
-    });
-    for (size_t i : order) {
-      query->outputs.push_back(
-          {OutputColumn::Source::kColumn, i, t.column(i).name, t.column(i).type});
+    for (size_t i : SelectStarOrder(t)) {
+      OutputColumn& column = query->outputs.emplace_back();
+      column.column = i;
+      column.name = t.column(i).name;
+      column.type = t.column(i).type;
     }
     return Status::Ok();
   }

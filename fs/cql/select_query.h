@@ -14,6 +14,7 @@
 #include "engine/cql/table_schema.h"
 #include "engine/status.h"
 #include "engine/store/slice.h"
+#include "fs/cql/select_functions.h"
 
 namespace cellfs::fs {
 
@@ -25,11 +26,16 @@ struct OutputColumn {
     kTtl,        // ttl(`column`): int seconds left, null without a TTL
     kToken,      // token(partition key): bigint
     kCount,      // count(*) / count(1): bigint, one row for the whole result
+    kFunction,   // `function` of `args` (a native function or a CAST)
+    kConstant,   // `constant`: a function's constant argument
   };
   Source source = Source::kColumn;
   size_t column = 0;  // index in def.columns (kColumn, kWriteTime, kTtl)
   std::string name;   // the header cqlsh prints ("v", "writetime(v)", "count", an alias)
   TypePtr type;
+  ScalarFunction function;              // kFunction
+  std::vector<OutputColumn> args;       // kFunction
+  std::optional<std::string> constant;  // kConstant; nullopt: null
 };
 
 // A relation checked on each row: the row's value(s) of `columns` against
@@ -69,8 +75,9 @@ struct SelectQuery {
 
 // Types `plan`'s terms for `table`. InvalidArgument with Cassandra's
 // message at the term's position ("line 1:40: Invalid STRING constant
-// ..."), NotSupported for selections cellfs does not run yet (functions
-// other than count(*), writetime, ttl and token; CAST; constants).
+// ..."; a function's refusal, select_functions.h), NotSupported for
+// selections cellfs does not run yet (aggregates other than count(*),
+// constant selectors, the casts ResolveCast names).
 Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, SelectQuery* query);
 
 }  // namespace cellfs::fs

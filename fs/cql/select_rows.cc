@@ -153,8 +153,7 @@ bool SelectRowReader::NextRowInPartition(SelectRow* row) {
       live = *found;
     }
     if (!live || !Keep(kNoClustering, &kNoRow)) return false;
-    Emit(kNoClustering, &kNoRow, row);
-    return true;
+    return Emit(kNoClustering, &kNoRow, row);
   }
   std::vector<std::string> clustering;
   while (true) {
@@ -167,8 +166,7 @@ bool SelectRowReader::NextRowInPartition(SelectRow* row) {
                                  query_.table->clustering_count() > 0;
         partition_had_row_ = true;  // at most once
         if (!static_only || !Keep(kNoClustering, &kNoRow)) return false;
-        Emit(kNoClustering, &kNoRow, row);
-        return true;
+        return Emit(kNoClustering, &kNoRow, row);
       }
       if (!OpenSlice()) return false;
     }
@@ -177,7 +175,7 @@ bool SelectRowReader::NextRowInPartition(SelectRow* row) {
       Status decoded = rows_->DecodeClustering(&clustering);
       if (!decoded.ok()) return Fail(decoded);
       if (!Keep(clustering, &rows_->row())) continue;
-      Emit(clustering, &rows_->row(), row);
+      if (!Emit(clustering, &rows_->row(), row)) return false;
       rows_->Next();
       return true;
     }
@@ -256,43 +254,58 @@ bool SelectRowReader::Keep(const std::vector<std::string>& clustering,
   return true;
 }
 
-void SelectRowReader::Emit(const std::vector<std::string>& clustering, const RowFragment* row,
-                           SelectRow* out) const {
-  const TableSchema& table = *query_.table;
-  out->assign(query_.outputs.size(), std::nullopt);
-  const int64_t now_s = FloorSeconds(view_.now());
-  for (size_t i = 0; i < query_.outputs.size(); ++i) {
-    const OutputColumn& output = query_.outputs[i];
-    using Source = OutputColumn::Source;
-    if (output.source == Source::kToken) {
-      (*out)[i] = BigEndian(static_cast<uint64_t>(token_), 8);
-      continue;
+Status SelectRowReader::Evaluate(const OutputColumn& output,
+                                 const std::vector<std::string>& clustering, const RowFragment* row,
+                                 std::optional<std::string>* out) const {
+  using Source = OutputColumn::Source;
+  out->reset();
+  switch (output.source) {
+    case Source::kToken:
+      *out = BigEndian(static_cast<uint64_t>(token_), 8);
+      return Status::Ok();
+    case Source::kConstant:
+      *out = output.constant;
+      return Status::Ok();
+    case Source::kFunction: {
+      std::vector<std::optional<std::string>> args(output.args.size());
+      std::vector<TypePtr> types;
+      for (size_t i = 0; i < output.args.size(); ++i) {
+        CELLFS_RETURN_IF_ERROR(Evaluate(output.args[i], clustering, row, &args[i]));
+        types.push_back(output.args[i].type);
+      }
+      return ApplyFunction(output.function, types, args, out);
     }
-    const Cell* cell = nullptr;
-    auto value = ValueOf(table, output.column, partition_key_, clustering, static_row_, row, &cell);
-    if (!value) continue;
-    switch (output.source) {
-      case Source::kColumn:
-        if (cell != nullptr && cell->is_counter()) {
-          (*out)[i] = std::string(cell->value);
-        } else {
-          (*out)[i] = std::string(*value);
-        }
-        break;
-      case Source::kWriteTime:
-        if (cell != nullptr) (*out)[i] = BigEndian(static_cast<uint64_t>(cell->write_time), 8);
-        break;
-      case Source::kTtl:
-        if (cell != nullptr && cell->is_expiring()) {
-          const int64_t left = std::max<int64_t>(cell->local_deletion_time - now_s, 0);
-          (*out)[i] = BigEndian(static_cast<uint64_t>(left), 4);
-        }
-        break;
-      case Source::kToken:
-      case Source::kCount:
-        break;
-    }
+    case Source::kCount:
+      return Status::Ok();
+    case Source::kColumn:
+    case Source::kWriteTime:
+    case Source::kTtl:
+      break;
   }
+  const Cell* cell = nullptr;
+  auto value =
+      ValueOf(*query_.table, output.column, partition_key_, clustering, static_row_, row, &cell);
+  if (!value) return Status::Ok();
+  if (output.source == Source::kColumn) {
+    *out = cell != nullptr && cell->is_counter() ? std::string(cell->value) : std::string(*value);
+  } else if (output.source == Source::kWriteTime) {
+    if (cell != nullptr) *out = BigEndian(static_cast<uint64_t>(cell->write_time), 8);
+  } else if (cell != nullptr && cell->is_expiring()) {
+    const int64_t left =
+        std::max<int64_t>(cell->local_deletion_time - FloorSeconds(view_.now()), 0);
+    *out = BigEndian(static_cast<uint64_t>(left), 4);
+  }
+  return Status::Ok();
+}
+
+bool SelectRowReader::Emit(const std::vector<std::string>& clustering, const RowFragment* row,
+                           SelectRow* out) {
+  out->assign(query_.outputs.size(), std::nullopt);
+  for (size_t i = 0; i < query_.outputs.size(); ++i) {
+    Status status = Evaluate(query_.outputs[i], clustering, row, &(*out)[i]);
+    if (!status.ok()) return Fail(std::move(status));
+  }
+  return true;
 }
 
 }  // namespace cellfs::fs

@@ -39,8 +39,10 @@ class SelectRowReader {
   bool NextRowInPartition(SelectRow* row);
   bool OpenSlice();
   bool Keep(const std::vector<std::string>& clustering, const RowFragment* row) const;
-  void Emit(const std::vector<std::string>& clustering, const RowFragment* row,
-            SelectRow* out) const;
+  // The row's output values; false after Fail when a function fails.
+  bool Emit(const std::vector<std::string>& clustering, const RowFragment* row, SelectRow* out);
+  Status Evaluate(const OutputColumn& output, const std::vector<std::string>& clustering,
+                  const RowFragment* row, std::optional<std::string>* out) const;
   bool Fail(Status status);
 
   ReadView view_;

@@ -5,6 +5,7 @@
 // Cassandra's wording and their positions.
 #include "fs/cql/dml_executor.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -120,6 +121,19 @@ TEST_CASE("INSERT JSON nulls omitted columns unless DEFAULT UNSET", "[dml]") {
   CHECK(db.Json("t").find("\"n\": 6, \"s\": null, \"v\": \"x\"") != std::string::npos);
   CHECK(db.Run("INSERT INTO t JSON '{\"p\": 1, \"c\": \"a\", \"n\": 7}';") == "OK INSERT ks.t\n");
   CHECK(db.Json("t").find("\"n\": 7, \"s\": null, \"v\": null") != std::string::npos);
+}
+
+TEST_CASE("time functions are values: now(), currentTimestamp(), minTimeuuid()", "[dml]") {
+  Db db;
+  CHECK(db.Run("CREATE TABLE tf (k timeuuid PRIMARY KEY, ts timestamp, d date);"
+               "INSERT INTO tf (k, ts) VALUES (minTimeuuid('2015-05-21 11:03:02.123+0000'), "
+               "'2015-05-21 11:03:02.123+0000');"
+               "INSERT INTO tf (k, ts, d) VALUES (now(), currentTimestamp(), currentDate());") ==
+        "OK CREATE TABLE ks.tf\nOK INSERT ks.tf\nOK INSERT ks.tf\n");
+  const std::string json = db.Json("tf");
+  CHECK(json.find("{\"k\": \"f2cf7bb0-ffa8-11e4-8080-808080808080\", \"d\": null, "
+                  "\"ts\": \"2015-05-21 11:03:02.123Z\"}") != std::string::npos);
+  CHECK(std::count(json.begin(), json.end(), '\n') == 2);
 }
 
 TEST_CASE("a batch spans tables and partitions; a bad statement stores nothing", "[dml]") {

@@ -1,0 +1,75 @@
+// The native scalar functions and casts a SELECT applies to its selectors
+// (Cassandra 4.x's TimeFcts, UuidFcts, BytesConversionFcts and CastFcts):
+// resolved against their arguments' types once, when the query is typed,
+// then applied to each row's values. Pure functions: thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/cql/cql_type.h"
+#include "engine/status.h"
+
+namespace cellfs::fs {
+
+// One resolved function: what it computes and its result type.
+struct ScalarFunction {
+  enum class Kind {
+    kNow,               // now(), currentTimeUUID(): a new timeuuid
+    kCurrentTimestamp,  // currentTimestamp()
+    kCurrentDate,       // currentDate()
+    kCurrentTime,       // currentTime()
+    kUuid,              // uuid(): a random (version 4) uuid
+    kMinTimeuuid,       // minTimeuuid(timestamp)
+    kMaxTimeuuid,       // maxTimeuuid(timestamp)
+    kToTimestamp,       // toTimestamp(timeuuid|date), dateOf(timeuuid)
+    kToDate,            // toDate(timeuuid|timestamp)
+    kToUnixTimestamp,   // toUnixTimestamp(timeuuid|timestamp|date), unixTimestampOf(timeuuid)
+    kAsBlob,            // <type>AsBlob(v): the value's bytes
+    kBlobAs,            // blobAs<type>(b): the bytes, checked for the type
+    kCast,              // CAST(v AS type)
+  };
+  Kind kind = Kind::kNow;
+  TypePtr result;
+  std::string name;  // as the result's header shows it: "system.todate", "cast"
+};
+
+// Resolves the call `name` (lower-cased unless it was quoted) on arguments
+// of `arg_types`. InvalidArgument with Cassandra's words: "Unknown function
+// 'f'", "Invalid number of arguments in call to function system.todate: 1
+// required but 2 provided", "Type error: v cannot be passed as argument 0
+// of function system.dateof of type int" (`arg_names` name the arguments),
+// "Invalid call to function todate, none of its type signatures match ...".
+// NotSupported for aggregates other than count(*) (min, max, sum, avg,
+// count(c)), which cellfs does not run yet.
+// An argument of null type is a constant still to be typed: its type is
+// then the parameter's (*constant_types, one per argument, null for the
+// others).
+Status ResolveFunction(const std::string& name, const std::vector<TypePtr>& arg_types,
+                       const std::vector<std::string>& arg_names, ScalarFunction* out,
+                       std::vector<TypePtr>* constant_types);
+
+// Resolves CAST(arg AS `target`) ("int", "text", ...). InvalidArgument
+// "v cannot be cast to boolean" when Cassandra has no such cast;
+// NotSupported for the few it has that cellfs does not (varint and decimal
+// to another numeric type, float and double to varint and decimal).
+Status ResolveCast(const TypePtr& from, const std::string& target, const std::string& arg_name,
+                   ScalarFunction* out);
+
+// Applies `function` to serialized argument values (nullopt: null) of the
+// types it was resolved for. Null in, null out, as Cassandra's native
+// functions do. InvalidArgument when a blobAs<type> value is not a value of
+// the type ("In call to function system.blobasint, value 0x0102 is not a
+// valid binary representation for type int").
+Status ApplyFunction(const ScalarFunction& function, const std::vector<TypePtr>& arg_types,
+                     const std::vector<std::optional<std::string>>& args,
+                     std::optional<std::string>* out);
+
+// Java's Float.toString / Double.toString of a float or double value (what
+// CAST(... AS text) gives): "1.0", "5.2", "1.0E10", "1.0E-4", "NaN",
+// "-Infinity". Digits are the shortest that read back to the same value.
+std::string JavaFloatingText(TypeKind kind, std::string_view bytes);
+
+}  // namespace cellfs::fs
