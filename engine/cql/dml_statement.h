@@ -41,13 +41,14 @@ struct ColumnRef {
   SourcePosition position;
 };
 
-// `col op term` in a WHERE clause; only = and the four ranges are parsed
-// (IN is refused by the parser).
+// `col op term` or `col IN (terms)` in a WHERE clause: =, IN and the four
+// ranges.
 struct Relation {
-  enum class Op { kEq, kLt, kLe, kGt, kGe };
+  enum class Op { kEq, kLt, kLe, kGt, kGe, kIn };
   std::string column;
   Op op = Op::kEq;
-  CqlTerm value;
+  CqlTerm value;                   // all but kIn
+  std::vector<CqlTerm> in_values;  // kIn; may be empty: IN ()
   SourcePosition position;
 };
 

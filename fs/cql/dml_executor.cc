@@ -161,6 +161,20 @@ Status CheckConditional(const BatchStatement* batch, const std::vector<Modificat
       return ErrorAt(m.using_clause->timestamp_position,
                      "Cannot provide custom timestamp for conditional updates");
     }
+    if (m.kind == BatchEntry::Kind::kInsert) continue;
+    const bool update = m.kind == BatchEntry::Kind::kUpdate;
+    const std::vector<Relation>& where =
+        update ? static_cast<const UpdateStatement*>(m.statement)->where
+               : static_cast<const DeleteStatement*>(m.statement)->where;
+    for (const Relation& relation : where) {
+      if (relation.op != Relation::Op::kIn) continue;
+      const ColumnDef* column = tables[i]->def.FindColumn(relation.column);
+      const bool partition = column != nullptr && column->kind == ColumnKind::kPartitionKey;
+      return ErrorAt(
+          relation.position,
+          std::string("IN on the ") + (partition ? "partition key" : "clustering key columns") +
+              " is not supported with conditional " + (update ? "updates" : "deletions"));
+    }
   }
   return Status::Ok();
 }

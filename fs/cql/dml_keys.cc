@@ -20,13 +20,32 @@ std::string JoinNames(const std::vector<std::string>& names) {
   return joined;
 }
 
-// One clustering column's restrictions.
+// One key column's restrictions: `=` or IN (the values, each once, in the
+// order of their bytes as Cassandra's IN keeps a sorted set), or a range.
 struct ColumnRestriction {
-  std::optional<std::string> eq;
+  std::optional<std::vector<std::string>> eq;
+  bool in = false;                                    // eq came from IN
   std::optional<std::pair<std::string, bool>> lower;  // value, inclusive
   std::optional<std::pair<std::string, bool>> upper;
   bool any() const { return eq || lower || upper; }
 };
+
+// Every combination of one value per restriction, in order.
+std::vector<std::vector<std::string>> Product(const std::vector<ColumnRestriction>& columns,
+                                              size_t count) {
+  std::vector<std::vector<std::string>> out = {{}};
+  for (size_t i = 0; i < count; ++i) {
+    std::vector<std::vector<std::string>> next;
+    for (const auto& prefix : out) {
+      for (const std::string& value : *columns[i].eq) {
+        next.push_back(prefix);
+        next.back().push_back(value);
+      }
+    }
+    out = std::move(next);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -65,13 +84,13 @@ Status FindColumnIndex(const TableSchema& table, const std::string& name,
   return Status::Ok();
 }
 
-Status DmlWriter::ParseKey(const TableHandle& table, const std::vector<Relation>& where,
-                           const SourcePosition& where_position, bool allow_range, Key* key) {
+Status DmlWriter::ParseKeys(const TableHandle& table, const std::vector<Relation>& where,
+                            const SourcePosition& where_position, bool allow_range,
+                            std::vector<Key>* keys) {
   const TableSchema& t = *table;
   const size_t pk_count = t.partition_key_count();
   const size_t ck_count = t.clustering_count();
-  std::vector<std::optional<std::string>> partition(pk_count);
-  std::vector<ColumnRestriction> clustering(ck_count);
+  std::vector<ColumnRestriction> columns(pk_count + ck_count);
   for (const Relation& relation : where) {
     size_t index = 0;
     CELLFS_RETURN_IF_ERROR(FindColumnIndex(t, relation.column, relation.position, &index));
@@ -80,45 +99,36 @@ Status DmlWriter::ParseKey(const TableHandle& table, const std::vector<Relation>
     if (!def.is_primary_key()) {
       return ErrorAt(relation.position, "Non PRIMARY KEY columns found in where clause: " + name);
     }
-    std::string value;
-    bool is_null = false;
-    CELLFS_RETURN_IF_ERROR(ParseValueTerm(*def.type, relation.value, def.name, &value, &is_null));
-    if (is_null) {
-      return ErrorAt(relation.value.position, "Invalid null value in condition for column " + name);
-    }
-    const bool eq = relation.op == Relation::Op::kEq;
-    if (def.kind == ColumnKind::kPartitionKey) {
-      if (!eq) {
-        return ErrorAt(relation.position,
-                       "Only EQ and IN relation are supported on the partition key (unless you "
-                       "use the token() function)");
+    const bool in = relation.op == Relation::Op::kIn;
+    const std::vector<CqlTerm> single = {relation.value};
+    std::vector<std::string> values;
+    for (const CqlTerm& term : in ? relation.in_values : single) {
+      std::string value;
+      bool is_null = false;
+      CELLFS_RETURN_IF_ERROR(ParseValueTerm(*def.type, term, def.name, &value, &is_null));
+      if (is_null) {
+        return ErrorAt(term.position, "Invalid null value in condition for column " + name);
       }
-      auto& slot = partition[static_cast<size_t>(def.position)];
-      if (slot) {
-        return ErrorAt(relation.position,
-                       name +
-                           " cannot be restricted by more than one relation if it includes an "
-                           "Equal");
-      }
-      slot = std::move(value);
-      continue;
+      values.push_back(std::move(value));
     }
-    ColumnRestriction& r = clustering[static_cast<size_t>(def.position)];
-    if (eq) {
-      if (r.any()) {
-        return ErrorAt(relation.position,
-                       name +
-                           " cannot be restricted by more than one relation if it includes an "
-                           "Equal");
-      }
-      r.eq = std::move(value);
-      continue;
-    }
-    if (r.eq) {
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    const bool eq = in || relation.op == Relation::Op::kEq;
+    ColumnRestriction& r = columns[index];
+    if (r.eq || (eq && r.any())) {
       return ErrorAt(relation.position,
-                     name +
-                         " cannot be restricted by more than one relation if it includes an "
-                         "Equal");
+                     name + " cannot be restricted by more than one relation if it includes " +
+                         (r.in || (in && !r.eq) ? "a IN" : "an Equal"));
+    }
+    if (eq) {
+      r.eq = std::move(values);
+      r.in = in;
+      continue;
+    }
+    if (def.kind == ColumnKind::kPartitionKey) {
+      return ErrorAt(relation.position,
+                     "Only EQ and IN relation are supported on the partition key (unless you "
+                     "use the token() function)");
     }
     const bool lower = relation.op == Relation::Op::kGt || relation.op == Relation::Op::kGe;
     const bool inclusive = relation.op == Relation::Op::kGe || relation.op == Relation::Op::kLe;
@@ -128,21 +138,21 @@ Status DmlWriter::ParseKey(const TableHandle& table, const std::vector<Relation>
                                             std::string(lower ? "start" : "end") + " bound on " +
                                             name);
     }
-    bound.emplace(std::move(value), inclusive);
+    bound.emplace(std::move(values[0]), inclusive);
   }
   std::vector<std::string> missing;
   for (size_t i = 0; i < pk_count; ++i) {
-    if (!partition[i]) missing.push_back(t.column(i).name);
+    if (!columns[i].eq) missing.push_back(t.column(i).name);
   }
   if (!missing.empty()) {
     return ErrorAt(where_position, "Some partition key parts are missing: " + JoinNames(missing));
   }
-  for (auto& part : partition) key->partition.push_back(std::move(*part));
-  // Clustering: '=' on a prefix, then at most one range, then nothing.
+  // Clustering: '=' or IN on a prefix, then at most one range, then nothing.
   std::optional<size_t> range_at;
   std::optional<size_t> gap_at;
+  size_t prefix = 0;  // clustering columns restricted by '=' or IN
   for (size_t i = 0; i < ck_count; ++i) {
-    const ColumnRestriction& r = clustering[i];
+    const ColumnRestriction& r = columns[pk_count + i];
     if (!r.any()) {
       if (!gap_at) gap_at = i;
       continue;
@@ -160,7 +170,7 @@ Status DmlWriter::ParseKey(const TableHandle& table, const std::vector<Relation>
                                          "\" is restricted by a non-EQ relation)");
     }
     if (r.eq) {
-      key->clustering.push_back(*r.eq);
+      ++prefix;
       continue;
     }
     if (!allow_range) {
@@ -169,17 +179,25 @@ Status DmlWriter::ParseKey(const TableHandle& table, const std::vector<Relation>
                      "statements");
     }
     range_at = i;
-    if (r.lower) {
-      key->lower.emplace();
-      key->lower->prefix = key->clustering;
-      key->lower->prefix.push_back(r.lower->first);
-      key->lower->inclusive = r.lower->second;
-    }
-    if (r.upper) {
-      key->upper.emplace();
-      key->upper->prefix = key->clustering;
-      key->upper->prefix.push_back(r.upper->first);
-      key->upper->inclusive = r.upper->second;
+  }
+  std::vector<ColumnRestriction> clustering(columns.begin() + static_cast<ptrdiff_t>(pk_count),
+                                            columns.end());
+  keys->clear();
+  for (auto& partition : Product(columns, pk_count)) {
+    for (auto& row : Product(clustering, prefix)) {
+      Key& key = keys->emplace_back();
+      key.partition = partition;
+      key.clustering = std::move(row);
+      if (!range_at) continue;
+      const ColumnRestriction& r = clustering[*range_at];
+      if (r.lower) {
+        key.lower = ClusteringBound{key.clustering, r.lower->second};
+        key.lower->prefix.push_back(r.lower->first);
+      }
+      if (r.upper) {
+        key.upper = ClusteringBound{key.clustering, r.upper->second};
+        key.upper->prefix.push_back(r.upper->first);
+      }
     }
   }
   return Status::Ok();
@@ -200,19 +218,25 @@ Status DmlWriter::RequireClustering(const TableHandle& table, const Key& key,
 
 Status DmlWriter::Delete(const TableHandle& table, const DeleteStatement& statement,
                          const WriteAttributes& attributes) {
-  const TableSchema& t = *table;
-  Key key;
   if (!statement.columns.empty()) {
     // A range with columns: Cassandra's own refusal, before "missing" ones.
-    Key probe;
-    Status ranged = ParseKey(table, statement.where, statement.where_position, true, &probe);
-    if (ranged.ok() && (probe.lower || probe.upper)) {
+    std::vector<Key> probe;
+    Status ranged = ParseKeys(table, statement.where, statement.where_position, true, &probe);
+    if (ranged.ok() && !probe.empty() && (probe[0].lower || probe[0].upper)) {
       return ErrorAt(statement.where_position,
                      "Range deletions are not supported for specific columns");
     }
   }
-  CELLFS_RETURN_IF_ERROR(
-      ParseKey(table, statement.where, statement.where_position, statement.columns.empty(), &key));
+  std::vector<Key> keys;
+  CELLFS_RETURN_IF_ERROR(ParseKeys(table, statement.where, statement.where_position,
+                                   statement.columns.empty(), &keys));
+  for (const Key& key : keys) CELLFS_RETURN_IF_ERROR(DeleteKey(table, statement, key, attributes));
+  return Status::Ok();
+}
+
+Status DmlWriter::DeleteKey(const TableHandle& table, const DeleteStatement& statement,
+                            const Key& key, const WriteAttributes& attributes) {
+  const TableSchema& t = *table;
   if (statement.columns.empty()) {
     Status s;
     DmlTouched::Scope scope = DmlTouched::Scope::kPartition;

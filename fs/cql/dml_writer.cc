@@ -117,9 +117,15 @@ Status DmlWriter::Insert(const TableHandle& table, const InsertStatement& statem
 
 Status DmlWriter::Update(const TableHandle& table, const UpdateStatement& statement,
                          const WriteAttributes& attributes) {
+  std::vector<Key> keys;
+  CELLFS_RETURN_IF_ERROR(ParseKeys(table, statement.where, statement.where_position, false, &keys));
+  for (const Key& key : keys) CELLFS_RETURN_IF_ERROR(UpdateKey(table, statement, key, attributes));
+  return Status::Ok();
+}
+
+Status DmlWriter::UpdateKey(const TableHandle& table, const UpdateStatement& statement,
+                            const Key& key, const WriteAttributes& attributes) {
   const TableSchema& t = *table;
-  Key key;
-  CELLFS_RETURN_IF_ERROR(ParseKey(table, statement.where, statement.where_position, false, &key));
   bool all_static = true;
   std::vector<size_t> columns;
   for (const Assignment& assignment : statement.assignments) {

@@ -34,9 +34,9 @@ class DmlWriter {
                 const WriteAttributes& attributes);
 
  private:
-  // The WHERE clause's key: every partition key column with '=', then the
-  // clustering columns restricted with '=' (a prefix) and, for DELETE, at
-  // most one range on the next one.
+  // One key of the WHERE clause: every partition key column's value, then
+  // the clustering columns restricted with '=' or IN (a prefix) and, for
+  // DELETE, at most one range on the next one.
   struct Key {
     std::vector<std::string> partition;
     std::vector<std::string> clustering;  // the '=' prefix
@@ -45,8 +45,15 @@ class DmlWriter {
   };
   Status InsertJson(const TableHandle& table, const InsertStatement& statement,
                     const WriteAttributes& attributes);
-  Status ParseKey(const TableHandle& table, const std::vector<Relation>& where,
-                  const SourcePosition& where_position, bool allow_range, Key* key);
+  // Every key the WHERE clause names: the product of the '=' and IN values
+  // of the partition key, then of the clustering prefix (IN values once
+  // each, in byte order), each with the range when there is one.
+  Status ParseKeys(const TableHandle& table, const std::vector<Relation>& where,
+                   const SourcePosition& where_position, bool allow_range, std::vector<Key>* keys);
+  Status UpdateKey(const TableHandle& table, const UpdateStatement& statement, const Key& key,
+                   const WriteAttributes& attributes);
+  Status DeleteKey(const TableHandle& table, const DeleteStatement& statement, const Key& key,
+                   const WriteAttributes& attributes);
   Status RequireClustering(const TableHandle& table, const Key& key,
                            const SourcePosition& position);
   Status Assign(const TableHandle& table, const Key& key, const Assignment& assignment,

@@ -63,6 +63,15 @@ TEST_CASE("UPDATE parses every assignment form", "[parser][dml]") {
   CHECK(update.where[1].value.text == "'x'");
 }
 
+TEST_CASE("WHERE relations take IN lists, empty ones too", "[parser][dml]") {
+  auto update = ParseAs<UpdateStatement>("UPDATE t SET v = 1 WHERE p IN (1, 2) AND c IN ()");
+  REQUIRE(update.where.size() == 2);
+  CHECK(update.where[0].op == Relation::Op::kIn);
+  REQUIRE(update.where[0].in_values.size() == 2);
+  CHECK(update.where[0].in_values[1].text == "2");
+  CHECK((update.where[1].op == Relation::Op::kIn && update.where[1].in_values.empty()));
+}
+
 TEST_CASE("IF clauses: NOT EXISTS before USING, EXISTS, and conditions", "[parser][dml][lwt]") {
   using Kind = ConditionClause::Kind;
   using Op = Condition::Op;
@@ -139,7 +148,8 @@ TEST_CASE("data statement refusals carry their positions", "[parser][dml][errors
       {"DELETE FROM t WHERE p = 1 IF v IN (1", "line 1:37: expected ')', found end of input"},
       {"UPDATE t SET v = 1 WHERE p = 1 IF NOT EXISTS",
        "line 1:35: expected column name, found reserved keyword 'not'"},
-      {"DELETE FROM t WHERE p IN (1, 2)", "line 1:23: IN relations are not supported by cellfs"},
+      {"DELETE FROM t WHERE p IN (1, 2", "line 1:31: expected ')', found end of input"},
+      {"DELETE FROM t WHERE p IN 1", "line 1:26: expected '(', found '1'"},
       {"INSERT INTO t (p) VALUES ()", "line 1:27: expected a value, found ')'"},
       {"INSERT t (p) VALUES (1)", "line 1:8: expected INTO, found 't'"},
       {"UPDATE t SET v = 1", "line 1:19: expected WHERE, found end of input"},

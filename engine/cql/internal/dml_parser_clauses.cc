@@ -66,9 +66,15 @@ Status DdlParser::ParseRelation(Relation* out) {
                                 ": multi-column and token() relations are not supported by cellfs");
   }
   CELLFS_RETURN_IF_ERROR(ParseName("column name", &out->column));
-  if (PeekKeyword("in")) {
-    return Status::NotSupported(Peek().position.ToString() +
-                                ": IN relations are not supported by cellfs");
+  if (TakeKeyword("in")) {
+    out->op = Relation::Op::kIn;
+    CELLFS_RETURN_IF_ERROR(ExpectPunct('('));
+    if (TakePunct(')')) return Status::Ok();
+    do {
+      out->in_values.emplace_back();
+      CELLFS_RETURN_IF_ERROR(ParseTermText(&out->in_values.back()));
+    } while (TakePunct(','));
+    return ExpectPunct(')');
   }
   if (TakePunct('=')) {
     out->op = Relation::Op::kEq;
@@ -77,7 +83,7 @@ Status DdlParser::ParseRelation(Relation* out) {
   } else if (TakePunct('>')) {
     out->op = TakePunct('=') ? Relation::Op::kGe : Relation::Op::kGt;
   } else {
-    return Expected("'=', '<', '<=', '>' or '>='");
+    return Expected("'=', '<', '<=', '>', '>=' or IN");
   }
   return ParseTermText(&out->value);
 }
