@@ -65,11 +65,15 @@ struct Assignment {
   CqlTerm value;
 };
 
+// The comparison of a relation or condition: SELECT's WHERE relations
+// take all of them; IF conditions all but the CONTAINS ones.
+enum class RelationOp { kEq, kNe, kLt, kLe, kGt, kGe, kIn, kContains, kContainsKey };
+
 // One IF condition of a conditional statement: `target op value`, or
 // `target IN (values)`; the target is a column or one of its elements
 // (l[i], m[k]: `target.index`) or fields (u.f: `target.field`).
 struct Condition {
-  enum class Op { kEq, kNe, kLt, kLe, kGt, kGe, kIn };
+  using Op = RelationOp;  // never kContains, kContainsKey
   ColumnRef target;
   Op op = Op::kEq;
   CqlTerm value;                // all but kIn

@@ -39,7 +39,7 @@ struct Selector {
 // tuple literals; a token relation (token(k1, k2) > t) names the token()
 // arguments.
 struct SelectRelation {
-  enum class Op { kEq, kNe, kLt, kLe, kGt, kGe, kIn, kContains, kContainsKey };
+  using Op = RelationOp;
   enum class Target { kColumn, kMultiColumn, kToken };
   Target target = Target::kColumn;
   std::vector<std::string> columns;  // one for kColumn

@@ -37,6 +37,8 @@ std::string_view OpText(Op op) {
     case Op::kGe:
       return ">=";
     case Op::kIn:
+    case Op::kContains:  // not a condition
+    case Op::kContainsKey:
       break;
   }
   return "IN";
@@ -56,23 +58,7 @@ bool Compare(const CqlType& type, Op op, const std::optional<std::string>& opera
              const std::optional<std::string_view>& current) {
   if (!operand) return op == Op::kEq ? !current : current.has_value();  // kNe
   if (!current) return op == Op::kNe;
-  const int order = CompareValues(type, *current, *operand);
-  switch (op) {
-    case Op::kEq:
-    case Op::kIn:
-      return order == 0;
-    case Op::kNe:
-      return order != 0;
-    case Op::kLt:
-      return order < 0;
-    case Op::kLe:
-      return order <= 0;
-    case Op::kGt:
-      return order > 0;
-    case Op::kGe:
-      return order >= 0;
-  }
-  return false;
+  return OrderSatisfies(op, CompareValues(type, *current, *operand));
 }
 
 // The live value of column `index` in `row` (assembled for a multi-cell column).

@@ -235,6 +235,10 @@ Status RunConditional(Engine* engine, const std::vector<Modification>& modificat
           statement.updates_regular = true;
           break;
         case DmlTouched::Scope::kPartition:
+          if (t.clustering_count() == 0) {  // the partition's one row
+            statement.updates_regular = true;
+            break;
+          }
           statement.partition_delete = true;
           statement.static_row = true;
           break;

@@ -22,28 +22,6 @@ std::string BigEndian(uint64_t value, size_t width) {
   return out;
 }
 
-bool Holds(Op op, int order) {
-  switch (op) {
-    case Op::kEq:
-    case Op::kIn:
-      return order == 0;
-    case Op::kNe:
-      return order != 0;
-    case Op::kLt:
-      return order < 0;
-    case Op::kLe:
-      return order <= 0;
-    case Op::kGt:
-      return order > 0;
-    case Op::kGe:
-      return order >= 0;
-    case Op::kContains:
-    case Op::kContainsKey:
-      break;
-  }
-  return false;
-}
-
 }  // namespace
 
 SelectRowReader::SelectRowReader(ReadView view, SelectQuery query)
@@ -247,7 +225,7 @@ bool SelectRowReader::Keep(const std::vector<std::string>& clustering,
         order = CompareValues(*table.column(filter.columns[i]).type, values[i],
                               filter.values[offset + i]);
       }
-      any = Holds(filter.op, order);
+      any = OrderSatisfies(filter.op, order);
     }
     if (!any) return false;
   }

@@ -40,4 +40,27 @@ int CompareValues(const CqlType& type, std::string_view a, std::string_view b) {
   return ea.compare(eb);
 }
 
+bool OrderSatisfies(SelectRelation::Op op, int order) {
+  using Op = SelectRelation::Op;
+  switch (op) {
+    case Op::kEq:
+    case Op::kIn:
+      return order == 0;
+    case Op::kNe:
+      return order != 0;
+    case Op::kLt:
+      return order < 0;
+    case Op::kLe:
+      return order <= 0;
+    case Op::kGt:
+      return order > 0;
+    case Op::kGe:
+      return order >= 0;
+    case Op::kContains:
+    case Op::kContainsKey:
+      break;
+  }
+  return false;
+}
+
 }  // namespace cellfs::fs

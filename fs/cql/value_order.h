@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "engine/cql/cql_type.h"
+#include "engine/cql/select_statement.h"
 
 namespace cellfs::fs {
 
@@ -18,5 +19,10 @@ namespace cellfs::fs {
 // compare by bytes, which is right for equality (the only comparison
 // Cassandra allows on them). REQUIRES: both values valid for `type`.
 int CompareValues(const CqlType& type, std::string_view a, std::string_view b);
+
+// Whether `order` (a CompareValues result of a stored value against a
+// given one) satisfies `op`: =, !=, <, <=, >, >= (IN counts as =).
+// REQUIRES: op is none of the CONTAINS operators.
+bool OrderSatisfies(SelectRelation::Op op, int order);
 
 }  // namespace cellfs::fs

@@ -145,6 +145,24 @@ TEST_CASE("conditions on elements, fields and whole collections", "[dml][lwt]") 
   CHECK(db.Run("UPDATE t SET n = 5 WHERE p = 1 AND c = 'x' IF l < [5, 7];") == kApplied);
 }
 
+TEST_CASE("in a table without clustering columns the partition is the row", "[dml][lwt]") {
+  Db db;
+  REQUIRE(db.Run("CREATE TABLE u (e text PRIMARY KEY, pw text);"
+                 "INSERT INTO u (e, pw) VALUES ('w', 'andy');") ==
+          "OK CREATE TABLE ks.u\nOK INSERT ks.u\n");
+  CHECK(db.Run("DELETE FROM u WHERE e = 'w' IF pw = 'bo';") ==
+        "OUTPUT 4\n"
+        "\n"
+        " [applied] | pw\n"
+        "-----------+------\n"
+        "     False | andy\n");
+  CHECK(db.Run("DELETE FROM u WHERE e = 'w' IF pw = 'andy';") == kApplied);
+  CHECK(db.Run("DELETE FROM u WHERE e = 'w' IF EXISTS;") == kNotApplied);
+  CHECK(db.Run("INSERT INTO u (e) VALUES ('w'); DELETE FROM u WHERE e = 'w' IF EXISTS;") ==
+        "OK INSERT ks.u\n" + kApplied);
+  CHECK(db.Json("u").empty());
+}
+
 TEST_CASE("static conditions read the static row", "[dml][lwt]") {
   Db db;
   CHECK(db.Run("UPDATE t SET st = 'a' WHERE p = 1 IF st = null;") == kApplied);

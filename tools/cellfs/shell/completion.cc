@@ -6,6 +6,8 @@
 #include <cctype>
 #include <set>
 
+#include "tools/cellfs/shell/text_case.h"
+
 namespace cellfs::tools::shell {
 namespace {
 
@@ -24,18 +26,6 @@ constexpr std::string_view kKeywords[] = {
     "ascii", "bigint", "blob", "boolean", "counter", "date", "decimal", "double", "duration",
     "float", "frozen", "inet", "int", "list", "set", "smallint", "text", "time", "timestamp",
     "timeuuid", "tinyint", "uuid", "varchar", "varint"};
-
-std::string Upper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "tools/cellfs/shell/text_case.h"
+
 namespace cellfs::tools::shell {
 namespace {
 
@@ -14,18 +16,6 @@ struct Token {
   Kind kind;
   std::string text;  // a word as typed; a string or name without its quotes
 };
-
-std::string Upper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // False when a quote is left open.
 bool Tokenize(std::string_view line, std::vector<Token>* tokens) {
