@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Scenario: real schema files (tests/data/cql: Cassandra: The Definitive
-# Guide's hotel and reservation keyspaces, the KillrVideo sample schema) run
-# unchanged through `cellfs cql -f`, then data scripts in the style of those
-# tutorials (INSERT, UPDATE, DELETE, BATCH, IF [NOT] EXISTS, counters, TTLs,
+# Guide's hotel and reservation keyspaces, the KillrVideo sample schema and
+# DS220 physical model) run unchanged through `cellfs cql -f`, then data
+# scripts in the style of those tutorials (INSERT, UPDATE, DELETE, BATCH, IF [NOT] EXISTS, counters, TTLs,
 # collections, UDTs, static columns, SELECT with =, IN, slices, ORDER BY,
 # LIMIT, count(*), JSON, writetime()). What `cellfs cql` prints must equal
 # the .expected files, which were written from Cassandra's rules and cqlsh's
@@ -19,6 +19,12 @@ run_file() {
   "$CELLFS" cql "$MNT" -f "$1" >"$WORK/out" 2>"$WORK/err" || RC=$?
   OUT=$(cat "$WORK/out")
   ERR=$(cat "$WORK/err")
+}
+
+# expect_same_text WHAT EXPECTED_FILE ACTUAL_FILE: equal texts, else the diff.
+expect_same_text() {
+  local d
+  d=$(diff -u --label expected --label actual "$2" "$3") || fail "$1 differs:"$'\n'"$d"
 }
 
 # out_of STMT: what `cellfs cql -e STMT` prints, stderr included.
@@ -78,12 +84,32 @@ OK CREATE TABLE killrvideo.uploaded_videos
 OK CREATE TABLE killrvideo.uploaded_videos_by_jobid
 OK CREATE TABLE killrvideo.encoding_job_notifications" "$OUT"
 
-for data in tdg_data killrvideo_data; do
+step "killrvideo_ds220_physical.cql runs unchanged"
+run_file "$CQL_DIR/killrvideo_ds220_physical.cql"
+expect_eq "exit code" 0 "$RC"
+expect_eq "no errors" "" "$ERR"
+expect_eq "its keyspace and tables" "OK no change (IF EXISTS)
+OK CREATE KEYSPACE killr_video
+OK USE killr_video
+OK CREATE TABLE killr_video.users_by_email
+OK CREATE TABLE killr_video.latest_videos
+OK CREATE TABLE killr_video.users
+OK CREATE TABLE killr_video.videos_by_user
+OK CREATE TABLE killr_video.comments_by_user
+OK CREATE TABLE killr_video.comments_by_video
+OK CREATE TABLE killr_video.ratings_by_video
+OK CREATE TYPE killr_video.encoding_type
+OK CREATE TABLE killr_video.videos
+OK CREATE TABLE killr_video.trailers_by_video
+OK CREATE TABLE killr_video.actors_by_video
+OK CREATE TABLE killr_video.video_interactions_by_user_video" "$OUT"
+
+for data in tdg_data killrvideo_data killrvideo_ds220_data; do
   step "$data.cql: output as cqlsh prints it ($data.expected)"
   run_file "$CQL_DIR/$data.cql"
   expect_eq "no errors" "" "$ERR"
   expect_eq "exit code" 0 "$RC"
-  expect_eq "output" "$(cat "$CQL_DIR/$data.expected")" "$OUT"
+  expect_same_text "output" "$CQL_DIR/$data.expected" "$WORK/out"
 done
 
 step "TTLs count down from what USING TTL gave"
@@ -135,6 +161,22 @@ expect_eq "events: the static cell, then rows in clustering order" "preview_imag
 10000000-b000-11e2-8000-000000000001,start" "$(ls_u "$EVENTS")"
 expect_eq "rows the range DELETE left" $'2013-02-20T17:40:05.005Z,0x8d3\n2013-02-20T17:32:30.000Z,0x8d2' \
   "$(ls_u "$K/encoding_job_notifications/job-7")"
+
+D=$MNT/killr_video
+TOY=a4b6fbf0-3e6e-11e5-9c3f-0800200c9a66
+expect_eq "a float" "4.5" "$(cat "$D/videos/$TOY/avg_rating")"
+expect_eq "a map of blobs" "{0: 0x89504e47, 30: 0xffd8ff, 60: 0x00}" \
+  "$(cat "$D/videos/$TOY/preview_thumbnails")"
+expect_eq "a static set" "{'pixar', 'toys'}" "$(cat "$D/comments_by_video/$TOY/tags")"
+expect_eq "static cells, then rows (posted_timestamp DESC, user_id ASC)" "tags
+title
+type
+2015-08-02T09:30:00.000Z,0a6f1e2b-7c3d-4e5f-8a9b-0c1d2e3f4a5b
+2015-08-02T09:30:00.000Z,fe0a1b2c-3d4e-4f50-9a1b-2c3d4e5f6a7b
+2015-08-01T10:00:00.000Z,11bd3b79-0c75-4d3e-a9f5-46c3b1f2c8a1" "$(ls_u "$D/comments_by_video/$TOY")"
+expect_eq "rows the prefix DELETE left" $'Don Rickles,Mr. Potato Head\nTim Allen,Buzz Lightyear' \
+  "$(ls_u "$D/actors_by_video/$TOY")"
+expect_missing "the account the conditional DELETE removed" "$D/users_by_email/woody@example.com"
 
 step "a cell written through the file face, read by SELECT"
 echo "Room service until midnight" >"$H/amenities_by_room/AZ123,101/coffee maker/description"
