@@ -41,7 +41,9 @@ run_suite() {  # run_suite BUILD_DIR CMAKE_ARGS...
 git ls-files -z '*.cc' '*.h' '*.c' | xargs -0 clang-format-14 --dry-run -Werror
 
 run_suite build/release
+# tests/lsan.supp: leaks of Debian libraries (each explained there).
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" \
   run_suite build/asan -DCELLFS_SANITIZE=address,undefined "${sanitizer_flags[@]}"
 
 # TSan: only the tests whose point is concurrency (tests/tsan.supp explains
