@@ -376,14 +376,16 @@ Status ConditionalRequest::Check(const ReadView& view, bool* applied) {
     }
     columns.insert(columns.end(), shown_columns_.begin(), shown_columns_.end());
   }
+  // A row read: its clustering and, for a conditioned row, the target
+  // holding its values (targets_ stays put until Output).
   struct ReadRow {
     std::vector<std::string> clustering;
-    std::optional<RowFragment> row;
+    const RowTarget* target = nullptr;
   };
   std::vector<ReadRow> rows;
   if (regular_targets) {
     for (const RowTarget& target : targets_) {
-      if (!target.is_static && target.current) rows.push_back({target.clustering, target.current});
+      if (!target.is_static && target.current) rows.push_back({target.clustering, &target});
     }
     auto before = [&](const ReadRow& a, const ReadRow& b) {
       for (size_t i = 0; i < a.clustering.size(); ++i) {
@@ -424,7 +426,7 @@ Status ConditionalRequest::Check(const ReadView& view, bool* applied) {
       } else if (def.kind == ColumnKind::kStatic) {
         value = CellValue(t, index, static_row);
       } else {
-        value = CellValue(t, index, read.row);
+        if (read.target != nullptr) value = CellValue(t, index, read.target->current);
       }
       out.push_back(value ? std::optional<std::string>(*value) : std::nullopt);
     }
