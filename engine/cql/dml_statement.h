@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/cql/internal/cql_lexer.h"
@@ -68,6 +69,31 @@ struct Assignment {
 // The comparison of a relation or condition: SELECT's WHERE relations
 // take all of them; IF conditions all but the CONTAINS ones.
 enum class RelationOp { kEq, kNe, kLt, kLe, kGt, kGe, kIn, kContains, kContainsKey };
+
+// The operator as CQL writes it: "=", "!=", "<", ..., "IN", "CONTAINS KEY".
+inline std::string_view RelationOpText(RelationOp op) {
+  switch (op) {
+    case RelationOp::kEq:
+      return "=";
+    case RelationOp::kNe:
+      return "!=";
+    case RelationOp::kLt:
+      return "<";
+    case RelationOp::kLe:
+      return "<=";
+    case RelationOp::kGt:
+      return ">";
+    case RelationOp::kGe:
+      return ">=";
+    case RelationOp::kIn:
+      return "IN";
+    case RelationOp::kContains:
+      return "CONTAINS";
+    case RelationOp::kContainsKey:
+      break;
+  }
+  return "CONTAINS KEY";
+}
 
 // One IF condition of a conditional statement: `target op value`, or
 // `target IN (values)`; the target is a column or one of its elements

@@ -22,28 +22,6 @@ namespace {
 
 using Op = Condition::Op;
 
-std::string_view OpText(Op op) {
-  switch (op) {
-    case Op::kEq:
-      return "=";
-    case Op::kNe:
-      return "!=";
-    case Op::kLt:
-      return "<";
-    case Op::kLe:
-      return "<=";
-    case Op::kGt:
-      return ">";
-    case Op::kGe:
-      return ">=";
-    case Op::kIn:
-    case Op::kContains:  // not a condition
-    case Op::kContainsKey:
-      break;
-  }
-  return "IN";
-}
-
 bool IsSlice(Op op) { return op == Op::kLt || op == Op::kLe || op == Op::kGt || op == Op::kGe; }
 
 bool HoldsDuration(const CqlType& type) {
@@ -169,7 +147,7 @@ Status ConditionalRequest::Type(const Condition& condition, TypedCondition* out)
       return ErrorAt(condition.op_position, "Slice conditions are not supported on " + what);
     }
     return ErrorAt(condition.op_position, "Slice conditions ( " +
-                                              std::string(OpText(condition.op)) +
+                                              std::string(RelationOpText(condition.op)) +
                                               " ) are not supported on durations");
   }
   const std::vector<CqlTerm> single = {condition.value};
@@ -185,7 +163,7 @@ Status ConditionalRequest::Type(const Condition& condition, TypedCondition* out)
     }
     if (is_null && IsSlice(condition.op)) {
       return ErrorAt(condition.op_position, "Invalid comparison with null for operator \"" +
-                                                std::string(OpText(condition.op)) + "\"");
+                                                std::string(RelationOpText(condition.op)) + "\"");
     }
     out->values.push_back(is_null ? std::nullopt : std::optional<std::string>(std::move(value)));
   }

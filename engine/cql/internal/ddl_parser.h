@@ -86,7 +86,6 @@ class DdlParser {
   Status ParseRelation(Relation* out);
   Status ParseAssignment(Assignment* out);
   Status ParseColumnRef(ColumnRef* out);
-  // An IF clause: refused (conditional statements are not implemented).
   // IF EXISTS, or IF and conditions joined by AND (UPDATE, DELETE).
   Status ParseConditions(ConditionClause* out);
   Status ParseCondition(Condition* out);

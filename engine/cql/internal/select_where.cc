@@ -18,30 +18,6 @@ using Kind = SelectWhere::Restriction::Kind;
 
 Status Invalid(std::string message) { return Status::InvalidArgument(std::move(message)); }
 
-std::string OpText(Op op) {
-  switch (op) {
-    case Op::kEq:
-      return "=";
-    case Op::kNe:
-      return "!=";
-    case Op::kLt:
-      return "<";
-    case Op::kLe:
-      return "<=";
-    case Op::kGt:
-      return ">";
-    case Op::kGe:
-      return ">=";
-    case Op::kIn:
-      return "IN";
-    case Op::kContains:
-      return "CONTAINS";
-    case Op::kContainsKey:
-      return "CONTAINS KEY";
-  }
-  return "?";
-}
-
 std::string Join(const std::vector<std::string>& names) {
   std::string joined;
   for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
@@ -53,7 +29,7 @@ std::string RelationText(const SelectRelation& relation) {
   std::string text = Join(relation.columns);
   if (relation.target == SelectRelation::Target::kMultiColumn) text = "(" + text + ")";
   if (relation.target == SelectRelation::Target::kToken) text = "token(" + text + ")";
-  text += " " + OpText(relation.op) + " ";
+  text += " " + std::string(RelationOpText(relation.op)) + " ";
   if (relation.op != Op::kIn) return text + relation.value.text;
   std::vector<std::string> values;
   for (const CqlTerm& term : relation.in_list) values.push_back(term.text);
@@ -207,7 +183,8 @@ Status SelectWhere::CheckColumnType(const SelectRelation& relation, const Column
   }
   if (type.is_collection() && type.is_multi_cell() && !contains) {
     return Invalid("Collection column '" + def.name + "' (" + type.ToCql() +
-                   ") cannot be restricted by a '" + OpText(relation.op) + "' relation");
+                   ") cannot be restricted by a '" + std::string(RelationOpText(relation.op)) +
+                   "' relation");
   }
   return Status::Ok();
 }
