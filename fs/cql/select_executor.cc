@@ -2,24 +2,20 @@
 #include "fs/cql/select_executor.h"
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "engine/cql/select_plan.h"
 #include "fs/cql/cqlsh_table.h"
 #include "fs/cql/dml_writer.h"
+#include "fs/cql/select_aggregation.h"
 #include "fs/cql/select_query.h"
 #include "fs/cql/select_rows.h"
 #include "fs/formats/row_json.h"
 
 namespace cellfs::fs {
 namespace {
-
-std::string BigEndian(uint64_t value, size_t width) {
-  std::string out(width, '\0');
-  for (size_t i = width; i-- > 0; value >>= 8) out[i] = static_cast<char>(value & 0xFF);
-  return out;
-}
 
 // `text` (whole lines) as one transcript entry: "OUTPUT n" and its lines.
 void AppendOutputBlock(std::string_view text, std::string* out) {
@@ -33,30 +29,30 @@ class SelectStream final : public ResultStream {
   SelectStream(SelectQuery query, ReadView view)
       : outputs_(query.outputs),
         json_(query.json),
-        aggregate_(query.aggregate),
         printer_(Columns(query), Options(query)),
-        reader_(std::move(view), ReaderQuery(query)) {}
+        aggregation_(query.aggregate ? std::make_unique<SelectAggregation>(query.outputs)
+                                     : nullptr),
+        reader_(std::move(view), ReaderQuery(std::move(query), aggregation_.get())) {}
 
   bool Next(std::string* out) override {
     if (finished_) return false;
     std::vector<CqlshRow> page;
     SelectRow row;
-    if (aggregate_) {
-      // count(*): one row, the other selectors from the first row counted.
-      uint64_t count = 0;
-      SelectRow first;
-      while (reader_.Next(&row)) {
-        if (count++ == 0) first = row;
-      }
-      if (!reader_.status().ok()) return Failed(out);
-      page.push_back(Printed(AggregateRow(first, count)));
+    if (aggregation_ != nullptr) {
+      // One row: the aggregates over every row read.
+      while (reader_.Next(&row)) aggregation_->Add(row);
+      if (!reader_.status().ok()) return Failed(reader_.status(), out);
+      SelectRow result;
+      Status computed = aggregation_->Result(&result);
+      if (!computed.ok()) return Failed(computed, out);
+      page.push_back(Printed(result));
     } else {
       while (page.size() < kCqlshPageSize && reader_.Next(&row)) page.push_back(Printed(row));
-      if (!reader_.status().ok()) return Failed(out);
+      if (!reader_.status().ok()) return Failed(reader_.status(), out);
     }
     std::string text;
     if (!page.empty()) printer_.PrintPage(page, &text);
-    if (aggregate_ || page.size() < kCqlshPageSize) {
+    if (aggregation_ != nullptr || page.size() < kCqlshPageSize) {
       printer_.Finish(&text);
       finished_ = true;
     }
@@ -78,26 +74,10 @@ class SelectStream final : public ResultStream {
     return options;
   }
 
-  // The reader reads the row selectors; count(*) is this stream's.
-  static SelectQuery ReaderQuery(SelectQuery query) {
-    std::erase_if(query.outputs, [](const OutputColumn& output) {
-      return output.source == OutputColumn::Source::kCount;
-    });
+  // The reader reads the outputs, or for an aggregate the row-level parts.
+  static SelectQuery ReaderQuery(SelectQuery query, const SelectAggregation* aggregation) {
+    if (aggregation != nullptr) query.outputs = aggregation->inputs();
     return query;
-  }
-
-  SelectRow AggregateRow(const SelectRow& first, uint64_t count) const {
-    SelectRow row;
-    size_t from_reader = 0;
-    for (const OutputColumn& output : outputs_) {
-      if (output.source == OutputColumn::Source::kCount) {
-        row.push_back(BigEndian(count, 8));
-      } else {
-        row.push_back(from_reader < first.size() ? first[from_reader] : std::nullopt);
-        ++from_reader;
-      }
-    }
-    return row;
   }
 
   // A row as the printer takes it: as it is, or SELECT JSON's one object.
@@ -118,11 +98,10 @@ class SelectStream final : public ResultStream {
     return {std::move(object)};
   }
 
-  bool Failed(std::string* out) {
+  bool Failed(const Status& status, std::string* out) {
     finished_ = true;
     // A function's refusal (blobAsInt of a value of another width) in
     // Cassandra's words; a storage error with its kind.
-    const Status& status = reader_.status();
     *out += "ERROR " +
             (status.code() == StatusCode::kInvalidArgument ? status.message() : status.ToString()) +
             "\n";
@@ -131,8 +110,8 @@ class SelectStream final : public ResultStream {
 
   std::vector<OutputColumn> outputs_;
   bool json_;
-  bool aggregate_;
   CqlshResultPrinter printer_;
+  std::unique_ptr<SelectAggregation> aggregation_;  // null unless the query aggregates
   SelectRowReader reader_;
   bool finished_ = false;
 };

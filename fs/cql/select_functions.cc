@@ -266,13 +266,6 @@ Status ResolveFunction(const std::string& name, const std::vector<TypePtr>& arg_
                        const std::vector<std::string>& arg_names, ScalarFunction* out,
                        std::vector<TypePtr>* constant_types) {
   constant_types->assign(arg_types.size(), nullptr);
-  static constexpr std::string_view kAggregates[] = {"count", "min", "max", "sum", "avg"};
-  for (std::string_view aggregate : kAggregates) {
-    if (name == aggregate) {
-      return Status::NotSupported("the aggregate " + name +
-                                  "() is not supported by cellfs yet (count(*) is)");
-    }
-  }
   // <type>AsBlob and blobAs<type>, for every native type.
   constexpr std::string_view kAsBlob = "asblob", kBlobAs = "blobas";
   if (name.size() > kAsBlob.size() && name.ends_with(kAsBlob)) {

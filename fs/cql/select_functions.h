@@ -1,5 +1,6 @@
 // The native scalar functions and casts a SELECT applies to its selectors
-// (Cassandra 4.x's TimeFcts, UuidFcts, BytesConversionFcts and CastFcts):
+// (Cassandra 4.x's TimeFcts, UuidFcts, BytesConversionFcts and CastFcts;
+// the aggregates are select_aggregates.h's):
 // resolved against their arguments' types once, when the query is typed,
 // then applied to each row's values. Pure functions: thread-safe.
 #pragma once
@@ -42,8 +43,7 @@ struct ScalarFunction {
 // required but 2 provided", "Type error: v cannot be passed as argument 0
 // of function system.dateof of type int" (`arg_names` name the arguments),
 // "Invalid call to function todate, none of its type signatures match ...".
-// NotSupported for aggregates other than count(*) (min, max, sum, avg,
-// count(c)), which cellfs does not run yet.
+// REQUIRES: `name` is no aggregate (select_aggregates.h resolves those).
 // An argument of null type is a constant still to be typed: its type is
 // then the parameter's (*constant_types, one per argument, null for the
 // others).

@@ -319,6 +319,20 @@ Status NotRunYet(const std::string& what) {
 
 Status BuildOutput(const TableSchema& table, const ResolvedSelector& selector, OutputColumn* out);
 
+// count(c), min, max, sum or avg of its built argument (out->args[0]).
+Status BuildAggregate(const std::string& name, const std::vector<TypePtr>& arg_types,
+                      const std::vector<std::string>& arg_names, OutputColumn* out) {
+  if (std::any_of(out->args.begin(), out->args.end(), HasAggregate)) {
+    return Status::InvalidArgument(
+        "aggregate functions cannot be used as arguments of aggregate functions");
+  }
+  CELLFS_RETURN_IF_ERROR(ResolveAggregate(name, arg_types, &out->aggregate));
+  out->source = OutputColumn::Source::kAggregate;
+  out->type = out->aggregate.result;
+  out->name = out->aggregate.name + "(" + arg_names[0] + ")";
+  return Status::Ok();
+}
+
 // A function call or CAST: its arguments built, the function resolved on
 // their types, constant arguments typed as its parameters.
 Status BuildFunction(const TableSchema& table, const ResolvedSelector& selector,
@@ -339,6 +353,9 @@ Status BuildFunction(const TableSchema& table, const ResolvedSelector& selector,
       arg_types.push_back(built.type);
     }
     arg_names.push_back(built.name);
+  }
+  if (selector.kind == Kind::kFunction && IsAggregateName(selector.name)) {
+    return BuildAggregate(selector.name, arg_types, arg_names, out);
   }
   out->source = OutputColumn::Source::kFunction;
   if (selector.kind == Kind::kCast) {
@@ -407,13 +424,21 @@ Status BuildOutput(const TableSchema& table, const ResolvedSelector& selector, O
       CELLFS_RETURN_IF_ERROR(BuildFunction(table, selector, out));
       break;
     case Kind::kTerm:
-      return NotRunYet("a constant");
+      // Cassandra 4.x types no literal on its own (Selectable.WithTerm).
+      return Status::InvalidArgument("Cannot infer type for term " + selector.term.text +
+                                     " in selection clause (try using a cast to force a type)");
   }
   if (!selector.alias.empty()) out->name = selector.alias;
   return Status::Ok();
 }
 
 }  // namespace
+
+bool HasAggregate(const OutputColumn& column) {
+  using Source = OutputColumn::Source;
+  if (column.source == Source::kCount || column.source == Source::kAggregate) return true;
+  return std::any_of(column.args.begin(), column.args.end(), HasAggregate);
+}
 
 Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, SelectQuery* query) {
   const TableSchema& t = *table;
@@ -443,7 +468,6 @@ Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, Select
   }
   query->distinct = plan.distinct;
   query->json = plan.json;
-  query->aggregate = plan.aggregate;
   if (plan.wildcard) {
     // SELECT *: every column in Cassandra's select order (row_json.h).
     for (size_t i : SelectStarOrder(t)) {
@@ -459,12 +483,7 @@ Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, Select
     CELLFS_RETURN_IF_ERROR(BuildOutput(t, selector, &column));
     query->outputs.push_back(std::move(column));
   }
-  if (query->aggregate) {
-    for (const OutputColumn& column : query->outputs) {
-      if (column.source == OutputColumn::Source::kCount) return Status::Ok();
-    }
-    return NotRunYet("an aggregate other than count(*)");
-  }
+  query->aggregate = std::any_of(query->outputs.begin(), query->outputs.end(), HasAggregate);
   return Status::Ok();
 }
 

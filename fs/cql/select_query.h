@@ -14,6 +14,7 @@
 #include "engine/cql/table_schema.h"
 #include "engine/status.h"
 #include "engine/store/slice.h"
+#include "fs/cql/select_aggregates.h"
 #include "fs/cql/select_functions.h"
 
 namespace cellfs::fs {
@@ -26,17 +27,23 @@ struct OutputColumn {
     kTtl,        // ttl(`column`): int seconds left, null without a TTL
     kToken,      // token(partition key): bigint
     kCount,      // count(*) / count(1): bigint, one row for the whole result
+    kAggregate,  // `aggregate` of args[0] over the rows: count(c), min, max, sum, avg
     kFunction,   // `function` of `args` (a native function or a CAST)
     kConstant,   // `constant`: a function's constant argument
   };
   Source source = Source::kColumn;
   size_t column = 0;  // index in def.columns (kColumn, kWriteTime, kTtl)
-  std::string name;   // the header cqlsh prints ("v", "writetime(v)", "count", an alias)
+  // The header cqlsh prints ("v", "writetime(v)", "count", "system.max(v)", an alias).
+  std::string name;
   TypePtr type;
   ScalarFunction function;              // kFunction
-  std::vector<OutputColumn> args;       // kFunction
+  AggregateFunction aggregate;          // kAggregate
+  std::vector<OutputColumn> args;       // kFunction; kAggregate: its one argument
   std::optional<std::string> constant;  // kConstant; nullopt: null
 };
+
+// Whether `column` is, or holds, count(*) or an aggregate.
+bool HasAggregate(const OutputColumn& column);
 
 // A relation checked on each row: the row's value(s) of `columns` against
 // typed values.
@@ -69,15 +76,21 @@ struct SelectQuery {
   uint64_t per_partition_limit = 0;
   bool distinct = false;
   bool json = false;
-  bool aggregate = false;  // count(*): one row
+  // Some output holds kCount or kAggregate: one row for the whole result.
+  // An aggregate's argument holds no aggregate; the outputs outside the
+  // aggregates show the first row read (null when none was).
+  bool aggregate = false;
   std::vector<OutputColumn> outputs;
 };
 
 // Types `plan`'s terms for `table`. InvalidArgument with Cassandra's
 // message at the term's position ("line 1:40: Invalid STRING constant
-// ..."; a function's refusal, select_functions.h), NotSupported for
-// selections cellfs does not run yet (aggregates other than count(*),
-// constant selectors, the casts ResolveCast names).
+// ..."; a function's or aggregate's refusal, select_functions.h and
+// select_aggregates.h; "aggregate functions cannot be used as arguments of
+// aggregate functions"; "Cannot infer type for term 1 in selection clause
+// (try using a cast to force a type)" for a constant selector),
+// NotSupported for selections cellfs does not run yet (constants inside
+// CAST, the casts ResolveCast names, the aggregates ResolveAggregate names).
 Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, SelectQuery* query);
 
 }  // namespace cellfs::fs

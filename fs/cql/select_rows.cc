@@ -254,7 +254,8 @@ Status SelectRowReader::Evaluate(const OutputColumn& output,
       return ApplyFunction(output.function, types, args, out);
     }
     case Source::kCount:
-      return Status::Ok();
+    case Source::kAggregate:
+      return Status::Ok();  // never asked for (select_rows.h)
     case Source::kColumn:
     case Source::kWriteTime:
     case Source::kTtl:

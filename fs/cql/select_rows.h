@@ -23,7 +23,8 @@ using SelectRow = std::vector<std::optional<std::string>>;
 // Not thread-safe; one per statement. Keeps its snapshot alive.
 class SelectRowReader {
  public:
-  // `query.outputs` must not hold kCount (the caller counts rows).
+  // `query.outputs` must not hold kCount or kAggregate (the caller
+  // aggregates: select_aggregation.h).
   SelectRowReader(ReadView view, SelectQuery query);
   ~SelectRowReader();
 
