@@ -74,9 +74,15 @@ class SelectStream final : public ResultStream {
     return options;
   }
 
-  // The reader reads the outputs, or for an aggregate the row-level parts.
+  // The reader reads the outputs, or for an aggregate the row-level parts
+  // of every row: as in Cassandra (SelectStatement.getDataLimits, no row
+  // limit when everything is aggregated), LIMIT bounds the one result row,
+  // not the rows aggregated.
   static SelectQuery ReaderQuery(SelectQuery query, const SelectAggregation* aggregation) {
-    if (aggregation != nullptr) query.outputs = aggregation->inputs();
+    if (aggregation != nullptr) {
+      query.outputs = aggregation->inputs();
+      query.limit = 0;
+    }
     return query;
   }
 
