@@ -208,17 +208,18 @@ Status Mutation::ReserveSequences(size_t entries, std::vector<uint64_t>* sequenc
   return Status::Ok();
 }
 
-void Mutation::PutFragment(const TableSchema& table, std::string_view group, size_t prefix_size,
+void Mutation::PutFragment(const TableSchema& table, std::string* group, size_t prefix_size,
                            uint64_t sequence, const RowFragment& fragment) {
   Batch& b = *batch_;
-  b.key.assign(group);
-  storage::AppendSequence(sequence, &b.key);
+  const size_t group_size = group->size();
+  storage::AppendSequence(sequence, group);
   b.value.clear();
   EncodeRowFragment(fragment, &b.value);
-  b.batch->Put(storage::DataAddress(b.key, prefix_size), b.value);
+  b.batch->Put(storage::DataAddress(*group, prefix_size), b.value);
+  group->resize(group_size);
   if (auto due = storage::NextSweepSecond(fragment, table.def.options.gc_grace_seconds)) {
     b.index_key.clear();
-    storage::AppendExpiryKey(*due, group, &b.index_key);
+    storage::AppendExpiryKey(*due, *group, &b.index_key);
     b.batch->Put(storage::ExpiryAddress(b.index_key), {});
   }
 }
@@ -243,11 +244,11 @@ Status Mutation::PutRowAndStatic(const TableSchema& table) {
   uint64_t sequences[2] = {0, 0};
   if (has_row) CELLFS_RETURN_IF_ERROR(core_->sequences.Next(&sequences[0]));
   if (has_static) CELLFS_RETURN_IF_ERROR(core_->sequences.Next(&sequences[1]));
-  if (has_row) PutFragment(table, b.row_group, b.prefix.size(), sequences[0], b.row.fragment());
+  if (has_row) PutFragment(table, &b.row_group, b.prefix.size(), sequences[0], b.row.fragment());
   if (has_static) {
     b.group.assign(b.prefix);
     storage::AppendEntryKind(EntryKind::kStaticRow, &b.group);
-    PutFragment(table, b.group, b.prefix.size(), sequences[1], b.static_row.fragment());
+    PutFragment(table, &b.group, b.prefix.size(), sequences[1], b.static_row.fragment());
   }
   return Status::Ok();
 }

@@ -163,10 +163,11 @@ class Mutation {
   // `entries` new entries, then the puts, so a failure leaves the batch as
   // it was.
   Status ReserveSequences(size_t entries, std::vector<uint64_t>* sequences);
-  // Appends one fragment under `group` (a key without its sequence, whose
+  // Appends one fragment under `*group` (a key without its sequence, whose
   // first `prefix_size` bytes are its partition prefix) and, when it will
-  // need sweeping, its expiry-index entry.
-  void PutFragment(const TableSchema& table, std::string_view group, size_t prefix_size,
+  // need sweeping, its expiry-index entry. The sequence is appended to
+  // `*group` in place for the entry's key, then taken off again.
+  void PutFragment(const TableSchema& table, std::string* group, size_t prefix_size,
                    uint64_t sequence, const RowFragment& fragment);
   // Appends a deletion entry (partition or range) and its index entry, keyed
   // by `group`, or by the whole key when `index_whole_key`.

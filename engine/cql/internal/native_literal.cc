@@ -240,6 +240,7 @@ Status CheckCanonicalNumber(TypeKind kind, std::string_view bytes) {
     return Status::InvalidArgument("decimal value " + FormatBlob(bytes) +
                                    ": the unscaled part is empty or not minimal");
   }
+  if (kind != TypeKind::kFloat && kind != TypeKind::kDouble) return Status::Ok();
   uint64_t bits = 0;
   for (char c : bytes) bits = (bits << 8) | static_cast<unsigned char>(c);
   const bool non_canonical_nan =

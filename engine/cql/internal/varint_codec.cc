@@ -3,17 +3,6 @@
 
 namespace cellfs {
 
-void AppendVarint64(uint64_t value, std::string* out) {
-  char buffer[kMaxVarint64Bytes];
-  size_t n = 0;
-  while (value >= 0x80) {
-    buffer[n++] = static_cast<char>((value & 0x7f) | 0x80);
-    value >>= 7;
-  }
-  buffer[n++] = static_cast<char>(value);
-  out->append(buffer, n);
-}
-
 void AppendSignedVarint64(int64_t value, std::string* out) {
   AppendVarint64(ZigZagEncode(value), out);
 }

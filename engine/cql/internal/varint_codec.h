@@ -12,8 +12,18 @@ namespace cellfs {
 inline constexpr size_t kMaxVarint64Bytes = 10;
 
 // Appends `value` as LEB128: 7 bits per byte, least significant group first,
-// the high bit set on every byte but the last.
-void AppendVarint64(uint64_t value, std::string* out);
+// the high bit set on every byte but the last. Inline: the row and key
+// encoders call it several times per cell.
+inline void AppendVarint64(uint64_t value, std::string* out) {
+  char buffer[kMaxVarint64Bytes];
+  size_t n = 0;
+  while (value >= 0x80) {
+    buffer[n++] = static_cast<char>((value & 0x7f) | 0x80);
+    value >>= 7;
+  }
+  buffer[n++] = static_cast<char>(value);
+  out->append(buffer, n);
+}
 
 // Appends `value` zig-zag encoded (0, -1, 1, -2, ... -> 0, 1, 2, 3, ...), so
 // numbers near zero of either sign stay short.

@@ -4,6 +4,7 @@
 
 #include <leveldb/write_batch.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,10 @@ class LevelDbBatch final : public Batch {
  public:
   void Put(const Address& at, std::string_view value) override {
     Note(at.space);
+    if (auto whole = Contiguous(at)) {
+      rep_.Put(ToSlice(*whole), ToSlice(value));  // the engine's data keys: no copy
+      return;
+    }
     key_.clear();
     AppendLevelDbKey(at, &key_);
     rep_.Put(key_, ToSlice(value));
@@ -40,6 +45,17 @@ class LevelDbBatch final : public Batch {
   const std::vector<std::string>& spaces() const { return spaces_; }
 
  private:
+  // The LevelDB key itself when the address's parts are adjacent views of
+  // one buffer (space || shard || key already laid out), as the engine's
+  // data and expiry addresses are.
+  static std::optional<std::string_view> Contiguous(const Address& at) {
+    if (at.space.data() + at.space.size() != at.shard.data() ||
+        at.shard.data() + at.shard.size() != at.key.data()) {
+      return std::nullopt;
+    }
+    return std::string_view(at.space.data(), at.space.size() + at.shard.size() + at.key.size());
+  }
+
   void Note(std::string_view space) {
     for (const std::string& seen : spaces_) {
       if (seen == space) return;
