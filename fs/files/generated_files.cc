@@ -10,7 +10,7 @@
 #include "fs/formats/cql_session.h"
 #include "fs/formats/row_text_stream.h"
 #include "fs/tree/errno_map.h"
-#include "fs/tree/slice_path.h"
+#include "fs/tree/export_text.h"
 
 namespace cellfs::fs {
 namespace {
@@ -45,19 +45,9 @@ class ExportFile final : public OpenFile {
   bool direct_io() const override { return true; }
 
  private:
-  // What `dir` exports; the bounds of a slice were checked when it resolved.
-  static Status SourceOf(const Node& dir, RowSource* out) {
-    out->table = dir.table;
-    if (dir.id.kind == NodeKind::kTable) return Status::Ok();
-    out->partition_key = dir.id.partition_key;
-    out->is_slice = !dir.id.slice.empty();
-    if (!dir.clustered()) return Status::Ok();
-    return BuildSlice(*dir.table, dir.id.slice, &out->slice);
-  }
-
   int Restart() {
     RowSource source;
-    if (Status status = SourceOf(dir_, &source); !status.ok()) return ErrnoFromStatus(status);
+    if (Status status = ExportSourceOf(dir_, &source); !status.ok()) return ErrnoFromStatus(status);
     stream_ =
         std::make_unique<RowTextStream>(std::move(source), context_->engine->NewReadView(), csv_);
     data_.clear();

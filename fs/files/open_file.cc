@@ -11,6 +11,7 @@
 #include "fs/formats/cell_text.h"
 #include "fs/formats/row_json.h"
 #include "fs/tree/errno_map.h"
+#include "fs/tree/export_text.h"
 #include "fs/tree/refusal_log.h"
 
 namespace cellfs::fs {
@@ -730,20 +731,9 @@ int OpenRowJsonFile(FileContext* context, const Node& row, std::unique_ptr<OpenF
     *out = std::make_unique<RowJsonFile>(context, row, std::string());
     return 0;
   }
-  auto partition = row.Partition();
-  if (!partition.ok()) return ErrnoFromStatus(partition.status());
-  ReadView view = context->engine->NewReadView();
-  auto content = view.GetRow(row.table, *partition.value(), row.id.clustering);
-  if (!content.ok()) return ErrnoFromStatus(content.status());
   std::string text;
-  if (content.value()) {
-    auto statics = view.GetStaticRow(row.table, *partition.value());
-    if (!statics.ok()) return ErrnoFromStatus(statics.status());
-    const RowFragment* static_row = statics.value() ? &*statics.value() : nullptr;
-    text = RowToJson(*row.table, row.id.partition_key, row.id.clustering, static_row,
-                     *content.value()) +
-           "\n";
-  }
+  Status read = RowJsonText(row, context->engine->NewReadView(), &text);
+  if (!read.ok()) return ErrnoFromStatus(read);
   *out = std::make_unique<RowJsonFile>(context, row, std::move(text));
   return 0;
 }

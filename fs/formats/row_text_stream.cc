@@ -2,9 +2,17 @@
 // clustering order, each rendered by fs/formats/row_json.h.
 #include "fs/formats/row_text_stream.h"
 
+#include <algorithm>
+
 #include "fs/formats/row_json.h"
 
 namespace cellfs::fs {
+
+int64_t NewestWriteMicros(const RowFragment& row) {
+  int64_t newest = row.marker ? row.marker->write_time : 0;
+  for (const RowCell& cell : row.cells) newest = std::max(newest, cell.cell.write_time);
+  return newest;
+}
 
 RowTextStream::RowTextStream(RowSource source, ReadView view, bool csv)
     : source_(std::move(source)),
@@ -62,6 +70,10 @@ bool RowTextStream::Next(std::string* out) {
       statics = static_row_ ? &*static_row_ : nullptr;
     }
     if (rows_->Valid()) {
+      newest_write_micros_ = std::max(newest_write_micros_, NewestWriteMicros(rows_->row()));
+      if (statics != nullptr && !rows_seen_) {
+        newest_write_micros_ = std::max(newest_write_micros_, NewestWriteMicros(*statics));
+      }
       std::vector<std::string> clustering;
       if (status_ = rows_->DecodeClustering(&clustering); !status_.ok()) return false;
       if (csv_) {
@@ -79,6 +91,7 @@ bool RowTextStream::Next(std::string* out) {
     // A partition with static cells and no rows is one row of its own, its
     // clustering columns null, as SELECT shows it. A slice does not.
     if (!rows_seen_ && statics != nullptr && !source_.is_slice) {
+      newest_write_micros_ = std::max(newest_write_micros_, NewestWriteMicros(*statics));
       RowFragment empty;
       if (csv_) {
         out->append(RowToCsv(*source_.table, partition_key_, {}, statics, empty));

@@ -33,6 +33,10 @@ class RowTextStream {
   // end or on error (status()).
   bool Next(std::string* out);
   Status status() const { return status_; }
+  // The newest write time (microseconds) in what Next has produced so far:
+  // the rows' markers and cells and the static cells shown with them; 0
+  // before any row.
+  int64_t newest_write_micros() const { return newest_write_micros_; }
 
  private:
   bool StartPartition();  // positions rows_ on the next partition
@@ -46,7 +50,12 @@ class RowTextStream {
   std::unique_ptr<RowIterator> rows_;
   bool rows_seen_ = false;  // the current partition produced a row
   bool done_ = false;
+  int64_t newest_write_micros_ = 0;
   Status status_;
 };
+
+// The newest write time in `row`: its marker's and its cells'; 0 when it
+// holds neither.
+int64_t NewestWriteMicros(const RowFragment& row);
 
 }  // namespace cellfs::fs

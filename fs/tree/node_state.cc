@@ -9,6 +9,7 @@
 #include "engine/cql/describe.h"
 #include "engine/store/cell.h"
 #include "fs/formats/cell_text.h"
+#include "fs/tree/export_text.h"
 #include "fs/tree/tree_context.h"
 
 namespace cellfs::fs {
@@ -63,6 +64,31 @@ mode_t VirtualFileMode(const Node& node) {
   if (WritabilityOf(node) != Writability::kWritable) return S_IFREG | 0444;
   // @insert is written, then read back for its report: its owner's alone.
   return node.id.file == VirtualName::Kind::kInsert ? S_IFREG | 0600 : S_IFREG | 0644;
+}
+
+// The exact size of a generated @json or @csv and its newest write as mtime
+// (kept when it holds no row): a row's @json reads the row; an export
+// streams its rows once, the cost of reading it (docs/FILESYSTEM.md
+// "Virtual files"), so copies by size (tar, rsync, shutil) copy every byte.
+Status ExportState(const Node& node, const ReadView& view, NodeState* state) {
+  Node directory = node;
+  directory.id.kind = node.id.directory;
+  uint64_t size = 0;
+  int64_t newest = 0;
+  if (node.IsRowJson()) {
+    std::string text;
+    CELLFS_RETURN_IF_ERROR(RowJsonText(directory, view, &text, &newest));
+    size = text.size();
+  } else {
+    ExportMeasure measure;
+    CELLFS_RETURN_IF_ERROR(
+        MeasureExport(directory, node.id.file == VirtualName::Kind::kCsv, view, &measure));
+    size = measure.size;
+    newest = measure.newest_write_micros;
+  }
+  state->attr.size = size;
+  if (newest > 0) state->attr.mtime_micros = newest;
+  return Status::Ok();
 }
 
 }  // namespace
@@ -216,6 +242,9 @@ Status TreeContext::StateOf(const Node& node, const ReadView& view, NodeState* s
         state->attr.size = text.value().size();
       }
       if (id.file == VirtualName::Kind::kErrors) state->attr.size = refusals.Render().size();
+      if (id.file == VirtualName::Kind::kJson || id.file == VirtualName::Kind::kCsv) {
+        return ExportState(node, view, state);
+      }
       return Status::Ok();
     }
   }
