@@ -197,8 +197,8 @@ Status CqlType::CheckKeyCapable() const {
   return Status::Ok();
 }
 
-int CqlType::FixedWidth() const {
-  switch (kind_) {
+int FixedWidthOf(TypeKind kind) {
+  switch (kind) {
     case TypeKind::kTinyint:
     case TypeKind::kBoolean:
       return 1;

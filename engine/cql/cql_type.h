@@ -45,6 +45,10 @@ enum class TypeKind : uint8_t {
 class CqlType;
 using TypePtr = std::shared_ptr<const CqlType>;
 
+// The serialized width of a fixed-width native kind (tinyint: 1, int: 4,
+// uuid: 16, ...); 0 for variable-width kinds and collections.
+int FixedWidthOf(TypeKind kind);
+
 // An immutable type tree. Instances are shared freely between threads.
 //
 // Frozenness follows Cassandra: tuples are always frozen; everything nested
@@ -103,7 +107,7 @@ class CqlType {
 
   // True when values of this type have a fixed serialized width (int: 4).
   // Returns 0 for variable-width types.
-  int FixedWidth() const;
+  int FixedWidth() const { return FixedWidthOf(kind_); }
 
  private:
   CqlType(TypeKind kind, bool frozen) : kind_(kind), frozen_(frozen) {}

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <utility>
 
+#include "engine/cql/big_endian.h"
 #include "engine/cql/collection_codec.h"
 #include "engine/cql/key_codec.h"
 #include "engine/store/cell.h"
@@ -15,12 +16,6 @@ namespace cellfs::fs {
 namespace {
 
 using Op = SelectRelation::Op;
-
-std::string BigEndian(uint64_t value, size_t width) {
-  std::string out(width, '\0');
-  for (size_t i = width; i-- > 0; value >>= 8) out[i] = static_cast<char>(value & 0xFF);
-  return out;
-}
 
 }  // namespace
 
@@ -239,7 +234,7 @@ Status SelectRowReader::Evaluate(const OutputColumn& output,
   out->reset();
   switch (output.source) {
     case Source::kToken:
-      *out = BigEndian(static_cast<uint64_t>(token_), 8);
+      *out = BigEndianBytes(static_cast<uint64_t>(token_), 8);
       return Status::Ok();
     case Source::kConstant:
       *out = output.constant;
@@ -268,11 +263,11 @@ Status SelectRowReader::Evaluate(const OutputColumn& output,
   if (output.source == Source::kColumn) {
     *out = cell != nullptr && cell->is_counter() ? std::string(cell->value) : std::string(*value);
   } else if (output.source == Source::kWriteTime) {
-    if (cell != nullptr) *out = BigEndian(static_cast<uint64_t>(cell->write_time), 8);
+    if (cell != nullptr) *out = BigEndianBytes(static_cast<uint64_t>(cell->write_time), 8);
   } else if (cell != nullptr && cell->is_expiring()) {
     const int64_t left =
         std::max<int64_t>(cell->local_deletion_time - FloorSeconds(view_.now()), 0);
-    *out = BigEndian(static_cast<uint64_t>(left), 4);
+    *out = BigEndianBytes(static_cast<uint64_t>(left), 4);
   }
   return Status::Ok();
 }

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cql/internal/big_endian.h"
+#include "engine/cql/big_endian.h"
 #include "engine/cql/key_codec.h"
 #include "engine/cql/literal.h"
 #include "engine/store/token.h"

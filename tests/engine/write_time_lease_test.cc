@@ -14,7 +14,7 @@
 #include <random>
 #include <string>
 
-#include "engine/cql/internal/big_endian.h"
+#include "engine/cql/big_endian.h"
 #include "engine/engine.h"
 #include "engine/store/internal/storage_keys.h"
 #include "tests/engine/engine_test_util.h"

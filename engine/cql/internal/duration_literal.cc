@@ -5,7 +5,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "engine/cql/internal/big_endian.h"
+#include "engine/cql/big_endian.h"
 #include "engine/cql/internal/civil_time.h"
 #include "engine/cql/internal/decimal_digits.h"
 #include "engine/cql/internal/text_scanner.h"

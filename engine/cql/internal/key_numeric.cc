@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "engine/cql/internal/big_endian.h"
+#include "engine/cql/big_endian.h"
 #include "engine/cql/internal/big_integer.h"
 
 namespace cellfs {

@@ -5,7 +5,7 @@
 
 #include <array>
 
-#include "engine/cql/internal/big_endian.h"
+#include "engine/cql/big_endian.h"
 
 namespace cellfs {
 namespace {

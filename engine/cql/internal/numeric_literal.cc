@@ -11,7 +11,7 @@
 #include <limits>
 #include <system_error>
 
-#include "engine/cql/internal/big_endian.h"
+#include "engine/cql/big_endian.h"
 #include "engine/cql/internal/big_integer.h"
 #include "engine/cql/internal/decimal_digits.h"
 

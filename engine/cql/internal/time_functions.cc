@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <random>
 
-#include "engine/cql/internal/big_endian.h"
+#include "engine/cql/big_endian.h"
 #include "engine/cql/internal/civil_time.h"
 #include "engine/cql/internal/temporal_literal.h"
 

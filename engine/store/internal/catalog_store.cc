@@ -11,7 +11,7 @@
 
 #include "engine/cql/cql_parser.h"
 #include "engine/cql/describe.h"
-#include "engine/cql/internal/big_endian.h"
+#include "engine/cql/big_endian.h"
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/storage/storage.h"
 

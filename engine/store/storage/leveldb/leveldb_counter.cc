@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "engine/cql/internal/big_endian.h"
+#include "engine/cql/big_endian.h"
 #include "engine/store/storage/leveldb/leveldb_status.h"
 
 namespace cellfs::storage {

@@ -1,5 +1,5 @@
 // Fixed-width big-endian integers: how CQL serializes its fixed-width types.
-// Internal to engine/.
+// Public: fs/ builds and reads CQL values with them too.
 #pragma once
 
 #include <cstddef>
