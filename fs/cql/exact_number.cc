@@ -127,13 +127,12 @@ Decimal DivideHalfEven(const Decimal& d, uint64_t count) {
   return q;
 }
 
-// BigDecimal.valueOf(double): the value of Java's Double.toString text
-// ("1.5", "1.0E10"); false for NaN and the infinities, which Java refuses.
-bool DecimalOfDouble(double value, Decimal* out) {
-  if (!std::isfinite(value)) return false;
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  const std::string text = JavaFloatingText(TypeKind::kDouble, BigEndian(bits, 8));
+namespace {
+
+// The decimal a Java float/double text stands for ("1.5", "-0.0",
+// "1.0E10": unscaled 10, scale -9), as new BigDecimal(String) reads it.
+Decimal DecimalOfJavaText(const std::string& text) {
+  Decimal d;
   std::string digits;
   int64_t fraction_digits = 0;
   bool in_fraction = false;
@@ -147,19 +146,64 @@ bool DecimalOfDouble(double value, Decimal* out) {
     }
   }
   const int64_t exponent = i < text.size() ? std::strtoll(text.c_str() + i + 1, nullptr, 10) : 0;
-  mpz_set_str(out->unscaled.get(), digits.c_str(), 10);
-  out->scale = fraction_digits - exponent;
-  return true;
+  mpz_set_str(d.unscaled.get(), digits.c_str(), 10);
+  d.scale = fraction_digits - exponent;
+  return d;
 }
 
-// BigDecimal.doubleValue(): the double nearest the decimal's value.
-double DoubleOfDecimal(const Decimal& d) {
+// "<unscaled>e<-scale>": the decimal's exact value as strtod/strtof read it.
+std::string ScientificText(const Decimal& d) {
   char* digits = mpz_get_str(nullptr, 10, d.unscaled.get());
-  const std::string text = std::string(digits) + "e" + std::to_string(-d.scale);
+  std::string text = std::string(digits) + "e" + std::to_string(-d.scale);
   void (*release)(void*, size_t);
   mp_get_memory_functions(nullptr, nullptr, &release);
   release(digits, std::strlen(digits) + 1);
-  return std::strtod(text.c_str(), nullptr);
+  return text;
+}
+
+}  // namespace
+
+// BigDecimal.valueOf(double): the value of Java's Double.toString text.
+bool DecimalOfDouble(double value, Decimal* out) {
+  if (!std::isfinite(value)) return false;
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  *out = DecimalOfJavaText(JavaFloatingText(TypeKind::kDouble, BigEndian(bits, 8)));
+  return true;
+}
+
+// new BigDecimal(Float.toString(value)).
+bool DecimalOfFloat(float value, Decimal* out) {
+  if (!std::isfinite(value)) return false;
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  *out = DecimalOfJavaText(JavaFloatingText(TypeKind::kFloat, BigEndian(bits, 4)));
+  return true;
+}
+
+// glibc's strtod and strtof round correctly (to nearest, ties to even), as
+// Java's BigDecimal.doubleValue/floatValue and BigInteger's do.
+double DoubleOfDecimal(const Decimal& d) { return std::strtod(ScientificText(d).c_str(), nullptr); }
+
+float FloatOfDecimal(const Decimal& d) { return std::strtof(ScientificText(d).c_str(), nullptr); }
+
+// BigDecimal.longValue(): truncated toward zero, then the low 64 bits.
+int64_t TruncatedLowBits(const Decimal& d) {
+  if (mpz_sgn(d.unscaled.get()) == 0 || d.scale <= -64) return 0;
+  BigInt whole;
+  if (d.scale <= 0) {
+    BigInt power;
+    mpz_ui_pow_ui(power.get(), 10, static_cast<unsigned long>(-d.scale));
+    mpz_mul(whole.get(), d.unscaled.get(), power.get());
+    return LowBits(whole.get());
+  }
+  // sizeinbase may count one digit too many, never too few: at most that
+  // many digits and no more than the scale means |value| < 1.
+  if (mpz_sizeinbase(d.unscaled.get(), 10) <= static_cast<uint64_t>(d.scale)) return 0;
+  BigInt power;
+  mpz_ui_pow_ui(power.get(), 10, static_cast<unsigned long>(d.scale));
+  mpz_tdiv_q(whole.get(), d.unscaled.get(), power.get());
+  return LowBits(whole.get());
 }
 
 }  // namespace cellfs::fs

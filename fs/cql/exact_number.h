@@ -1,8 +1,9 @@
 // Java's BigInteger and BigDecimal arithmetic that Cassandra's aggregates
 // use, on GMP, read from and written to CQL varint and decimal bytes
 // (two's-complement big-endian; decimal: int32 scale, then the unscaled
-// varint). Internal to fs/cql (numeric_aggregates.cc). Values are not
-// thread-safe; the functions are pure.
+// varint), and the conversions Cassandra's CastFcts makes between them and
+// the other numbers. Internal to fs/cql (numeric_aggregates.cc, the casts of
+// select_functions.cc). Values are not thread-safe; the functions are pure.
 #pragma once
 
 #include <gmp.h>
@@ -65,7 +66,22 @@ Decimal DivideHalfEven(const Decimal& d, uint64_t count);
 // ("1.5", "1.0E10": unscaled 10, scale -9); false for NaN and the
 // infinities, which Java refuses.
 bool DecimalOfDouble(double value, Decimal* out);
-// BigDecimal.doubleValue(): the double nearest the decimal's value.
+// new BigDecimal(Float.toString(value)): the value of Java's float text
+// ("0.1" for 0.1f, not the binary 0.100000001490116...); false for NaN and
+// the infinities, which Java refuses.
+bool DecimalOfFloat(float value, Decimal* out);
+// BigDecimal.doubleValue(): the double nearest the decimal's value (ties
+// to even; beyond the double range +-Infinity, below it +-0.0, as Java).
+// With scale 0 also BigInteger.doubleValue(), correctly rounded as Java 8+.
 double DoubleOfDecimal(const Decimal& d);
+// BigDecimal.floatValue(): the float nearest the decimal's value, rounded
+// once (not through double, whose rounding could differ). With scale 0 also
+// BigInteger.floatValue().
+float FloatOfDecimal(const Decimal& d);
+// BigDecimal.longValue(): the value truncated toward zero (the fraction
+// dropped), then its low 64 bits; intValue(), shortValue() and byteValue()
+// narrow that further. Cheap whatever the scale: a scale of -64 or less
+// leaves 64 factors of 2, so no low bit set, and a value below 1 is 0.
+int64_t TruncatedLowBits(const Decimal& d);
 
 }  // namespace cellfs::fs

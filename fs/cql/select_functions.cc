@@ -1,5 +1,6 @@
 // SELECT's native scalar functions and casts: the signatures, Cassandra's
-// resolution messages, and the conversions (Java's numeric narrowing, time
+// resolution messages, and the conversions (Java's numeric narrowing and
+// Number/BigInteger/BigDecimal conversions as CastFcts uses them, time
 // arithmetic on timeuuids, dates and timestamps, toString for casts to text).
 #include "fs/cql/select_functions.h"
 
@@ -11,6 +12,7 @@
 #include <random>
 
 #include "engine/cql/literal.h"
+#include "fs/cql/exact_number.h"
 
 namespace cellfs::fs {
 namespace {
@@ -215,6 +217,105 @@ bool CastsToText(TypeKind kind) {
   }
 }
 
+// CastFcts' conversions of numbers (Cassandra 5.0's, the same in 4.x but
+// for casts to decimal, see select_functions.h): Number.byteValue(),
+// shortValue(), intValue(), longValue(), floatValue(), doubleValue(); to
+// varint BigInteger.valueOf(longValue()); to decimal
+// BigDecimal.valueOf(longValue()) from the integer types.
+
+// An integer type (counter read as bigint) to any number but counter.
+std::string CastInteger(TypeKind to, int64_t v) {
+  if (IsInteger(to)) return WriteInteger(to, v);
+  if (IsFloating(to)) {
+    // (float) and (double) of a long round to nearest, as C++'s conversions.
+    return WriteFloating(to, to == TypeKind::kFloat ? static_cast<double>(static_cast<float>(v))
+                                                    : static_cast<double>(v));
+  }
+  if (to == TypeKind::kVarint) return Varint(v);
+  return std::string(4, '\0') + Varint(v);  // decimal, scale 0
+}
+
+// The value `d` (an integer: scale 0) as a float or double, rounded once.
+std::string WriteRounded(TypeKind to, const Decimal& d) {
+  return to == TypeKind::kFloat ? WriteFloating(to, FloatOfDecimal(d))
+                                : WriteFloating(to, DoubleOfDecimal(d));
+}
+
+// varint: intValue() etc. keep the low bits; floatValue()/doubleValue()
+// round to nearest (+-Infinity beyond the range); to decimal
+// new BigDecimal(BigInteger), exact at scale 0. An empty value (Java's
+// null BigInteger, which the cast would dereference) gives null.
+Status CastVarint(TypeKind to, std::string_view value, std::optional<std::string>* out) {
+  if (value.empty()) return Status::Ok();
+  Decimal d;  // scale 0
+  ReadVarint(value, d.unscaled.get());
+  if (IsInteger(to)) {
+    *out = WriteInteger(to, LowBits(d.unscaled.get()));
+  } else if (IsFloating(to)) {
+    *out = WriteRounded(to, d);
+  } else {
+    *out = WriteDecimal(d);
+  }
+  return Status::Ok();
+}
+
+// decimal: the integer types and varint (BigInteger.valueOf(longValue()))
+// take the value truncated toward zero, then its low bits; float and double
+// the nearest value. An empty value gives null, as for varint.
+Status CastDecimal(TypeKind to, std::string_view value, std::optional<std::string>* out) {
+  if (value.empty()) return Status::Ok();
+  const Decimal d = ReadDecimal(value);
+  if (IsFloating(to)) {
+    *out = WriteRounded(to, d);
+  } else if (to == TypeKind::kVarint) {
+    *out = Varint(TruncatedLowBits(d));
+  } else {
+    *out = WriteInteger(to, TruncatedLowBits(d));
+  }
+  return Status::Ok();
+}
+
+// float and double to decimal: new BigDecimal(Float.toString(f)),
+// BigDecimal.valueOf(d) (the value of Double.toString's text). Java throws
+// NumberFormatException on NaN and the infinities; cellfs refuses them in
+// its function-error words.
+Status CastFloatingToDecimal(TypeKind from, std::string_view value,
+                             std::optional<std::string>* out) {
+  const double v = ReadFloating(from, value);
+  Decimal d;
+  const bool finite =
+      from == TypeKind::kFloat ? DecimalOfFloat(static_cast<float>(v), &d) : DecimalOfDouble(v, &d);
+  if (!finite) {
+    return Status::InvalidArgument("In call to function system.castasdecimal, value " +
+                                   JavaFloatingText(from, value) +
+                                   " cannot be converted to decimal");
+  }
+  *out = WriteDecimal(d);
+  return Status::Ok();
+}
+
+// float and double: Java's (long)/(int) casts (NaN 0, out of range
+// saturated; byteValue()/shortValue() narrow the int), to varint
+// BigInteger.valueOf((long) v).
+Status CastFloating(TypeKind from, TypeKind to, std::string_view value,
+                    std::optional<std::string>* out) {
+  if (to == TypeKind::kDecimal) return CastFloatingToDecimal(from, value, out);
+  const double v = ReadFloating(from, value);
+  constexpr int64_t kLongMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
+  if (IsFloating(to)) {
+    *out = WriteFloating(to, v);
+  } else if (to == TypeKind::kVarint) {
+    *out = Varint(JavaTruncate(v, kLongMin, kLongMax));
+  } else if (to == TypeKind::kBigint) {
+    *out = WriteInteger(to, JavaTruncate(v, kLongMin, kLongMax));
+  } else {
+    *out = WriteInteger(to, JavaTruncate(v, std::numeric_limits<int32_t>::min(),
+                                         std::numeric_limits<int32_t>::max()));
+  }
+  return Status::Ok();
+}
+
 Status Cast(TypeKind from, const CqlType& from_type, TypeKind to, std::string_view value,
             std::optional<std::string>* out) {
   if (from == to) {
@@ -231,33 +332,18 @@ Status Cast(TypeKind from, const CqlType& from_type, TypeKind to, std::string_vi
         to == TypeKind::kDate ? DateOfMillis(millis) : BigEndian(static_cast<uint64_t>(millis), 8);
     return Status::Ok();
   }
-  // Numbers: from an integer or a floating type (ResolveCast refused the rest).
-  if (IsInteger(from)) {
-    const int64_t v = ReadInteger(value);
-    if (IsInteger(to)) {
-      *out = WriteInteger(to, v);
-    } else if (IsFloating(to)) {
-      *out = WriteFloating(to, to == TypeKind::kFloat ? static_cast<double>(static_cast<float>(v))
-                                                      : static_cast<double>(v));
-    } else if (to == TypeKind::kVarint) {
-      *out = Varint(v);
-    } else {
-      *out = std::string(4, '\0') + Varint(v);  // decimal, scale 0
-    }
-    return Status::Ok();
+  switch (from) {
+    case TypeKind::kVarint:
+      return CastVarint(to, value, out);
+    case TypeKind::kDecimal:
+      return CastDecimal(to, value, out);
+    case TypeKind::kFloat:
+    case TypeKind::kDouble:
+      return CastFloating(from, to, value, out);
+    default:
+      *out = CastInteger(to, ReadInteger(value));  // ResolveCast refused the rest
+      return Status::Ok();
   }
-  const double v = ReadFloating(from, value);
-  if (IsFloating(to)) {
-    *out = WriteFloating(to, v);
-  } else if (to == TypeKind::kBigint) {
-    *out = WriteInteger(to, JavaTruncate(v, std::numeric_limits<int64_t>::min(),
-                                         std::numeric_limits<int64_t>::max()));
-  } else {
-    // tinyint, smallint and int: Java's byteValue()/shortValue() narrow the int value.
-    *out = WriteInteger(to, JavaTruncate(v, std::numeric_limits<int32_t>::min(),
-                                         std::numeric_limits<int32_t>::max()));
-  }
-  return Status::Ok();
 }
 
 }  // namespace
@@ -363,12 +449,8 @@ Status ResolveCast(const TypePtr& from, const std::string& target, const std::st
   const bool time_source =
       f == TypeKind::kTimeuuid || f == TypeKind::kTimestamp || f == TypeKind::kDate;
   if (time_source && (t == TypeKind::kTimestamp || t == TypeKind::kDate)) return Status::Ok();
+  // Every number to every other but counter, which Cassandra has no cast to.
   if (!IsNumeric(f) || !IsNumeric(t) || t == TypeKind::kCounter) return refused();
-  const bool exact_source = IsInteger(f) || (IsFloating(f) && (IsInteger(t) || IsFloating(t)));
-  if (!exact_source) {
-    return Status::NotSupported("CAST from " + from->ToCql() + " to " + to->ToCql() +
-                                " is not supported by cellfs yet");
-  }
   return Status::Ok();
 }
 

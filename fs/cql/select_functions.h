@@ -52,9 +52,20 @@ Status ResolveFunction(const std::string& name, const std::vector<TypePtr>& arg_
                        std::vector<TypePtr>* constant_types);
 
 // Resolves CAST(arg AS `target`) ("int", "text", ...). InvalidArgument
-// "v cannot be cast to boolean" when Cassandra has no such cast;
-// NotSupported for the few it has that cellfs does not (varint and decimal
-// to another numeric type, float and double to varint and decimal).
+// "v cannot be cast to boolean" when Cassandra has no such cast. Between
+// numbers every cast Cassandra has (any number to any other but counter)
+// converts as Cassandra 5.0's CastFcts does:
+// to tinyint, smallint, int and bigint Java's byteValue() ... longValue()
+// (a varint keeps its low bits, 2^32 + 5 to int is 5; a decimal is first
+// truncated toward zero, -7.9 to int is -7; float and double saturate, NaN
+// is 0); to float and double the nearest value, rounded once (a decimal or
+// varint past the range is Infinity); to varint
+// BigInteger.valueOf(longValue()) (a decimal truncated then wrapped to 64
+// bits, 1e300 as double saturates to 9223372036854775807); to decimal the
+// exact integer, new BigDecimal(Float.toString(f)) for a float (0.1f gives
+// 0.1) and BigDecimal.valueOf(d) for a double (Double.toString's value).
+// Older CastFcts (3.x, and the 4.x sources read) took every number to decimal
+// through BigDecimal.valueOf(doubleValue()); cellfs follows the newer one.
 Status ResolveCast(const TypePtr& from, const std::string& target, const std::string& arg_name,
                    ScalarFunction* out);
 
@@ -62,7 +73,13 @@ Status ResolveCast(const TypePtr& from, const std::string& target, const std::st
 // types it was resolved for. Null in, null out, as Cassandra's native
 // functions do. InvalidArgument when a blobAs<type> value is not a value of
 // the type ("In call to function system.blobasint, value 0x0102 is not a
-// valid binary representation for type int").
+// valid binary representation for type int"), and when a float or double
+// NaN or infinity is cast to decimal ("In call to function
+// system.castasdecimal, value NaN cannot be converted to decimal": Java's
+// BigDecimal throws NumberFormatException there; cellfs words it as its
+// other function errors). An empty varint or decimal (0x) cast to another number
+// gives null (Java's cast reads a null there; what Cassandra then answers
+// was not checked).
 Status ApplyFunction(const ScalarFunction& function, const std::vector<TypePtr>& arg_types,
                      const std::vector<std::optional<std::string>>& args,
                      std::optional<std::string>* out);
