@@ -10,7 +10,7 @@
 #include "fs/formats/cql_session.h"
 #include "fs/formats/row_text_stream.h"
 #include "fs/tree/errno_map.h"
-#include "fs/tree/slice_path.h"
+#include "fs/tree/query_path.h"
 
 namespace cellfs::fs {
 namespace {
@@ -45,19 +45,12 @@ class ExportFile final : public OpenFile {
   bool direct_io() const override { return true; }
 
  private:
-  // What `dir` exports; the bounds of a slice were checked when it resolved.
-  static Status SourceOf(const Node& dir, RowSource* out) {
-    out->table = dir.table;
-    if (dir.id.kind == NodeKind::kTable) return Status::Ok();
-    out->partition_key = dir.id.partition_key;
-    out->is_slice = !dir.id.slice.empty();
-    if (!dir.clustered()) return Status::Ok();
-    return BuildSlice(*dir.table, dir.id.slice, &out->slice);
-  }
-
   int Restart() {
+    // What `dir` exports; its slice and query were checked when it resolved.
     RowSource source;
-    if (Status status = SourceOf(dir_, &source); !status.ok()) return ErrnoFromStatus(status);
+    if (Status status = RowSourceOf(dir_, &source); !status.ok()) {
+      return ErrnoFromStatus(status);
+    }
     stream_ =
         std::make_unique<RowTextStream>(std::move(source), context_->engine->NewReadView(), csv_);
     data_.clear();
@@ -202,6 +195,18 @@ bool CqlFile::InvalidateData(std::vector<DmlTouched> touched) {
 
 std::unique_ptr<OpenFile> NewExportFile(FileContext* context, const Node& dir, bool csv) {
   return std::make_unique<ExportFile>(context, dir, csv);
+}
+
+int OpenCountFile(FileContext* context, const Node& dir, std::unique_ptr<OpenFile>* out) {
+  RowSource source;
+  if (Status s = RowSourceOf(dir, &source); !s.ok()) return ErrnoFromStatus(s);
+  source.query.columns.clear();  // count(*) counts rows, whatever is shown of them
+  RowCursor cursor(std::move(source), context->engine->NewReadView());
+  uint64_t rows = 0;
+  while (cursor.Next()) ++rows;
+  if (!cursor.status().ok()) return ErrnoFromStatus(cursor.status());
+  *out = NewTextFile(std::to_string(rows) + "\n", /*direct_io=*/true);
+  return 0;
 }
 
 std::unique_ptr<OpenFile> NewCqlFile(FileContext* context) {
