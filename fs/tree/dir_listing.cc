@@ -220,7 +220,7 @@ class QueryListing final : public DirListing {
  public:
   QueryListing(const Node& dir, RowSource source, const ReadView& view)
       : dir_(dir), cursor_(std::move(source), view, /*rows_only=*/true) {
-    table_wide_ = dir.id.partition_key.empty();
+    table_wide_ = dir.id.table_query;
     if (table_wide_) types_ = dir.PartitionTypes();
     for (const CqlType* type : dir.ClusteringTypes()) types_.push_back(type);
   }

@@ -42,6 +42,10 @@ struct NodeId {
   // partition or slice down ("@where", "col=value", "@limit=10",
   // "@columns=a,b"). Non-empty means read-only.
   std::vector<std::string> query;
+  // With `query`: whether it began at the table (its rows are named by
+  // full primary key) rather than in a partition or slice, so that a row
+  // reached both ways is two nodes, as it is two paths.
+  bool table_query = false;
   std::vector<std::string> clustering;  // kRow and its cells
   uint32_t column_id = 0;               // kCell
   // kCell reached by an element name (`m@key=k`, `tags@remove`): its

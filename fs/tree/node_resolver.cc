@@ -89,6 +89,7 @@ Status QueryChild(const Node& parent, std::string_view segment, Node* child) {
   child->partition = parent.partition;
   child->id.kind = NodeKind::kQuery;
   child->id.write = {};
+  if (parent.id.kind == NodeKind::kTable) child->id.table_query = true;
   child->id.query.emplace_back(segment);
   RowQuery query;  // a term that does not parse fails its lookup
   return BuildQuery(*child->table, child->id.query, &query);
@@ -353,7 +354,7 @@ Status TreeContext::ChildOf(const Node& parent, std::string_view name, bool spli
     case NodeKind::kQuery:
       if (AwaitsFilterTerm(parent.id.query)) return QueryChild(parent, name, child);
       if (HasProjection(parent.id.query)) return Status::NotFound("a projection lists no rows");
-      if (parent.id.partition_key.empty()) return FullKeyChild(parent, name, child);
+      if (parent.id.table_query) return FullKeyChild(parent, name, child);
       return KeyChild(parent, name, /*split_suffixes=*/false, /*partition=*/false, child);
     case NodeKind::kRow:
       return ColumnChild(parent, name, split_suffixes, child);

@@ -248,6 +248,11 @@ TEST_CASE("@where/col=value lists the rows whose column equals the value, by sca
     CHECK(d.Ls("ks/u/0/@ge=2/@where/country=US") == sliced);
     CHECK(d.Cat("ks/u/0/@ge=2/@where/country=US/@count") == Count(sliced.size()));
     CHECK(d.Cat("ks/u/0/@where/country=US/" + expected[0] + "/country") == "US\n");
+    // The same row by two paths is two nodes (a directory has one parent).
+    uint64_t table_wide = 0, in_partition = 0;
+    REQUIRE(d.Resolve("ks/u/@where/country=US/0," + expected[0], &table_wide) == 0);
+    REQUIRE(d.Resolve("ks/u/0/@where/country=US/" + expected[0], &in_partition) == 0);
+    CHECK(table_wide != in_partition);
   }
   SECTION("an entry reads like the row; a row that does not match is not there") {
     const std::string name = us[0];
@@ -273,7 +278,7 @@ TEST_CASE("@where/col=value lists the rows whose column equals the value, by sca
   SECTION("a value that does not parse is EINVAL, with its reason in @errors") {
     fs::NodeAttr attr;
     CHECK(d.Stat("ks/u/@where/n=abc", &attr) == EINVAL);
-    CHECK(d.Cat("@errors").find("n=abc") != std::string::npos);
+    CHECK(d.Cat("@errors").find("lookup ks/u/@where/n=abc: EINVAL") != std::string::npos);
     CHECK(d.Stat("ks/u/@where/nosuch=1", &attr) == EINVAL);
     CHECK(d.Stat("ks/u/@where/country", &attr) == EINVAL);
     CHECK(d.Stat("ks/u/@where/@json", &attr) == ENOENT);
