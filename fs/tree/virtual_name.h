@@ -1,5 +1,6 @@
 // Virtual names: the '@' names that resolve by lookup but are never listed
-// (@cql, @schema, @insert, @json, @csv, @stats, slice directories). The
+// (@cql, @schema, @insert, @json, @csv, @stats, @count, slice directories,
+// query directories @where and @columns=). The
 // write suffixes that may trail a name are fs/formats/write_suffixes.h.
 // Every function here is a pure function of its arguments: thread-safe.
 #pragma once
