@@ -229,17 +229,16 @@ class QueryListing final : public DirListing {
       out->node = dir_;
       out->node.id.kind = dir_.clustered() ? NodeKind::kRow : NodeKind::kPartition;
       out->node.id.clustering.assign(cursor_.clustering().begin(), cursor_.clustering().end());
-      Result<std::string> name = Status::Ok();
       if (table_wide_) {
         out->node.id.partition_key.assign(cursor_.partition_key().begin(),
                                           cursor_.partition_key().end());
         out->node.partition = nullptr;
         key_ = out->node.id.partition_key;
         key_.insert(key_.end(), out->node.id.clustering.begin(), out->node.id.clustering.end());
-        name = FormatKeyName(types_, key_);
       } else {
-        name = FormatKeyName(types_, out->node.id.clustering);
+        key_ = out->node.id.clustering;
       }
+      Result<std::string> name = FormatKeyName(types_, key_);
       if (!name.ok()) continue;  // no write path stores such a key
       out->name = std::move(name).value();
       out->state = RowState(cursor_.row());
