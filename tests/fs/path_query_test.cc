@@ -317,3 +317,31 @@ TEST_CASE("@columns=a,b projects @json and @csv to the named columns, in that or
 }
 
 }  // namespace cellfs::testing
+
+namespace cellfs::testing {
+
+TEST_CASE("a filter value takes every spelling a key name of its type takes",
+          "[filesystem][query]") {
+  FsDriver d;
+  REQUIRE(d.Mkdir("ks") == 0);
+  d.Ddl("CREATE TABLE ks.sp (k int PRIMARY KEY, t text, ts timestamp, id uuid);");
+  std::string transcript;
+  REQUIRE(
+      d.Cql("INSERT INTO ks.sp (k, t, ts, id) VALUES (1, 'a,b', '2018-07-23 11:04:22.432+0000', "
+            "5b6962dd-3f90-4c93-8f61-eabfa4a803e2);"
+            "INSERT INTO ks.sp (k, t, ts) VALUES (2, '', '2019-01-01 00:00:00+0000');"
+            "INSERT INTO ks.sp (k, t) VALUES (3, '@x');",
+            &transcript) == 0);
+  CHECK(d.Ls("ks/sp/@where/t=a%2Cb") == Names{"1"});
+  CHECK(d.Ls("ks/sp/@where/t=%-") == Names{"2"});  // the empty text
+  CHECK(d.Ls("ks/sp/@where/t=%40x") == Names{"3"});
+  CHECK(d.Ls("ks/sp/@where/ts=2018-07-23T11:04:22.432Z") == Names{"1"});
+  CHECK(d.Ls("ks/sp/@where/ts=2018-07-23 11:04:22.432+0000") == Names{"1"});
+  CHECK(d.Ls("ks/sp/@where/id=5B6962DD-3F90-4C93-8F61-EABFA4A803E2") == Names{"1"});
+  CHECK(d.Cat("ks/sp/@where/ts=2019-01-01/@count") == "1\n");
+  fs::NodeAttr attr;
+  CHECK(d.Stat("ks/sp/@where/ts=yesterday-ish", &attr) == EINVAL);
+  CHECK(d.Stat("ks/sp/@where/t=a,b", &attr) == EINVAL);  // a comma must be escaped
+}
+
+}  // namespace cellfs::testing
