@@ -46,7 +46,13 @@ Status FileContext::CheckWritable() const {
   return Status::Ok();
 }
 
+int FileContext::QueryViewRefusal(const Node& node) const {
+  if (node.id.query.empty()) return 0;
+  return Refuse(EROFS, "a query view (@where, @limit=, @columns=) is read-only");
+}
+
 int FileContext::WriteRefusal(const Node& node) const {
+  if (int e = QueryViewRefusal(node)) return e;
   switch (WritabilityOf(node)) {
     case Writability::kDirectory:
       return Refuse(EISDIR, "a directory: keys are made with mkdir, values are its files");

@@ -53,6 +53,10 @@ class FileContext {
   // EISDIR for a directory; EROFS on a read-only mount; EACCES for a
   // read-only file. In that order, as Linux's open(2) checks them.
   int WriteRefusal(const Node& node) const;
+  // EROFS, noted with its reason, when `node` lies beneath a query
+  // directory (@where, a table's @limit=N, @columns=): a read-only view,
+  // whatever is asked of it (write, mkdir, rm, rmdir, setxattr); else 0.
+  int QueryViewRefusal(const Node& node) const;
   // CheckWritable, then the engine's Apply.
   Status Apply(Mutation&& mutation);
 

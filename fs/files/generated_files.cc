@@ -11,6 +11,7 @@
 #include "fs/formats/row_text_stream.h"
 #include "fs/tree/errno_map.h"
 #include "fs/tree/export_text.h"
+#include "fs/tree/query_path.h"
 
 namespace cellfs::fs {
 namespace {
@@ -46,8 +47,11 @@ class ExportFile final : public OpenFile {
 
  private:
   int Restart() {
+    // What `dir` exports; its slice and query were checked when it resolved.
     RowSource source;
-    if (Status status = ExportSourceOf(dir_, &source); !status.ok()) return ErrnoFromStatus(status);
+    if (Status status = RowSourceOf(dir_, &source); !status.ok()) {
+      return ErrnoFromStatus(status);
+    }
     stream_ =
         std::make_unique<RowTextStream>(std::move(source), context_->engine->NewReadView(), csv_);
     data_.clear();
@@ -192,6 +196,15 @@ bool CqlFile::InvalidateData(std::vector<DmlTouched> touched) {
 
 std::unique_ptr<OpenFile> NewExportFile(FileContext* context, const Node& dir, bool csv) {
   return std::make_unique<ExportFile>(context, dir, csv);
+}
+
+int OpenCountFile(FileContext* context, const Node& dir, std::unique_ptr<OpenFile>* out) {
+  uint64_t rows = 0;
+  if (Status s = CountRows(dir, context->engine->NewReadView(), &rows); !s.ok()) {
+    return ErrnoFromStatus(s);
+  }
+  *out = NewTextFile(std::to_string(rows) + "\n", /*direct_io=*/true);
+  return 0;
 }
 
 std::unique_ptr<OpenFile> NewCqlFile(FileContext* context) {

@@ -104,9 +104,15 @@ Status RemoveElementName(FileContext* context, const Node& node);
 // stored as an UPDATE of the static row, and nothing is read.
 int OpenRowJsonFile(FileContext* context, const Node& row, std::unique_ptr<OpenFile>* out);
 
-// @json / @csv of a table, partition or slice, streamed from one snapshot:
+// @json / @csv of a table, partition, slice or query directory, streamed from one snapshot:
 // sequential reads with flat memory.
 std::unique_ptr<OpenFile> NewExportFile(FileContext* context, const Node& dir, bool csv);
+
+// @count of a table, partition, slice or query directory: the rows it
+// covers counted at the open, by one streamed read (SELECT count(*): a
+// partition holding only static cells counts once, except in a slice),
+// then read as "N\n".
+int OpenCountFile(FileContext* context, const Node& dir, std::unique_ptr<OpenFile>* out);
 
 // MOUNT/@cql.
 std::unique_ptr<OpenFile> NewCqlFile(FileContext* context);

@@ -167,6 +167,13 @@ std::vector<size_t> SelectOrder(const TableSchema& table) {
   return order;
 }
 
+// The columns a row shows: `columns` when given (a projection), else
+// SELECT *'s.
+std::vector<size_t> ColumnsShown(const TableSchema& table, std::span<const size_t> columns) {
+  if (columns.empty()) return SelectOrder(table);
+  return {columns.begin(), columns.end()};
+}
+
 // Numbers as JSON numbers, except NaN, the infinities and numbers beyond a
 // double's range (which JSON parsers, ours included, refuse): strings. A
 // float always shows a fraction or exponent, as Java prints it, so -0.0
@@ -261,11 +268,11 @@ std::vector<size_t> SelectStarOrder(const TableSchema& table) { return SelectOrd
 
 std::string RowToJson(const TableSchema& table, std::span<const std::string> partition_key,
                       std::span<const std::string> clustering, const RowFragment* static_row,
-                      const RowFragment& row) {
+                      const RowFragment& row, std::span<const size_t> columns) {
   const auto values = RowValues(table, partition_key, clustering, static_row, row);
   std::string out = "{";
   bool first = true;
-  for (size_t i : SelectOrder(table)) {
+  for (size_t i : ColumnsShown(table, columns)) {
     if (!first) out.append(", ");
     first = false;
     AppendJsonString(table.column(i).name, &out);
@@ -280,10 +287,10 @@ std::string RowToJson(const TableSchema& table, std::span<const std::string> par
   return out;
 }
 
-std::string CsvHeader(const TableSchema& table) {
+std::string CsvHeader(const TableSchema& table, std::span<const size_t> columns) {
   std::string out;
   bool first = true;
-  for (size_t i : SelectOrder(table)) {
+  for (size_t i : ColumnsShown(table, columns)) {
     if (!first) out.push_back(',');
     first = false;
     AppendCsvField(table.column(i).name, false, &out);
@@ -294,11 +301,11 @@ std::string CsvHeader(const TableSchema& table) {
 
 std::string RowToCsv(const TableSchema& table, std::span<const std::string> partition_key,
                      std::span<const std::string> clustering, const RowFragment* static_row,
-                     const RowFragment& row) {
+                     const RowFragment& row, std::span<const size_t> columns) {
   const auto values = RowValues(table, partition_key, clustering, static_row, row);
   std::string out;
   bool first = true;
-  for (size_t i : SelectOrder(table)) {
+  for (size_t i : ColumnsShown(table, columns)) {
     if (!first) out.push_back(',');
     first = false;
     if (!values[i]) continue;

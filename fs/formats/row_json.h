@@ -50,14 +50,17 @@ std::vector<size_t> SelectStarOrder(const TableSchema& table);
 // newline. For a table without clustering columns, `clustering` is empty;
 // for a clustered table it may also be empty (a partition holding only
 // static cells, as SELECT shows it): the clustering columns are then null.
+// `columns` (indexes in def.columns), when not empty, replaces SELECT *'s
+// columns with these, in this order (a projection, `SELECT a, b`); so for
+// CsvHeader and RowToCsv.
 // REQUIRES: key values fit the table (as the engine returns them).
 std::string RowToJson(const TableSchema& table, std::span<const std::string> partition_key,
                       std::span<const std::string> clustering, const RowFragment* static_row,
-                      const RowFragment& row);
+                      const RowFragment& row, std::span<const size_t> columns = {});
 
 // The CSV header line: every column name in the order RowToJson uses,
 // comma-separated, ending in "\n".
-std::string CsvHeader(const TableSchema& table);
+std::string CsvHeader(const TableSchema& table, std::span<const size_t> columns = {});
 
 // One row as a CSV line, same columns as CsvHeader, ending in "\n". cqlsh
 // COPY TO conventions: a null (absent) value is an empty field; values are
@@ -67,7 +70,7 @@ std::string CsvHeader(const TableSchema& table);
 // double-quoted with '"' doubled.
 std::string RowToCsv(const TableSchema& table, std::span<const std::string> partition_key,
                      std::span<const std::string> clustering, const RowFragment* static_row,
-                     const RowFragment& row);
+                     const RowFragment& row, std::span<const size_t> columns = {});
 
 // A row's @json write: a JSON object whose members name static or regular
 // columns of `table` (exactly, or "\"Quoted\"" as Cassandra's fromJson takes

@@ -72,6 +72,7 @@ int DirectoryOps::MkDir(uint64_t parent, std::string_view name, Entry* out) {
   if (!directory.ok()) return ErrnoFromStatus(directory.status());
   if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
   const Node& dir = directory.value();
+  if (int e = files_->QueryViewRefusal(dir)) return e;
   if (IsVirtualName(name)) return EPERM;  // no @ name can be made (as for files)
   Node child;
   bool keep = false;
@@ -132,6 +133,7 @@ int DirectoryOps::RmDir(uint64_t parent, std::string_view name) {
   if (!directory.ok()) return ErrnoFromStatus(directory.status());
   if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
   const Node& dir = directory.value();
+  if (int e = files_->QueryViewRefusal(dir)) return e;
   Node child;
   Removal removal(tree_, files_);
   if (IsVirtualName(name)) {

@@ -57,6 +57,11 @@ int OpenVirtual(FileContext* files, const Node& node, int flags, std::unique_ptr
       *out = NewExportFile(files, dir, node.id.file == VirtualName::Kind::kCsv);
       return 0;
     }
+    case VirtualName::Kind::kCount: {
+      Node dir = node;
+      dir.id.kind = node.id.directory;
+      return OpenCountFile(files, dir, out);
+    }
     case VirtualName::Kind::kInsert: {
       Node table = node;
       table.id.kind = NodeKind::kTable;
@@ -103,6 +108,7 @@ int FileOps::Create(uint64_t parent, std::string_view name, int flags, Entry* ou
   Result<Node> directory = tree_->NodeOf(parent);
   if (!directory.ok()) return ErrnoFromStatus(directory.status());
   if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  if (int e = files_->QueryViewRefusal(directory.value())) return e;
   if (IsVirtualName(name)) return Refuse(EPERM, "no file named with '@' can be made");
   Node child;
   Status s = tree_->ChildOf(directory.value(), name, /*split_suffixes=*/true, &child);
@@ -130,6 +136,7 @@ int FileOps::Unlink(uint64_t parent, std::string_view name) {
   Result<Node> directory = tree_->NodeOf(parent);
   if (!directory.ok()) return ErrnoFromStatus(directory.status());
   if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  if (int e = files_->QueryViewRefusal(directory.value())) return e;
   if (IsVirtualName(name)) return EPERM;
   Node child;
   Status s = tree_->ChildOf(directory.value(), name, false, &child);

@@ -98,6 +98,7 @@ int XattrOps::SetXattr(uint64_t inode, std::string_view name, std::string_view v
   if (name != kTtl || node.value().id.kind != NodeKind::kCell) {
     return name == kWriteTime || name == kToken ? EPERM : EOPNOTSUPP;
   }
+  if (int e = files_->QueryViewRefusal(node.value())) return e;
   int64_t ttl = 0;
   std::string_view text = value;
   if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
@@ -111,6 +112,7 @@ int XattrOps::RemoveXattr(uint64_t inode, std::string_view name) {
   if (name != kTtl || node.value().id.kind != NodeKind::kCell) {
     return name == kWriteTime || name == kToken ? EPERM : ENODATA;
   }
+  if (int e = files_->QueryViewRefusal(node.value())) return e;
   return RewriteWithTtl(inode, 0);  // the cell, kept forever
 }
 

@@ -4,6 +4,7 @@
 
 #include "engine/cql/cql_statement.h"
 #include "fs/formats/key_name.h"
+#include "fs/tree/query_path.h"
 #include "fs/tree/slice_path.h"
 
 namespace cellfs::fs {
@@ -211,6 +212,59 @@ Result<std::unique_ptr<DirListing>> CellsOf(const Node& dir, const ReadView& vie
   return std::unique_ptr<DirListing>(std::make_unique<FixedListing>(std::move(cells)));
 }
 
+// The rows a query directory selects (fs/tree/query_path.h), streamed by a
+// row cursor: named by their full primary key in a table-wide query, by
+// their clustering key in a partition's or slice's. A partition holding
+// only static cells has no row directory and is not listed.
+class QueryListing final : public DirListing {
+ public:
+  QueryListing(const Node& dir, RowSource source, const ReadView& view)
+      : dir_(dir), cursor_(std::move(source), view, /*rows_only=*/true) {
+    table_wide_ = dir.id.table_query;
+    if (table_wide_) types_ = dir.PartitionTypes();
+    for (const CqlType* type : dir.ClusteringTypes()) types_.push_back(type);
+  }
+  bool Next(ListedEntry* out) override {
+    while (cursor_.Next()) {
+      out->node = dir_;
+      out->node.id.kind = dir_.clustered() ? NodeKind::kRow : NodeKind::kPartition;
+      out->node.id.clustering.assign(cursor_.clustering().begin(), cursor_.clustering().end());
+      if (table_wide_) {
+        out->node.id.partition_key.assign(cursor_.partition_key().begin(),
+                                          cursor_.partition_key().end());
+        out->node.partition = nullptr;
+        key_ = out->node.id.partition_key;
+        key_.insert(key_.end(), out->node.id.clustering.begin(), out->node.id.clustering.end());
+      } else {
+        key_ = out->node.id.clustering;
+      }
+      Result<std::string> name = FormatKeyName(types_, key_);
+      if (!name.ok()) continue;  // no write path stores such a key
+      out->name = std::move(name).value();
+      out->state = RowState(cursor_.row());
+      return true;
+    }
+    return false;
+  }
+  Status status() const override { return cursor_.status(); }
+
+ private:
+  Node dir_;
+  RowCursor cursor_;
+  bool table_wide_ = false;
+  std::vector<const CqlType*> types_;
+  std::vector<std::string> key_;
+};
+
+Result<std::unique_ptr<DirListing>> QueryRowsOf(const Node& dir, const ReadView& view) {
+  if (AwaitsFilterTerm(dir.id.query) || HasProjection(dir.id.query)) {
+    return std::unique_ptr<DirListing>(std::make_unique<FixedListing>(std::vector<ListedEntry>{}));
+  }
+  RowSource source;
+  if (Status s = RowSourceOf(dir, &source); !s.ok()) return s;
+  return std::unique_ptr<DirListing>(std::make_unique<QueryListing>(dir, std::move(source), view));
+}
+
 }  // namespace
 
 Result<std::unique_ptr<DirListing>> NewDirListing(const TreeContext& tree, const Node& dir,
@@ -229,6 +283,8 @@ Result<std::unique_ptr<DirListing>> NewDirListing(const TreeContext& tree, const
       return RowsOf(dir, view);
     case NodeKind::kRow:
       return CellsOf(dir, view);
+    case NodeKind::kQuery:
+      return QueryRowsOf(dir, view);
     default:
       return Status::InvalidArgument("not a directory");
   }

@@ -5,22 +5,13 @@
 #include <utility>
 
 #include "fs/formats/row_json.h"
-#include "fs/tree/slice_path.h"
+#include "fs/tree/query_path.h"
 
 namespace cellfs::fs {
 
-Status ExportSourceOf(const Node& dir, RowSource* out) {
-  out->table = dir.table;
-  if (dir.id.kind == NodeKind::kTable) return Status::Ok();
-  out->partition_key = dir.id.partition_key;
-  out->is_slice = !dir.id.slice.empty();
-  if (!dir.clustered()) return Status::Ok();
-  return BuildSlice(*dir.table, dir.id.slice, &out->slice);
-}
-
 Status MeasureExport(const Node& dir, bool csv, const ReadView& view, ExportMeasure* out) {
   RowSource source;
-  CELLFS_RETURN_IF_ERROR(ExportSourceOf(dir, &source));
+  CELLFS_RETURN_IF_ERROR(RowSourceOf(dir, &source));
   RowTextStream stream(std::move(source), view, csv);
   std::string chunk;
   ExportMeasure measure;
@@ -31,6 +22,18 @@ Status MeasureExport(const Node& dir, bool csv, const ReadView& view, ExportMeas
   CELLFS_RETURN_IF_ERROR(stream.status());
   measure.newest_write_micros = stream.newest_write_micros();
   *out = measure;
+  return Status::Ok();
+}
+
+Status CountRows(const Node& dir, const ReadView& view, uint64_t* rows) {
+  RowSource source;
+  CELLFS_RETURN_IF_ERROR(RowSourceOf(dir, &source));
+  source.query.columns.clear();  // count(*) counts rows, whatever is shown of them
+  RowCursor cursor(std::move(source), view);
+  uint64_t counted = 0;
+  while (cursor.Next()) ++counted;
+  CELLFS_RETURN_IF_ERROR(cursor.status());
+  *rows = counted;
   return Status::Ok();
 }
 

@@ -63,7 +63,8 @@ struct Node {
 // The one rule for which nodes take writes (docs/FILESYSTEM.md, "Errors"):
 // cells, @cql, @insert, a row's @json and a clustered partition's @json
 // (its static columns) do; directories do not (EISDIR);
-// every other file is read-only (EACCES, root included). Open for writing,
+// every other file is read-only (EACCES, root included), and so is every
+// file beneath a query directory (FileContext::QueryViewRefusal: EROFS). Open for writing,
 // truncation, create and stat's mode bits all ask this; the errno a writer
 // gets is FileContext::WriteRefusal's (fs/files/file_context.h). Defined in
 // fs/tree/node_state.cc.

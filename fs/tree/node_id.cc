@@ -100,6 +100,8 @@ std::string EncodeNodeId(const NodeId& id) {
   PutU32(&out, id.table_id);
   PutList(&out, id.partition_key);
   PutList(&out, id.slice);
+  PutList(&out, id.query);
+  out.push_back(id.table_query ? '\1' : '\0');
   PutList(&out, id.clustering);
   PutU32(&out, id.column_id);
   PutBytes(&out, id.element);
@@ -112,18 +114,19 @@ std::string EncodeNodeId(const NodeId& id) {
 
 Status DecodeNodeId(std::string_view bytes, NodeId* id) {
   Reader in(bytes);
-  uint8_t kind = 0, file = 0, directory = 0;
+  uint8_t kind = 0, file = 0, directory = 0, table_query = 0;
   bool ok = in.U8(&kind) && in.Bytes(&id->keyspace) && in.Bytes(&id->table) &&
             in.U32(&id->table_id) && in.List(&id->partition_key) && in.List(&id->slice) &&
-            in.List(&id->clustering) && in.U32(&id->column_id) && in.Bytes(&id->element) &&
-            in.OptionalI64(&id->write.ttl) && in.OptionalI64(&id->write.timestamp) &&
-            in.U8(&file) && in.U8(&directory) && in.done();
-  if (!ok || kind > static_cast<uint8_t>(NodeKind::kVirtualFile) ||
-      directory > static_cast<uint8_t>(NodeKind::kVirtualFile) ||
-      file > static_cast<uint8_t>(VirtualName::Kind::kErrors)) {
+            in.List(&id->query) && in.U8(&table_query) && in.List(&id->clustering) &&
+            in.U32(&id->column_id) && in.Bytes(&id->element) && in.OptionalI64(&id->write.ttl) &&
+            in.OptionalI64(&id->write.timestamp) && in.U8(&file) && in.U8(&directory) && in.done();
+  if (!ok || kind > static_cast<uint8_t>(NodeKind::kQuery) ||
+      directory > static_cast<uint8_t>(NodeKind::kQuery) ||
+      file > static_cast<uint8_t>(VirtualName::Kind::kColumns)) {
     return Status::Corruption("not a node identity");
   }
   id->kind = static_cast<NodeKind>(kind);
+  id->table_query = table_query != 0;
   id->file = static_cast<VirtualName::Kind>(file);
   id->directory = static_cast<NodeKind>(directory);
   return Status::Ok();

@@ -22,7 +22,9 @@ enum class NodeKind : uint8_t {
   kRow,
   kCell,         // a cell file: regular (in a row, or in the partition of a
                  // table without clustering columns) or static
-  kVirtualFile,  // @cql, @schema, @json, @csv, @insert, @stats
+  kVirtualFile,  // @cql, @schema, @json, @csv, @insert, @stats, @count
+  kQuery,        // a query directory: @where, @where/col=value, a table's
+                 // @limit=N, @columns=a,b (fs/tree/query_path.h)
 };
 
 // A plain value type. Fields not used by a kind stay empty / zero, so that
@@ -36,6 +38,14 @@ struct NodeId {
   // kSlice and files under it: the slice directories from the partition
   // down, each as its virtual name ("@ge=2018", "@limit=10").
   std::vector<std::string> slice;
+  // kQuery and everything beneath it: the query segments from the table,
+  // partition or slice down ("@where", "col=value", "@limit=10",
+  // "@columns=a,b"). Non-empty means read-only.
+  std::vector<std::string> query;
+  // With `query`: whether it began at the table (its rows are named by
+  // full primary key) rather than in a partition or slice, so that a row
+  // reached both ways is two nodes, as it is two paths.
+  bool table_query = false;
   std::vector<std::string> clustering;  // kRow and its cells
   uint32_t column_id = 0;               // kCell
   // kCell reached by an element name (`m@key=k`, `tags@remove`): its

@@ -36,12 +36,25 @@ std::string NodePath(const Node& node) {
   std::string path;
   if (Reaches(id, NodeKind::kKeyspace)) Append(id.keyspace, &path);
   if (Reaches(id, NodeKind::kTable)) Append(id.table, &path);
-  if (Reaches(id, NodeKind::kPartition) && node.table) {
-    AppendKey(node.PartitionTypes(), id.partition_key, &path);
-  }
-  for (const std::string& slice : id.slice) Append(slice, &path);
-  if (!id.clustering.empty() && node.table) {
-    AppendKey(node.ClusteringTypes(), id.clustering, &path);
+  if (id.table_query) {
+    // TABLE/@where/col=value/PK,CK: the query first, then the full key.
+    for (const std::string& segment : id.query) Append(segment, &path);
+    if (!id.partition_key.empty() && node.table) {
+      std::vector<const CqlType*> types = node.PartitionTypes();
+      std::vector<std::string> values = id.partition_key;
+      for (const CqlType* type : node.ClusteringTypes()) types.push_back(type);
+      values.insert(values.end(), id.clustering.begin(), id.clustering.end());
+      AppendKey(types, values, &path);
+    }
+  } else {
+    if (Reaches(id, NodeKind::kPartition) && node.table && !id.partition_key.empty()) {
+      AppendKey(node.PartitionTypes(), id.partition_key, &path);
+    }
+    for (const std::string& slice : id.slice) Append(slice, &path);
+    for (const std::string& segment : id.query) Append(segment, &path);
+    if (!id.clustering.empty() && node.table) {
+      AppendKey(node.ClusteringTypes(), id.clustering, &path);
+    }
   }
   if (id.kind == NodeKind::kCell && node.table) {
     std::optional<size_t> column = node.column();

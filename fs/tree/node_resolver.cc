@@ -5,6 +5,7 @@
 #include "fs/formats/element_suffix.h"
 #include "fs/formats/key_name.h"
 #include "fs/formats/write_suffixes.h"
+#include "fs/tree/query_path.h"
 #include "fs/tree/slice_path.h"
 #include "fs/tree/tree_context.h"
 #include "fs/tree/virtual_name.h"
@@ -32,6 +33,8 @@ TreeLevel LevelOf(const Node& node) {
       return TreeLevel::kSlice;
     case NodeKind::kRow:
       return TreeLevel::kRow;
+    case NodeKind::kQuery:
+      return TreeLevel::kQuery;
     default:
       // A partition of a table without clustering columns is also its row;
       // it offers what a partition offers (@json, @csv).
@@ -55,6 +58,63 @@ bool IsSliceKind(VirtualName::Kind kind) {
          kind == VirtualName::Kind::kReverse;
 }
 
+// Whether `kind` may follow the query segments of `parent`: an @where
+// takes only its term; below a projection only @json and @csv; a row
+// reached through a query offers its @json alone.
+bool QueryAllows(const Node& parent, VirtualName::Kind kind) {
+  using Kind = VirtualName::Kind;
+  if (parent.id.query.empty()) {
+    // A table without clustering columns: its partition is a row, not filtered.
+    return kind != Kind::kWhere || parent.id.kind != NodeKind::kPartition || parent.clustered();
+  }
+  if (parent.id.kind != NodeKind::kQuery) return kind == Kind::kJson;
+  if (AwaitsFilterTerm(parent.id.query)) return false;
+  if (HasProjection(parent.id.query)) return kind == Kind::kJson || kind == Kind::kCsv;
+  return kind != Kind::kSliceBound && kind != Kind::kReverse;
+}
+
+// Whether `kind` under `parent` is a query directory: @where, @columns=,
+// and @limit=N of a table or of a query (a partition's is a slice).
+bool StartsQuery(const Node& parent, VirtualName::Kind kind) {
+  using Kind = VirtualName::Kind;
+  if (kind == Kind::kWhere || kind == Kind::kColumns) return true;
+  return kind == Kind::kLimit &&
+         (parent.id.kind == NodeKind::kTable || parent.id.kind == NodeKind::kQuery);
+}
+
+// A query directory: `segment` appended to the parent's query, checked.
+Status QueryChild(const Node& parent, std::string_view segment, Node* child) {
+  child->id = parent.id;
+  child->table = parent.table;
+  child->partition = parent.partition;
+  child->id.kind = NodeKind::kQuery;
+  child->id.write = {};
+  if (parent.id.kind == NodeKind::kTable) child->id.table_query = true;
+  child->id.query.emplace_back(segment);
+  RowQuery query;  // a term that does not parse fails its lookup
+  return BuildQuery(*child->table, child->id.query, &query);
+}
+
+// A row listed by a table-wide query, named by its full primary key: the
+// partition key's values then the clustering key's, comma-joined. In a
+// table without clustering columns the row is its partition.
+Status FullKeyChild(const Node& parent, std::string_view name, Node* child) {
+  std::vector<const CqlType*> types = parent.PartitionTypes();
+  const auto partition_count = static_cast<std::ptrdiff_t>(types.size());
+  for (const CqlType* type : parent.ClusteringTypes()) types.push_back(type);
+  std::vector<std::string> values;
+  if (Status s = ParseKeyName(types, name, &values); !s.ok()) return s;
+  child->id = parent.id;
+  child->table = parent.table;
+  child->partition = nullptr;
+  child->id.kind = parent.clustered() ? NodeKind::kRow : NodeKind::kPartition;
+  child->id.partition_key.assign(std::make_move_iterator(values.begin()),
+                                 std::make_move_iterator(values.begin() + partition_count));
+  child->id.clustering.assign(std::make_move_iterator(values.begin() + partition_count),
+                              std::make_move_iterator(values.end()));
+  return Status::Ok();
+}
+
 Status VirtualChild(const Node& parent, std::string_view name, Node* child) {
   VirtualName parsed;
   WriteAttributes own;
@@ -71,8 +131,12 @@ Status VirtualChild(const Node& parent, std::string_view name, Node* child) {
     own = {};
     if (Status s = ParseVirtualName(name, &parsed); !s.ok()) return s;
   }
-  if (!IsAllowedIn(parsed.kind, LevelOf(parent))) {
+  if (!IsAllowedIn(parsed.kind, LevelOf(parent)) || !QueryAllows(parent, parsed.kind)) {
     return Status::NotFound(std::string(name) + " does not exist here");
+  }
+  if (StartsQuery(parent, parsed.kind)) {
+    if (!own.empty()) return Status::InvalidArgument("a query directory is read-only");
+    return QueryChild(parent, name, child);
   }
   const bool slice_kind = IsSliceKind(parsed.kind);
   child->id = parent.id;
@@ -147,8 +211,11 @@ Status KeyChild(const Node& parent, std::string_view name, bool split_suffixes, 
   child->partition = parent.partition;
   // A row reached through a slice directory keeps the slice in its
   // identity: removing it (or a cell of it) is the slice's range deletion
-  // (docs/FILESYSTEM.md, "Deleting").
-  if (parent.id.kind != NodeKind::kSlice) child->id.slice.clear();
+  // (docs/FILESYSTEM.md, "Deleting"). One reached through a query keeps
+  // the query (and the slice under it): a read-only view of the row.
+  if (parent.id.kind != NodeKind::kSlice && parent.id.kind != NodeKind::kQuery) {
+    child->id.slice.clear();
+  }
   child->id.write = Inherited(parent, write);
   if (partition) {
     child->id.kind = NodeKind::kPartition;
@@ -284,6 +351,11 @@ Status TreeContext::ChildOf(const Node& parent, std::string_view name, bool spli
     }
     case NodeKind::kSlice:
       return KeyChild(parent, name, split_suffixes, /*partition=*/false, child);
+    case NodeKind::kQuery:
+      if (AwaitsFilterTerm(parent.id.query)) return QueryChild(parent, name, child);
+      if (HasProjection(parent.id.query)) return Status::NotFound("a projection lists no rows");
+      if (parent.id.table_query) return FullKeyChild(parent, name, child);
+      return KeyChild(parent, name, /*split_suffixes=*/false, /*partition=*/false, child);
     case NodeKind::kRow:
       return ColumnChild(parent, name, split_suffixes, child);
     case NodeKind::kCell:

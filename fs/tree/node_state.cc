@@ -10,6 +10,7 @@
 #include "engine/store/cell.h"
 #include "fs/formats/cell_text.h"
 #include "fs/tree/export_text.h"
+#include "fs/tree/query_path.h"
 #include "fs/tree/tree_context.h"
 
 namespace cellfs::fs {
@@ -66,7 +67,8 @@ mode_t VirtualFileMode(const Node& node) {
   return node.id.file == VirtualName::Kind::kInsert ? S_IFREG | 0600 : S_IFREG | 0644;
 }
 
-// The exact size of a generated @json or @csv and its newest write as mtime
+// The exact size of a generated @json, @csv or @count, and for the first
+// two their newest write as mtime
 // (kept when it holds no row): a row's @json reads the row; an export
 // streams its rows once, the cost of reading it (docs/FILESYSTEM.md
 // "Virtual files"), so copies by size (tar, rsync, shutil) copy every byte.
@@ -75,7 +77,11 @@ Status ExportState(const Node& node, const ReadView& view, NodeState* state) {
   directory.id.kind = node.id.directory;
   uint64_t size = 0;
   int64_t newest = 0;
-  if (node.IsRowJson()) {
+  if (node.id.file == VirtualName::Kind::kCount) {
+    uint64_t rows = 0;
+    CELLFS_RETURN_IF_ERROR(CountRows(directory, view, &rows));
+    size = std::to_string(rows).size() + 1;
+  } else if (node.IsRowJson()) {
     std::string text;
     CELLFS_RETURN_IF_ERROR(RowJsonText(directory, view, &text, &newest));
     size = text.size();
@@ -91,9 +97,28 @@ Status ExportState(const Node& node, const ReadView& view, NodeState* state) {
   return Status::Ok();
 }
 
+// Whether a row reached through a query passes its filters (a lookup by
+// name of a row the listing would not show is ENOENT). One more read, of
+// the static row, when there are filters.
+Result<bool> PassesQuery(const Node& node, const ReadView& view, const RowFragment& row) {
+  RowQuery query;
+  if (Status s = BuildQuery(*node.table, node.id.query, &query); !s.ok()) return s;
+  if (query.filters.empty()) return true;
+  auto statics = view.GetStaticRow(node.table, node.id.partition_key);
+  if (!statics.ok()) return statics.status();
+  const RowFragment* static_row = statics.value() ? &*statics.value() : nullptr;
+  return RowMatches(*node.table, query, node.id.partition_key, node.id.clustering, static_row, row);
+}
+
 }  // namespace
 
 Writability WritabilityOf(const Node& node) {
+  // Everything beneath a query directory is a read-only view.
+  if (!node.id.query.empty()) {
+    return node.id.kind == NodeKind::kCell || node.id.kind == NodeKind::kVirtualFile
+               ? Writability::kReadOnlyFile
+               : Writability::kDirectory;
+  }
   switch (node.id.kind) {
     case NodeKind::kCell:
       return Writability::kWritable;
@@ -146,6 +171,7 @@ Status TreeContext::StateOf(const Node& node, const ReadView& view, NodeState* s
       return Status::Ok();
     }
     case NodeKind::kTable:
+    case NodeKind::kQuery:  // checked when resolved; what it holds is read when listed
       *state = DirectoryState(mount_micros, 1);
       return Status::Ok();
     case NodeKind::kPartition:
@@ -156,10 +182,16 @@ Status TreeContext::StateOf(const Node& node, const ReadView& view, NodeState* s
       if (!node.clustered() && id.kind == NodeKind::kPartition) {
         auto row = view.GetRow(node.table, *prepared.value(), {});
         if (!row.ok()) return row.status();
+        if (row.value() && !id.query.empty()) {
+          Result<bool> passes = PassesQuery(node, view, *row.value());
+          if (!passes.ok()) return passes.status();
+          if (!passes.value()) return Status::NotFound("the row does not match the query");
+        }
         if (row.value()) {
           *state = RowState(*row.value());
           return Status::Ok();
         }
+        if (!id.query.empty()) return Status::NotFound("no such row");
       } else if (held) {
         live = true;  // getattr of a partition the kernel holds: see StateOf
       } else {
@@ -188,10 +220,16 @@ Status TreeContext::StateOf(const Node& node, const ReadView& view, NodeState* s
       if (!partition.ok()) return partition.status();
       auto row = view.GetRow(node.table, *partition.value(), id.clustering);
       if (!row.ok()) return row.status();
+      if (row.value() && !id.query.empty()) {
+        Result<bool> passes = PassesQuery(node, view, *row.value());
+        if (!passes.ok()) return passes.status();
+        if (!passes.value()) return Status::NotFound("the row does not match the query");
+      }
       if (row.value()) {
         *state = RowState(*row.value());
         return Status::Ok();
       }
+      if (!id.query.empty()) return Status::NotFound("no such row");
       // Emptied through its plain name or a suffixed one (`rm -r ROW@timestamp=T`).
       NodeId kept = id;
       kept.slice.clear();
@@ -242,7 +280,8 @@ Status TreeContext::StateOf(const Node& node, const ReadView& view, NodeState* s
         state->attr.size = text.value().size();
       }
       if (id.file == VirtualName::Kind::kErrors) state->attr.size = refusals.Render().size();
-      if (id.file == VirtualName::Kind::kJson || id.file == VirtualName::Kind::kCsv) {
+      if (id.file == VirtualName::Kind::kJson || id.file == VirtualName::Kind::kCsv ||
+          id.file == VirtualName::Kind::kCount) {
         return ExportState(node, view, state);
       }
       return Status::Ok();
@@ -261,6 +300,9 @@ void TreeContext::FinishAttr(uint64_t inode, NodeAttr* attr) const {
 double TreeContext::TimeoutFor(const Node& node, const NodeState& state, int64_t now_micros,
                                double bound) const {
   if (!node.id.write.empty()) return 0;  // a suffixed name is a one-off spelling
+  // A row beneath a query may stop matching it when any of its cells
+  // changes, which no invalidation follows: asked again on every use.
+  if (!node.id.query.empty() && node.id.kind != NodeKind::kQuery) return 0;
   if (node.id.kind == NodeKind::kVirtualFile && node.id.file != VirtualName::Kind::kCql) {
     return 0;  // generated: describe the current data on every stat
   }

@@ -12,6 +12,7 @@ std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"
 using Kind = VirtualName::Kind;
 
 constexpr std::string_view kLimitKeyword = "@limit=";
+constexpr std::string_view kColumnsKeyword = "@columns=";
 
 struct FixedName {
   std::string_view text;
@@ -23,7 +24,8 @@ constexpr FixedName kFixedNames[] = {
     {"@insert", Kind::kInsert},   {"@json", Kind::kJson},
     {"@csv", Kind::kCsv},         {"@stats", Kind::kStats},
     {"@reverse", Kind::kReverse}, {"@stats.json", Kind::kStatsJson},
-    {"@errors", Kind::kErrors},
+    {"@errors", Kind::kErrors},   {"@count", Kind::kCount},
+    {"@where", Kind::kWhere},
 };
 
 struct BoundName {
@@ -108,6 +110,14 @@ Status ParseVirtualName(std::string_view name, VirtualName* out) {
     return Status::Ok();
   }
   if (name.starts_with(kLimitKeyword)) return ParseLimit(name, out);
+  if (name.starts_with(kColumnsKeyword)) {
+    if (name.size() == kColumnsKeyword.size()) {
+      return Status::InvalidArgument(Quoted(name) + ": a projection needs column names");
+    }
+    out->kind = Kind::kColumns;
+    out->columns_text = std::string(name.substr(kColumnsKeyword.size()));
+    return Status::Ok();
+  }
   return ParseFixedName(name, out);
 }
 
@@ -131,12 +141,15 @@ bool IsAllowedIn(VirtualName::Kind kind, TreeLevel level) {
       return level == TreeLevel::kTable;
     case Kind::kJson:
       return level == TreeLevel::kTable || level == TreeLevel::kPartition ||
-             level == TreeLevel::kSlice || level == TreeLevel::kRow;
+             level == TreeLevel::kSlice || level == TreeLevel::kQuery || level == TreeLevel::kRow;
     case Kind::kCsv:
-      return level == TreeLevel::kTable || level == TreeLevel::kPartition ||
-             level == TreeLevel::kSlice;
-    case Kind::kSliceBound:
+    case Kind::kCount:
+    case Kind::kWhere:
+    case Kind::kColumns:
     case Kind::kLimit:
+      return level == TreeLevel::kTable || level == TreeLevel::kPartition ||
+             level == TreeLevel::kSlice || level == TreeLevel::kQuery;
+    case Kind::kSliceBound:
     case Kind::kReverse:
       return level == TreeLevel::kPartition || level == TreeLevel::kSlice;
   }

@@ -1,5 +1,6 @@
 // Virtual names: the '@' names that resolve by lookup but are never listed
-// (@cql, @schema, @insert, @json, @csv, @stats, slice directories). The
+// (@cql, @schema, @insert, @json, @csv, @stats, @count, slice directories,
+// query directories @where and @columns=). The
 // write suffixes that may trail a name are fs/formats/write_suffixes.h.
 // Every function here is a pure function of its arguments: thread-safe.
 #pragma once
@@ -32,6 +33,9 @@ struct VirtualName {
     kReverse,     // @reverse
     kStatsJson,   // @stats.json: @stats as one JSON object
     kErrors,      // @errors: the mount's latest refusals (fs/tree/refusal_log.h)
+    kCount,       // @count: the number of rows, as SELECT count(*)
+    kWhere,       // @where: the directory of equality filters `col=value`
+    kColumns,     // @columns=a,b: a projection for @json / @csv
   };
 
   Kind kind = Kind::kCql;
@@ -47,6 +51,10 @@ struct VirtualName {
   // kLimit: 1..UINT64_MAX.
   uint64_t limit = 0;
 
+  // kColumns: the column names as written after '=' (non-empty; split and
+  // checked against the table by fs/tree/query_path.h).
+  std::string columns_text;
+
   // kInsert: "@insert@ttl=3600" applies the TTL to every line written.
   WriteAttributes write;
 
@@ -58,7 +66,7 @@ struct VirtualName {
 // NotFound: not a virtual name cellfs knows ("@foo", "@JSON", "@limit",
 //   "@ge", "@reverse=1"), including any name not starting with '@'. The fs
 //   answers ENOENT.
-// InvalidArgument: a known name with a bad argument: "@limit=0",
+// InvalidArgument: a known name with a bad argument: "@limit=0", "@columns=",
 //   "@limit=abc", "@limit=007", a limit above UINT64_MAX, "@ge=" (empty T),
 //   a bad or repeated write suffix ("@insert@ttl=x"), or write suffixes on
 //   any name but @insert ("@json@ttl=5").
@@ -75,13 +83,17 @@ Status ParseVirtualName(std::string_view name, VirtualName* out);
 std::string_view FixedVirtualName(VirtualName::Kind kind);
 
 // The directories a virtual name may appear in (DESIGN.md section 1).
-enum class TreeLevel { kMountRoot, kKeyspace, kTable, kPartition, kSlice, kRow };
+// kQuery: a query directory (@where/col=value, a table's @limit=N,
+// @columns=...: fs/tree/query_path.h).
+enum class TreeLevel { kMountRoot, kKeyspace, kTable, kPartition, kSlice, kRow, kQuery };
 
 // Whether a name of kind `kind` exists under a directory at `level`:
 //   @cql, @errors: mount root.  @schema: keyspace, table.  @insert, @stats,
 //   @stats.json: table.
-//   @json: table, partition, slice, row.  @csv: table, partition, slice.
-//   slice bounds, @limit, @reverse: partition, slice.
+//   @json: table, partition, slice, query, row.  @csv, @count, @where,
+//   @columns: table, partition, slice, query.
+//   slice bounds, @reverse: partition, slice.  @limit: table, partition,
+//   slice, query.
 // A partition of a table without clustering columns holds its cells
 // directly; which level it counts as is the fs's choice.
 bool IsAllowedIn(VirtualName::Kind kind, TreeLevel level);

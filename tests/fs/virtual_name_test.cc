@@ -44,6 +44,13 @@ VirtualName Limit(uint64_t limit) {
   return name;
 }
 
+VirtualName Columns(std::string text) {
+  VirtualName name;
+  name.kind = Kind::kColumns;
+  name.columns_text = std::move(text);
+  return name;
+}
+
 WriteAttributes Suffixes(std::optional<int64_t> ttl, std::optional<int64_t> timestamp) {
   WriteAttributes suffixes;
   suffixes.ttl = ttl;
@@ -77,6 +84,12 @@ std::string FormatName(const VirtualName& name) {
       return "@limit=" + std::to_string(name.limit);
     case Kind::kReverse:
       return "@reverse";
+    case Kind::kCount:
+      return "@count";
+    case Kind::kWhere:
+      return "@where";
+    case Kind::kColumns:
+      return "@columns=" + name.columns_text;
   }
   return "?";
 }
@@ -109,6 +122,10 @@ TEST_CASE("every virtual name cellfs knows parses to its kind and arguments", "[
       {"@stats.json", Fixed(Kind::kStatsJson)},
       {"@errors", Fixed(Kind::kErrors)},
       {"@reverse", Fixed(Kind::kReverse)},
+      {"@count", Fixed(Kind::kCount)},
+      {"@where", Fixed(Kind::kWhere)},
+      {"@columns=a,b", Columns("a,b")},
+      {"@columns=@x", Columns("@x")},
       {"@ge=2018-07-23T06:00:00.000Z", Bound(true, true, "2018-07-23T06:00:00.000Z")},
       {"@gt=a", Bound(true, false, "a")},
       {"@le=a,b", Bound(false, true, "a,b")},
@@ -150,6 +167,11 @@ TEST_CASE("an unknown or malformed virtual name is NotFound, a bad argument Inva
       {"@cqlx", StatusCode::kNotFound},
       {"@limit", StatusCode::kNotFound},
       {"@ge", StatusCode::kNotFound},
+      {"@where=x", StatusCode::kNotFound},
+      {"@count=1", StatusCode::kNotFound},
+      {"@columns", StatusCode::kNotFound},
+      {"@columns=", StatusCode::kInvalidArgument},
+      {"@count@ttl=5", StatusCode::kInvalidArgument},
       {"@GE=a", StatusCode::kNotFound},
       {"@eq=a", StatusCode::kNotFound},
       {"@reverse=1", StatusCode::kNotFound},
@@ -349,14 +371,16 @@ TEST_CASE("formatting suffixes gives the canonical name back", "[virtual_name]")
 TEST_CASE("each virtual name exists only at the levels of the tree DESIGN.md gives it",
           "[virtual_name]") {
   const std::vector<std::pair<Kind, std::string>> want = {
-      {Kind::kCql, "M....."},        {Kind::kSchema, ".KT..."}, {Kind::kInsert, "..T..."},
-      {Kind::kJson, "..TPSR"},       {Kind::kCsv, "..TPS."},    {Kind::kStats, "..T..."},
-      {Kind::kSliceBound, "...PS."}, {Kind::kLimit, "...PS."},  {Kind::kReverse, "...PS."},
-      {Kind::kErrors, "M....."},
+      {Kind::kCql, "M......"},        {Kind::kSchema, ".KT...."}, {Kind::kInsert, "..T...."},
+      {Kind::kJson, "..TPSRQ"},       {Kind::kCsv, "..TPS.Q"},    {Kind::kStats, "..T...."},
+      {Kind::kSliceBound, "...PS.."}, {Kind::kLimit, "..TPS.Q"},  {Kind::kReverse, "...PS.."},
+      {Kind::kErrors, "M......"},     {Kind::kCount, "..TPS.Q"},  {Kind::kWhere, "..TPS.Q"},
+      {Kind::kColumns, "..TPS.Q"},
   };
   const std::vector<std::pair<TreeLevel, char>> levels = {
       {TreeLevel::kMountRoot, 'M'}, {TreeLevel::kKeyspace, 'K'}, {TreeLevel::kTable, 'T'},
       {TreeLevel::kPartition, 'P'}, {TreeLevel::kSlice, 'S'},    {TreeLevel::kRow, 'R'},
+      {TreeLevel::kQuery, 'Q'},
   };
   for (const auto& [kind, expected] : want) {
     std::string got;

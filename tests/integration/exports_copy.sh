@@ -18,11 +18,13 @@ echo "dated" >"$MNT/ks/t/p3/10/v@timestamp=4102444800000000"
 
 # Every export, and a row's @json: stat's size is what cat reads.
 FILES=("ks/t/@json" "ks/t/@csv" "ks/t/p3/@json" "ks/t/p3/@csv" "ks/t/p3/@ge=100/@csv"
-  "ks/t/p3/10/@json")
+  "ks/t/p3/10/@json" "ks/t/@count" "ks/t/p3/@count" "ks/t/@where/v=dated/@json"
+  "ks/t/@where/v=dated/@count" "ks/t/p3/@columns=c,v/@csv")
 step "stat's size is the byte count cat reads"
 for f in "${FILES[@]}"; do
   expect_eq "size of $f" "$(cat "$MNT/$f" | wc -c)" "$(stat -c %s "$MNT/$f")"
 done
+expect_eq "the table's count" "300" "$(cat "$MNT/ks/t/@count")"
 expect_eq "a table export is not empty" 1 "$(($(stat -c %s "$MNT/ks/t/@json") > 20000))"
 
 step "cp, shutil.copyfile, tar and rsync copy every byte"

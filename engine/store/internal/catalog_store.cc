@@ -9,9 +9,9 @@
 #include <set>
 #include <string_view>
 
+#include "engine/cql/big_endian.h"
 #include "engine/cql/cql_parser.h"
 #include "engine/cql/describe.h"
-#include "engine/cql/big_endian.h"
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/storage/storage.h"
 

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/cql/cql_identifier.h"
 #include "engine/cql/big_endian.h"
+#include "engine/cql/cql_identifier.h"
 #include "engine/cql/internal/varint_codec.h"
 #include "engine/cql/key_codec.h"
 #include "engine/cql/literal.h"

@@ -1,0 +1,40 @@
+// RowQuery: what a query path asks of a stream of rows beyond the key:
+// equality filters on any column (checked by scan), a stream-wide first N
+// and a projection for exports (docs/FILESYSTEM.md "Queries past the key").
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/cql/table_schema.h"
+#include "engine/store/row_fragment.h"
+
+namespace cellfs::fs {
+
+// A plain value type; the empty query selects everything.
+struct RowQuery {
+  struct Equals {
+    size_t column = 0;  // index in def.columns; never a non-frozen collection or UDT
+    std::string value;  // serialized, compared byte for byte
+  };
+  std::vector<Equals> filters;  // all must hold (AND)
+  uint64_t limit = 0;           // 0: no limit; else the first N rows that pass
+  // Exports only: the columns shown, in this order (indexes in def.columns);
+  // empty: SELECT *'s columns.
+  std::vector<size_t> columns;
+
+  bool empty() const { return filters.empty() && limit == 0 && columns.empty(); }
+};
+
+// Whether the row given by its keys, the partition's static row (may be
+// null) and its regular cells passes every filter. A clustering column
+// missing from `clustering` (a partition holding only static cells) and an
+// absent or deleted cell are null, which no filter matches, as in CQL.
+// Pure; thread-safe.
+bool RowMatches(const TableSchema& table, const RowQuery& query,
+                std::span<const std::string> partition_key, std::span<const std::string> clustering,
+                const RowFragment* static_row, const RowFragment& row);
+
+}  // namespace cellfs::fs

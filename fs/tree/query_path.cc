@@ -1,0 +1,112 @@
+// Query segments parsed into a RowQuery, and a directory's RowSource
+// (fs/tree/query_path.h).
+#include "fs/tree/query_path.h"
+
+#include <algorithm>
+
+#include "fs/formats/key_name.h"
+#include "fs/tree/slice_path.h"
+#include "fs/tree/virtual_name.h"
+
+namespace cellfs::fs {
+namespace {
+
+constexpr std::string_view kColumnsPrefix = "@columns=";
+
+Status FindColumnIndex(const TableSchema& table, std::string_view name, size_t* index) {
+  const ColumnDef* column = table.def.FindColumn(std::string(name));
+  if (column == nullptr) {
+    return Status::InvalidArgument("Undefined column name " + std::string(name) + " in table " +
+                                   table.def.keyspace + "." + table.def.name);
+  }
+  *index = static_cast<size_t>(column - table.def.columns.data());
+  return Status::Ok();
+}
+
+Status ParseTerm(const TableSchema& table, std::string_view term, RowQuery::Equals* out) {
+  const size_t eq = term.find('=');
+  if (eq == std::string_view::npos || eq == 0) {
+    return Status::InvalidArgument("'" + std::string(term) +
+                                   "': a filter is column=value, e.g. country=US");
+  }
+  if (Status s = FindColumnIndex(table, term.substr(0, eq), &out->column); !s.ok()) return s;
+  const CqlType& type = *table.column(out->column).type;
+  if (type.is_multi_cell()) {
+    return Status::InvalidArgument("'" + std::string(term) +
+                                   "': a non-frozen collection or UDT column cannot be filtered "
+                                   "by equality");
+  }
+  const CqlType* types[] = {&type};
+  std::vector<std::string> values;
+  Status s = ParseKeyPrefix(types, term.substr(eq + 1), &values);
+  if (!s.ok()) return s.WithContext(std::string(term));
+  if (values.size() != 1) return Status::InvalidArgument("'" + std::string(term) + "': no value");
+  out->value = std::move(values[0]);
+  return Status::Ok();
+}
+
+Status ParseColumns(const TableSchema& table, std::string_view text, std::vector<size_t>* out) {
+  out->clear();
+  while (true) {
+    const size_t comma = text.find(',');
+    std::string_view name = text.substr(0, comma);
+    if (name.empty()) return Status::InvalidArgument("@columns=: an empty column name");
+    size_t index = 0;
+    if (Status s = FindColumnIndex(table, name, &index); !s.ok()) return s;
+    out->push_back(index);
+    if (comma == std::string_view::npos) return Status::Ok();
+    text.remove_prefix(comma + 1);
+  }
+}
+
+}  // namespace
+
+bool AwaitsFilterTerm(std::span<const std::string> segments) {
+  return !segments.empty() && segments.back() == kWhereSegment;
+}
+
+bool HasProjection(std::span<const std::string> segments) {
+  return std::any_of(segments.begin(), segments.end(),
+                     [](const std::string& s) { return s.starts_with(kColumnsPrefix); });
+}
+
+Status BuildQuery(const TableSchema& table, std::span<const std::string> segments, RowQuery* out) {
+  *out = RowQuery{};
+  for (size_t i = 0; i < segments.size(); ++i) {
+    const std::string& segment = segments[i];
+    if (segment == kWhereSegment) {
+      if (i + 1 == segments.size()) break;  // the @where directory itself
+      RowQuery::Equals filter;
+      if (Status s = ParseTerm(table, segments[++i], &filter); !s.ok()) return s;
+      out->filters.push_back(std::move(filter));
+      continue;
+    }
+    VirtualName parsed;
+    if (Status s = ParseVirtualName(segment, &parsed); !s.ok()) {
+      return Status::InvalidArgument(s.message());
+    }
+    if (parsed.kind == VirtualName::Kind::kLimit) {
+      out->limit = out->limit == 0 ? parsed.limit : std::min(out->limit, parsed.limit);
+    } else if (parsed.kind == VirtualName::Kind::kColumns) {
+      if (Status s = ParseColumns(table, parsed.columns_text, &out->columns); !s.ok()) {
+        return s.WithContext(segment);
+      }
+    } else {
+      return Status::InvalidArgument(segment + " is not a query directory");
+    }
+  }
+  return Status::Ok();
+}
+
+Status RowSourceOf(const Node& dir, RowSource* out) {
+  *out = RowSource{};
+  out->table = dir.table;
+  if (Status s = BuildQuery(*dir.table, dir.id.query, &out->query); !s.ok()) return s;
+  if (dir.id.partition_key.empty()) return Status::Ok();
+  out->partition_key = dir.id.partition_key;
+  out->is_slice = !dir.id.slice.empty();
+  if (!dir.clustered()) return Status::Ok();
+  return BuildSlice(*dir.table, dir.id.slice, &out->slice);
+}
+
+}  // namespace cellfs::fs

@@ -1,0 +1,41 @@
+// Query paths: the segments of query directories (@where/col=value,
+// a table's @limit=N, @columns=a,b) turned into the RowQuery the row
+// cursor applies, and a directory node turned into the RowSource its
+// exports, @count and listing walk (docs/FILESYSTEM.md "Queries past the key").
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "engine/cql/table_schema.h"
+#include "engine/status.h"
+#include "fs/formats/row_cursor.h"
+#include "fs/tree/node.h"
+
+namespace cellfs::fs {
+
+// The segment that opens a filter; the next segment is its term.
+inline constexpr std::string_view kWhereSegment = "@where";
+
+// Combines query segments, from the outermost in: "@where" followed by a
+// term "col=value" adds an equality filter (nested filters AND); the
+// smallest "@limit=N" applies; "@columns=a,b" sets the projection. A
+// trailing "@where" without its term is allowed (the @where directory).
+// InvalidArgument, with the reason, for a term that is not `col=value`, an
+// unknown column, a non-frozen collection or UDT column (no equality on
+// it), a value that does not parse for the column's type (its key-name
+// spelling: fs/formats/key_name.h), an unknown column in a projection.
+// Pure; thread-safe.
+Status BuildQuery(const TableSchema& table, std::span<const std::string> segments, RowQuery* out);
+
+// Whether `segments` ends in an "@where" awaiting its term.
+bool AwaitsFilterTerm(std::span<const std::string> segments);
+// Whether `segments` holds a projection (only @json and @csv live below it).
+bool HasProjection(std::span<const std::string> segments);
+
+// What a table, partition, slice or query directory covers. REQUIRES:
+// dir.table set. Errors as BuildSlice and BuildQuery.
+Status RowSourceOf(const Node& dir, RowSource* out);
+
+}  // namespace cellfs::fs
