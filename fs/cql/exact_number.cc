@@ -6,23 +6,12 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "engine/cql/big_endian.h"
 #include "engine/cql/cql_type.h"
 #include "fs/cql/select_functions.h"
 
 namespace cellfs::fs {
 namespace {
-
-uint64_t ReadBits(std::string_view bytes) {
-  uint64_t bits = 0;
-  for (char c : bytes) bits = (bits << 8) | static_cast<unsigned char>(c);
-  return bits;
-}
-
-std::string BigEndian(uint64_t value, size_t width) {
-  std::string out(width, '\0');
-  for (size_t i = width; i-- > 0; value >>= 8) out[i] = static_cast<char>(value & 0xFF);
-  return out;
-}
 
 // The big-endian bytes of a non-negative integer, none for 0.
 std::string Magnitude(mpz_srcptr v) {
@@ -85,13 +74,13 @@ int64_t LowBits(mpz_srcptr v) {
 
 Decimal ReadDecimal(std::string_view bytes) {
   Decimal d;
-  d.scale = static_cast<int32_t>(static_cast<uint32_t>(ReadBits(bytes.substr(0, 4))));
+  d.scale = static_cast<int32_t>(static_cast<uint32_t>(ReadBigEndian(bytes.substr(0, 4))));
   ReadVarint(bytes.substr(4), d.unscaled.get());
   return d;
 }
 
 std::string WriteDecimal(const Decimal& d) {
-  return BigEndian(static_cast<uint32_t>(d.scale), 4) + WriteVarint(d.unscaled.get());
+  return BigEndianBytes(static_cast<uint32_t>(d.scale), 4) + WriteVarint(d.unscaled.get());
 }
 
 // a + b (sign -1: a - b) at the larger scale, as BigDecimal.add/subtract.
@@ -168,7 +157,7 @@ bool DecimalOfDouble(double value, Decimal* out) {
   if (!std::isfinite(value)) return false;
   uint64_t bits;
   std::memcpy(&bits, &value, sizeof bits);
-  *out = DecimalOfJavaText(JavaFloatingText(TypeKind::kDouble, BigEndian(bits, 8)));
+  *out = DecimalOfJavaText(JavaFloatingText(TypeKind::kDouble, BigEndianBytes(bits, 8)));
   return true;
 }
 
@@ -177,7 +166,7 @@ bool DecimalOfFloat(float value, Decimal* out) {
   if (!std::isfinite(value)) return false;
   uint32_t bits;
   std::memcpy(&bits, &value, sizeof bits);
-  *out = DecimalOfJavaText(JavaFloatingText(TypeKind::kFloat, BigEndian(bits, 4)));
+  *out = DecimalOfJavaText(JavaFloatingText(TypeKind::kFloat, BigEndianBytes(bits, 4)));
   return true;
 }
 

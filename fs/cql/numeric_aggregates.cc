@@ -7,74 +7,20 @@
 #include <cstdint>
 #include <cstring>
 
+#include "engine/cql/big_endian.h"
 #include "fs/cql/exact_number.h"
+#include "fs/cql/fixed_number.h"
 
 namespace cellfs::fs {
 namespace {
 
-uint64_t ReadBits(std::string_view bytes) {
-  uint64_t bits = 0;
-  for (char c : bytes) bits = (bits << 8) | static_cast<unsigned char>(c);
-  return bits;
-}
-
-int64_t ReadInteger(std::string_view bytes) {
-  const uint64_t bits = ReadBits(bytes);
-  const unsigned shift = static_cast<unsigned>(64 - 8 * bytes.size());
-  return shift == 0 ? static_cast<int64_t>(bits) : static_cast<int64_t>(bits << shift) >> shift;
-}
-
-std::string BigEndian(uint64_t value, size_t width) {
-  std::string out(width, '\0');
-  for (size_t i = width; i-- > 0; value >>= 8) out[i] = static_cast<char>(value & 0xFF);
-  return out;
-}
-
-size_t Width(TypeKind kind) {
-  switch (kind) {
-    case TypeKind::kTinyint:
-      return 1;
-    case TypeKind::kSmallint:
-      return 2;
-    case TypeKind::kInt:
-      return 4;
-    default:
-      return 8;
-  }
-}
-
-std::string WriteFloating(TypeKind kind, double value) {
-  if (kind == TypeKind::kFloat) {
-    const auto f = static_cast<float>(value);
-    uint32_t bits;
-    std::memcpy(&bits, &f, sizeof bits);
-    return BigEndian(bits, 4);
-  }
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return BigEndian(bits, 8);
-}
-
-double ReadFloating(TypeKind kind, std::string_view bytes) {
-  if (kind == TypeKind::kFloat) {
-    const auto bits = static_cast<uint32_t>(ReadBits(bytes));
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
-  }
-  const uint64_t bits = ReadBits(bytes);
-  double d;
-  std::memcpy(&d, &bits, sizeof d);
-  return d;
-}
-
 // tinyint, smallint, int, bigint and counter sums: Java's wrapping `+=`.
 class IntegerSum final : public NumericAggregate {
  public:
-  explicit IntegerSum(TypeKind kind) : width_(Width(kind)) {}
+  explicit IntegerSum(TypeKind kind) : width_(static_cast<size_t>(FixedWidthOf(kind))) {}
   void Add(std::string_view value) override { sum_ += static_cast<uint64_t>(ReadInteger(value)); }
   Status Result(std::string* out) const override {
-    *out = BigEndian(sum_, width_);
+    *out = BigEndianBytes(sum_, width_);
     return Status::Ok();
   }
 
@@ -87,7 +33,7 @@ class IntegerSum final : public NumericAggregate {
 // divided by the count, truncated, narrowed to the width.
 class IntegerAvg final : public NumericAggregate {
  public:
-  explicit IntegerAvg(TypeKind kind) : width_(Width(kind)) {}
+  explicit IntegerAvg(TypeKind kind) : width_(static_cast<size_t>(FixedWidthOf(kind))) {}
   void Add(std::string_view value) override {
     const int64_t v = ReadInteger(value);
     ++count_;
@@ -111,7 +57,7 @@ class IntegerAvg final : public NumericAggregate {
     } else if (count_ > 0) {
       avg = sum_ / static_cast<int64_t>(count_);
     }
-    *out = BigEndian(static_cast<uint64_t>(avg), width_);
+    *out = BigEndianBytes(static_cast<uint64_t>(avg), width_);
     return Status::Ok();
   }
 

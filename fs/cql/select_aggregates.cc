@@ -5,18 +5,13 @@
 #include <algorithm>
 #include <array>
 
+#include "engine/cql/big_endian.h"
 #include "fs/cql/value_order.h"
 
 namespace cellfs::fs {
 namespace {
 
 using Kind = AggregateFunction::Kind;
-
-std::string BigEndian(uint64_t value, size_t width) {
-  std::string out(width, '\0');
-  for (size_t i = width; i-- > 0; value >>= 8) out[i] = static_cast<char>(value & 0xFF);
-  return out;
-}
 
 bool Summable(TypeKind kind) {
   switch (kind) {
@@ -132,7 +127,7 @@ Status Aggregator::Result(std::optional<std::string>* out) const {
   out->reset();
   switch (function_.kind) {
     case Kind::kCount:
-      *out = BigEndian(count_, 8);
+      *out = BigEndianBytes(count_, 8);
       return Status::Ok();
     case Kind::kMin:
     case Kind::kMax:

@@ -4,16 +4,10 @@
 
 #include <utility>
 
+#include "engine/cql/big_endian.h"
+
 namespace cellfs::fs {
-namespace {
-
-std::string BigEndian(uint64_t value, size_t width) {
-  std::string out(width, '\0');
-  for (size_t i = width; i-- > 0; value >>= 8) out[i] = static_cast<char>(value & 0xFF);
-  return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 SelectAggregation::SelectAggregation(std::vector<OutputColumn> outputs)
     : outputs_(std::move(outputs)) {
@@ -57,7 +51,7 @@ Status SelectAggregation::Evaluate(const Node& node, std::optional<std::string>*
       if (rows_ > 0) *out = first_[node.index];
       return Status::Ok();
     case Node::Kind::kRowCount:
-      *out = BigEndian(rows_, 8);
+      *out = BigEndianBytes(rows_, 8);
       return Status::Ok();
     case Node::Kind::kAggregate:
       return aggregators_[node.index].Result(out);

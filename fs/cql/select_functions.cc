@@ -11,8 +11,10 @@
 #include <limits>
 #include <random>
 
+#include "engine/cql/big_endian.h"
 #include "engine/cql/literal.h"
 #include "fs/cql/exact_number.h"
+#include "fs/cql/fixed_number.h"
 
 namespace cellfs::fs {
 namespace {
@@ -72,63 +74,6 @@ bool IsNumeric(TypeKind kind) {
          kind == TypeKind::kDecimal;
 }
 
-int Width(TypeKind kind) {
-  switch (kind) {
-    case TypeKind::kTinyint:
-      return 1;
-    case TypeKind::kSmallint:
-      return 2;
-    case TypeKind::kInt:
-      return 4;
-    default:
-      return 8;
-  }
-}
-
-std::string BigEndian(uint64_t value, int width) {
-  std::string out(static_cast<size_t>(width), '\0');
-  for (int i = width; i-- > 0; value >>= 8) out[static_cast<size_t>(i)] = static_cast<char>(value);
-  return out;
-}
-
-uint64_t ReadBits(std::string_view bytes) {
-  uint64_t bits = 0;
-  for (char c : bytes) bits = (bits << 8) | static_cast<unsigned char>(c);
-  return bits;
-}
-
-int64_t ReadInteger(std::string_view bytes) {
-  const uint64_t bits = ReadBits(bytes);
-  const unsigned shift = static_cast<unsigned>(64 - 8 * bytes.size());
-  return shift == 0 ? static_cast<int64_t>(bits)
-                    : static_cast<int64_t>(bits << shift) >> shift;  // sign-extended
-}
-
-double ReadFloating(TypeKind kind, std::string_view bytes) {
-  if (kind == TypeKind::kFloat) {
-    const auto bits = static_cast<uint32_t>(ReadBits(bytes));
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
-  }
-  const uint64_t bits = ReadBits(bytes);
-  double d;
-  std::memcpy(&d, &bits, sizeof d);
-  return d;
-}
-
-std::string WriteFloating(TypeKind kind, double value) {
-  if (kind == TypeKind::kFloat) {
-    const auto f = static_cast<float>(value);
-    uint32_t bits;
-    std::memcpy(&bits, &f, sizeof bits);
-    return BigEndian(bits, 4);
-  }
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return BigEndian(bits, 8);
-}
-
 // Java's (int) / (long) of a double: NaN is 0, out of range saturates.
 int64_t JavaTruncate(double value, int64_t min, int64_t max) {
   if (std::isnan(value)) return 0;
@@ -139,12 +84,12 @@ int64_t JavaTruncate(double value, int64_t min, int64_t max) {
 
 // An integer of `kind` from a wider one, as Java's narrowing casts wrap it.
 std::string WriteInteger(TypeKind kind, int64_t value) {
-  return BigEndian(static_cast<uint64_t>(value), Width(kind));
+  return BigEndianBytes(static_cast<uint64_t>(value), static_cast<size_t>(FixedWidthOf(kind)));
 }
 
 // The minimal two's-complement bytes of `value` (a varint).
 std::string Varint(int64_t value) {
-  std::string out = BigEndian(static_cast<uint64_t>(value), 8);
+  std::string out = BigEndianBytes(static_cast<uint64_t>(value), 8);
   size_t start = 0;
   while (start + 1 < out.size()) {
     const auto first = static_cast<unsigned char>(out[start]);
@@ -160,7 +105,7 @@ std::string Varint(int64_t value) {
 
 // The timeuuid's time in milliseconds since the epoch (floored).
 int64_t TimeuuidMillis(std::string_view bytes) {
-  const uint64_t high = ReadBits(bytes.substr(0, 8));
+  const uint64_t high = ReadBigEndian(bytes.substr(0, 8));
   const uint64_t ticks = ((high & 0x0fff) << 48) | (((high >> 16) & 0xffff) << 32) | (high >> 32);
   const int64_t since_epoch = static_cast<int64_t>(ticks) - kUuidEpochTicks;
   return since_epoch >= 0 ? since_epoch / 10'000 : -((-since_epoch + 9'999) / 10'000);
@@ -174,14 +119,14 @@ int64_t MillisOf(TypeKind kind, std::string_view bytes) {
     case TypeKind::kTimeuuid:
       return TimeuuidMillis(bytes);
     case TypeKind::kDate:
-      return (static_cast<int64_t>(ReadBits(bytes)) - kDateEpoch) * kMillisPerDay;
+      return (static_cast<int64_t>(ReadBigEndian(bytes)) - kDateEpoch) * kMillisPerDay;
     default:
       return ReadInteger(bytes);  // timestamp
   }
 }
 
 std::string DateOfMillis(int64_t millis) {
-  return BigEndian(static_cast<uint64_t>(FloorDiv(millis, kMillisPerDay) + kDateEpoch), 4);
+  return BigEndianBytes(static_cast<uint64_t>(FloorDiv(millis, kMillisPerDay) + kDateEpoch), 4);
 }
 
 Status Evaluated(const CqlType& type, const std::string& text, std::optional<std::string>* out) {
@@ -197,7 +142,7 @@ std::string RandomUuid() {
   uint64_t low = random();
   high = (high & ~uint64_t{0xf000}) | 0x4000;                    // version 4
   low = (low & ~(uint64_t{0xc} << 60)) | (uint64_t{0x8} << 60);  // IETF variant
-  return BigEndian(high, 8) + BigEndian(low, 8);
+  return BigEndianBytes(high, 8) + BigEndianBytes(low, 8);
 }
 
 bool CastsToText(TypeKind kind) {
@@ -328,8 +273,8 @@ Status Cast(TypeKind from, const CqlType& from_type, TypeKind to, std::string_vi
   }
   if (from == TypeKind::kTimeuuid || from == TypeKind::kTimestamp || from == TypeKind::kDate) {
     const int64_t millis = MillisOf(from, value);
-    *out =
-        to == TypeKind::kDate ? DateOfMillis(millis) : BigEndian(static_cast<uint64_t>(millis), 8);
+    *out = to == TypeKind::kDate ? DateOfMillis(millis)
+                                 : BigEndianBytes(static_cast<uint64_t>(millis), 8);
     return Status::Ok();
   }
   switch (from) {
@@ -483,7 +428,7 @@ Status ApplyFunction(const ScalarFunction& function, const std::vector<TypePtr>&
     case Kind::kToTimestamp:
     case Kind::kToUnixTimestamp: {
       const int64_t millis = MillisOf(arg_types[0]->kind(), *args[0]);
-      *out = BigEndian(static_cast<uint64_t>(millis), 8);
+      *out = BigEndianBytes(static_cast<uint64_t>(millis), 8);
       return Status::Ok();
     }
     case Kind::kToDate:
