@@ -1,6 +1,6 @@
 # Shared by the benchmark runners (sourced): waiting for a FUSE daemon to
-# mount, and for it to exit after its unmount. Callers set `bench_name`
-# for messages.
+# mount, and for it to exit after its unmount; the median [min-max] they
+# report. Callers set `bench_name` for messages.
 
 is_mounted() { grep -q " $1 " /proc/self/mounts; }
 
@@ -24,4 +24,12 @@ wait_exited() {
   done
   echo "$bench_name: daemon $1 did not exit" >&2
   return 1
+}
+
+# The median [min-max] of the numbers on stdin, one per line, each printed
+# with printf format $1 (default %.2f).
+median_range() {
+  sort -g | awk -v f="${1:-%.2f}" '{ v[NR] = $1 } END {
+    m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+    printf f " [" f "-" f "]", m, v[1], v[NR] }'
 }

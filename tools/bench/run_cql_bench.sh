@@ -56,12 +56,6 @@ trap cleanup EXIT
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.6f", b - a }'; }
-# Median [min-max] of the numbers on stdin, one per line.
-summary() {
-  sort -g | awk '{ v[NR] = $1 } END {
-    m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-    printf "%.2f [%.2f-%.2f]", m, v[1], v[NR] }'
-}
 
 "$cellfs" mount -f "$work/data" "$mnt" 2>>"$work/cellfs.log" &
 cellfs_pid=$!
@@ -118,9 +112,9 @@ for r in $(seq 1 "$rounds"); do
     "$r" "$t_cql" "$(awk -v n="$rows" -v t="$t_cql" 'BEGIN { print n / t }')" "$t_insert" "$t_files"
   rm -f "$work/cql.$r" "$work/json.$r"
 done
-echo "@cql INSERT statements/s: $(summary <"$work/rate_cql")"
-echo "@cql speed relative to @insert (time @insert / time @cql): $(summary <"$work/ratio_insert")"
-echo "@cql speed relative to cell files (time files / time @cql): $(summary <"$work/ratio_files")"
+echo "@cql INSERT statements/s: $(median_range <"$work/rate_cql")"
+echo "@cql speed relative to @insert (time @insert / time @cql): $(median_range <"$work/ratio_insert")"
+echo "@cql speed relative to cell files (time files / time @cql): $(median_range <"$work/ratio_files")"
 
 echo "run_cql_bench: part 2, a $wide-row partition beside a 1000-row one, $queries queries per batch"
 python3 - "$wide" "$work" <<'EOF'
@@ -165,4 +159,4 @@ for r in $(seq 1 "$rounds"); do
     "$r" "$queries" "$wide" "$t_wide" "$(awk -v t="$t_wide" -v n="$queries" 'BEGIN { print t / n * 1e6 }')" \
     "$t_narrow" "$(awk -v t="$t_narrow" -v n="$queries" 'BEGIN { print t / n * 1e6 }')"
 done
-echo "10-row slice, $wide-row partition time / 1000-row partition time: $(summary <"$work/ratio_select")"
+echo "10-row slice, $wide-row partition time / 1000-row partition time: $(median_range <"$work/ratio_select")"

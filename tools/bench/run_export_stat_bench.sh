@@ -33,11 +33,6 @@ trap 'set +e; is_mounted "$mnt" && fusermount3 -u -z "$mnt";
       [[ -n $cellfs_pid ]] && { wait_exited "$cellfs_pid" || kill "$cellfs_pid"; }; rm -rf "$work"' EXIT
 
 seconds() { local start; start=$(date +%s.%N); "$@" >/dev/null; awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.6f\n", b - a }'; }
-median_range() {
-  sort -g | awk '{ v[NR] = $1 } END {
-    m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-    printf "%.4g [%.4g-%.4g]", m, v[1], v[NR] }'
-}
 
 "$cellfs" mount -f "$work/data" "$mnt" 2>>"$work/cellfs.log" &
 cellfs_pid=$!
@@ -61,6 +56,6 @@ for _ in $(seq "$rounds"); do
   awk -v a="$a" -v c="$c" 'BEGIN { print c / a }' >>"$work/cp"
 done
 cmp -s "$work/copy.json" <(cat "$mnt/ks/t/@json") || { echo "run_export_stat_bench: cp copied other bytes" >&2; exit 1; }
-echo "stat of the table @json / cat of it:  $(median_range <"$work/stat")"
-echo "cp of the table @json / cat of it:    $(median_range <"$work/cp")"
-echo "stat of a partition's @json (s):      $(median_range <"$work/partition")"
+echo "stat of the table @json / cat of it:  $(median_range %.2f <"$work/stat")"
+echo "cp of the table @json / cat of it:    $(median_range %.2f <"$work/cp")"
+echo "stat of a partition's @json (s):      $(median_range %.4f <"$work/partition")"
