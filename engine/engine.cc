@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "engine/store/internal/engine_core.h"
+#include "engine/store/internal/index_build.h"
+#include "engine/store/internal/index_entries.h"
 #include "engine/store/internal/mutation_batch.h"
 #include "engine/store/internal/read_state.h"
 #include "engine/store/internal/storage_keys.h"
@@ -78,6 +80,11 @@ Status Engine::Initialize() {
   }
   core_->commit =
       std::make_unique<storage::CommitPolicy>(store, &core_->write_fence, core_->options);
+  if (!core_->options.read_only) {
+    // Builds a crash interrupted start again (docs/ENGINE.md "Index builds").
+    std::lock_guard ddl(core_->ddl_mutex);
+    CELLFS_RETURN_IF_ERROR(storage::BuildPendingIndexes(core_.get()));
+  }
   if (core_->options.background_sweeper && !core_->options.read_only) {
     sweeper_ =
         std::make_unique<storage::SweeperThread>(core_.get(), core_->options.sweep_interval_ms);
@@ -124,9 +131,13 @@ Status Engine::Execute(const Statement& statement, std::string* current_keyspace
   CELLFS_RETURN_IF_ERROR(
       core_->write_fence.Record(core_->storage->Commit(batch.get(), storage::Durability::kSynced)
                                     .WithContext("storing the schema")));
-  std::unique_lock lock(core_->schema_mutex);
-  core_->schema = std::move(after);
-  return Status::Ok();
+  {
+    std::unique_lock lock(core_->schema_mutex);
+    core_->schema = std::move(after);
+  }
+  // A new index: every write from now on adds its entries; the build adds
+  // those of the rows written before (docs/ENGINE.md "Index builds").
+  return storage::BuildPendingIndexes(core_.get());
 }
 
 std::shared_ptr<const Catalog> Engine::catalog() const { return core_->CurrentSchema()->catalog(); }
@@ -164,9 +175,18 @@ Status Engine::Apply(Mutation&& mutation) {
     // passed this check, so none lands in a table once its DROP has returned
     // (engine_core.h). Not held across AwaitDurable.
     std::shared_lock lock(core_->schema_mutex);
-    for (uint32_t id : consumed.batch_->table_ids) {
-      if (core_->schema->FindTableById(id) == nullptr) {
+    const Mutation::Batch& batch = *consumed.batch_;
+    for (size_t i = 0; i < batch.table_ids.size(); ++i) {
+      TableHandle table = core_->schema->FindTableById(batch.table_ids[i]);
+      if (table == nullptr) {
         return Status::NotFound("the table was dropped before the write was applied");
+      }
+      if (batch.mixed_index_sets ||
+          storage::IndexFingerprint(*table) != batch.index_fingerprints[i]) {
+        return Status::FailedPrecondition(
+            "the indexes of table " + table->def.name +
+            " changed while the write was prepared; nothing was written: "
+            "retry it");
       }
     }
     CELLFS_RETURN_IF_ERROR(core_->commit->Write(consumed.batch_->batch.get(), &ticket));

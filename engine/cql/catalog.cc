@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "engine/cql/cql_identifier.h"
+#include "engine/cql/internal/index_schema.h"
 #include "engine/cql/internal/schema_options.h"
 #include "engine/cql/internal/table_builder.h"
 #include "engine/cql/internal/type_resolver.h"
@@ -344,6 +345,34 @@ class StatementApplier {
       return Positioned(s.table.position, Status::NotFound("unconfigured table " + s.table.name));
     }
     Report(change_, SchemaChange::Kind::kTruncated, keyspace->name, s.table.name);
+    return Status::Ok();
+  }
+
+  Status operator()(const CreateIndex& s) {
+    std::string ks;
+    CELLFS_RETURN_IF_ERROR(IndexStatementKeyspace(s, current_, &ks));
+    auto keyspace = keyspaces_.find(ks);
+    if (keyspace == keyspaces_.end()) {
+      return Fail(Status::InvalidArgument("Keyspace '" + ks + "' doesn't exist"));
+    }
+    bool added = false;
+    std::string table;
+    CELLFS_RETURN_IF_ERROR(AddIndex(s, &keyspace->second, &added, &table));
+    if (added) Report(change_, SchemaChange::Kind::kUpdated, ks, table);
+    return Status::Ok();
+  }
+
+  // Cassandra's DropIndexStatement, message included.
+  Status operator()(const DropIndex& s) {
+    const std::string& ks = s.index.keyspace.empty() ? current_ : s.index.keyspace;
+    auto keyspace = keyspaces_.find(ks);
+    std::string table;
+    if (keyspace == keyspaces_.end() || !RemoveIndex(s.index.name, &keyspace->second, &table)) {
+      if (s.if_exists) return Status::Ok();
+      return Fail(
+          Status::InvalidArgument("Index '" + ks + "." + s.index.name + "' doesn't exist'"));
+    }
+    Report(change_, SchemaChange::Kind::kUpdated, ks, table);
     return Status::Ok();
   }
 

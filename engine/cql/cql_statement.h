@@ -13,6 +13,7 @@
 
 #include "engine/cql/dml_statement.h"
 #include "engine/cql/internal/cql_lexer.h"
+#include "engine/cql/schema.h"
 #include "engine/cql/select_statement.h"
 
 namespace cellfs {
@@ -177,9 +178,33 @@ struct DescribeStatement {
   bool full = false;  // DESCRIBE FULL SCHEMA
 };
 
-// A statement cellfs parses but does not implement yet (CREATE INDEX,
-// CREATE CUSTOM INDEX, CREATE MATERIALIZED VIEW, their DROP and ALTER forms,
-// ALTER TYPE).
+// CREATE [CUSTOM] INDEX [IF NOT EXISTS] [name] ON [ks.]t (target, ...)
+// [USING 'class' [WITH OPTIONS = {...}]]. A target is a column, or
+// KEYS(col), VALUES(col), ENTRIES(col) or FULL(col).
+struct CreateIndex {
+  QualifiedName index;  // name empty when not given (the catalog names it)
+  QualifiedName table;
+  bool if_not_exists = false;
+  bool custom = false;  // CREATE CUSTOM INDEX
+  struct Target {
+    IndexTargetKind kind = IndexTargetKind::kSimple;
+    std::string column;
+    SourcePosition position;
+  };
+  std::vector<Target> targets;
+  std::string using_class;                                   // USING '...' (empty when absent)
+  std::vector<std::pair<std::string, std::string>> options;  // WITH OPTIONS, as written
+  SourcePosition position;                                   // of the statement
+};
+
+// DROP INDEX [IF EXISTS] [ks.]name.
+struct DropIndex {
+  QualifiedName index;
+  bool if_exists = false;
+};
+
+// A statement cellfs parses but does not implement yet (CREATE
+// MATERIALIZED VIEW, its DROP and ALTER forms, triggers, ALTER TYPE).
 struct UnsupportedStatement {
   std::string what;  // "CREATE INDEX", "CREATE MATERIALIZED VIEW", ...
 };
@@ -189,8 +214,8 @@ struct UnsupportedStatement {
 using StatementBody =
     std::variant<CreateKeyspace, AlterKeyspace, DropKeyspace, UseKeyspace, CreateTable, DropTable,
                  AlterTable, CreateType, DropType, CreateRoutine, UnsupportedStatement, DropRoutine,
-                 TruncateTable, DescribeStatement, InsertStatement, UpdateStatement,
-                 DeleteStatement, BatchStatement, SelectStatement>;
+                 CreateIndex, DropIndex, TruncateTable, DescribeStatement, InsertStatement,
+                 UpdateStatement, DeleteStatement, BatchStatement, SelectStatement>;
 
 // Whether `body` is a data statement (run by fs/cql/dml_executor.h, not the
 // catalog). SELECT is not one: it reads, and is planned by select_plan.h.

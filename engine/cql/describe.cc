@@ -43,6 +43,19 @@ std::string ClusteringOrderClause(const TableDef& table) {
   return out.empty() ? out : out + ")";
 }
 
+// Cassandra's IndexMetadata CQL: the plain form, or CUSTOM with its class
+// and options.
+std::string DescribeIndex(const TableDef& table, const IndexDef& index) {
+  std::string out = index.custom_class.empty() ? "CREATE INDEX " : "CREATE CUSTOM INDEX ";
+  out += QuoteIdentifier(index.name) + " ON " + Qualified(table.keyspace, table.name) + " (" +
+         IndexTargetText(index) + ")";
+  if (!index.custom_class.empty()) {
+    out += " USING " + QuoteString(index.custom_class);
+    if (!index.options.empty()) out += " WITH OPTIONS = " + StringMapText(index.options);
+  }
+  return out + ";\n";
+}
+
 }  // namespace
 
 std::string DescribeKeyspaceStatement(const KeyspaceDef& keyspace) {
@@ -75,7 +88,9 @@ std::string DescribeTable(const TableDef& table) {
   out += "default_time_to_live = " + std::to_string(table.options.default_time_to_live);
   out += "\n    AND gc_grace_seconds = " + std::to_string(table.options.gc_grace_seconds);
   for (const auto& [name, text] : table.options.other) out += "\n    AND " + name + " = " + text;
-  return out + ";\n";
+  out += ";\n";
+  for (const IndexDef& index : table.indexes) out += "\n" + DescribeIndex(table, index);
+  return out;
 }
 
 std::string DescribeKeyspace(const KeyspaceDef& keyspace) {

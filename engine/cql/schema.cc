@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "engine/cql/cql_identifier.h"
+
 namespace cellfs {
 namespace {
 
@@ -34,12 +36,39 @@ const ColumnDef* TableDef::FindColumn(const std::string& column_name) const {
   return nullptr;
 }
 
+const IndexDef* TableDef::FindIndex(const std::string& index_name) const {
+  for (const auto& index : indexes) {
+    if (index.name == index_name) return &index;
+  }
+  return nullptr;
+}
+
+std::string IndexTargetText(const IndexDef& index) {
+  std::string column = QuoteIdentifier(index.column);
+  switch (index.target) {
+    case IndexTargetKind::kSimple:
+      return column;
+    case IndexTargetKind::kKeys:
+      return "keys(" + column + ")";
+    case IndexTargetKind::kValues:
+      return "values(" + column + ")";
+    case IndexTargetKind::kEntries:
+      return "entries(" + column + ")";
+    case IndexTargetKind::kFull:
+      return "full(" + column + ")";
+  }
+  return column;
+}
+
 TypePtr UserTypeDef::AsType(bool frozen) const {
   return CqlType::Udt(keyspace, name, field_names, field_types, frozen);
 }
 
 bool SameTable(const TableDef& a, const TableDef& b) {
-  if (a.keyspace != b.keyspace || a.name != b.name || !(a.options == b.options)) return false;
+  if (a.keyspace != b.keyspace || a.name != b.name || !(a.options == b.options) ||
+      a.indexes != b.indexes) {
+    return false;
+  }
   return std::equal(a.columns.begin(), a.columns.end(), b.columns.begin(), b.columns.end(),
                     [](const ColumnDef& x, const ColumnDef& y) {
                       return x.name == y.name && x.kind == y.kind && x.position == y.position &&

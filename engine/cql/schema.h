@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/cql/cql_type.h"
@@ -39,6 +40,26 @@ struct TableOptions {
   bool operator==(const TableOptions&) const = default;
 };
 
+// What of a column an index holds: its whole value (kSimple; FULL for a
+// frozen collection), or a non-frozen collection's keys, values or entries.
+enum class IndexTargetKind : uint8_t { kSimple, kKeys, kValues, kEntries, kFull };
+
+// A secondary index (CREATE INDEX, or a custom SASI / SAI one) on one
+// column of its table. Names are unique within a keyspace.
+struct IndexDef {
+  std::string name;
+  std::string column;
+  IndexTargetKind target = IndexTargetKind::kSimple;
+  std::string custom_class;  // empty: a plain index; else the USING class as written
+  std::vector<std::pair<std::string, std::string>> options;  // WITH OPTIONS, sorted by name
+
+  bool operator==(const IndexDef&) const = default;
+};
+
+// The CQL spelling of a target: "c", "keys(c)", "values(c)", "entries(c)",
+// "full(c)" (the column quoted where CQL needs it).
+std::string IndexTargetText(const IndexDef& index);
+
 struct TableDef {
   std::string keyspace;
   std::string name;
@@ -46,6 +67,8 @@ struct TableDef {
   // columns in key order, then static and regular columns by name.
   std::vector<ColumnDef> columns;
   TableOptions options;
+  // Its secondary indexes, in creation order.
+  std::vector<IndexDef> indexes;
 
   // The first partition_key_count() columns are the partition key, the next
   // clustering_count() the clustering key.
@@ -54,6 +77,8 @@ struct TableDef {
   bool has_counters() const;
   // nullptr when no column has that name.
   const ColumnDef* FindColumn(const std::string& name) const;
+  // nullptr when the table has no index of that name.
+  const IndexDef* FindIndex(const std::string& name) const;
 };
 
 struct UserTypeDef {

@@ -11,6 +11,7 @@
 #include "engine/store/internal/clustering_ranges.h"
 #include "engine/store/internal/element_cells.h"
 #include "engine/store/internal/engine_core.h"
+#include "engine/store/internal/index_entries.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/mutation_batch.h"
 #include "engine/store/internal/mutation_steps.h"
@@ -222,6 +223,10 @@ void Mutation::PutFragment(const TableSchema& table, std::string* group, size_t 
     storage::AppendExpiryKey(*due, *group, &b.index_key);
     b.batch->Put(storage::ExpiryAddress(b.index_key), {});
   }
+  if (!table.indexes.empty()) {
+    storage::PutIndexEntries(table, *group, prefix_size, fragment, &b.index_values, &b.index_entry,
+                             b.batch.get());
+  }
 }
 
 void Mutation::PutDeletion(const TableSchema& table, std::string_view group, size_t prefix_size,
@@ -266,7 +271,14 @@ Status Mutation::FinishCellWrite(const TableSchema& table,
 void Mutation::Commit(const TableSchema& table) {
   ++operations_;
   auto& ids = batch_->table_ids;
-  if (std::find(ids.begin(), ids.end(), table.id) == ids.end()) ids.push_back(table.id);
+  const uint64_t indexes = storage::IndexFingerprint(table);
+  auto it = std::find(ids.begin(), ids.end(), table.id);
+  if (it == ids.end()) {
+    ids.push_back(table.id);
+    batch_->index_fingerprints.push_back(indexes);
+  } else if (batch_->index_fingerprints[static_cast<size_t>(it - ids.begin())] != indexes) {
+    batch_->mixed_index_sets = true;  // written through two versions of its indexes
+  }
 }
 
 Status Mutation::Insert(const TableHandle& table, std::span<const std::string> partition_key,

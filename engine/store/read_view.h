@@ -10,6 +10,7 @@
 
 #include "engine/cql/table_schema.h"
 #include "engine/status.h"
+#include "engine/store/index_iterator.h"
 #include "engine/store/partition_iterator.h"
 #include "engine/store/partition_ref.h"
 #include "engine/store/row_fragment.h"
@@ -98,6 +99,14 @@ class ReadView {
   // `resume_after` (a PartitionIterator::position()) when given.
   std::unique_ptr<PartitionIterator> NewPartitionIterator(
       const TableHandle& table, std::optional<std::string> resume_after = std::nullopt) const;
+
+  // The matches of `table`'s index `index` (its position in def.indexes)
+  // within `bounds`. FailedPrecondition "The secondary index 'x' is not yet
+  // available" while the index is being built; InvalidArgument when a
+  // bound is not a valid value of IndexedValueType, or for a range on an
+  // index of collection elements (only equality, as CONTAINS).
+  Result<std::unique_ptr<IndexIterator>> NewIndexIterator(const TableHandle& table, size_t index,
+                                                          const IndexBounds& bounds) const;
 
   // The same snapshot, read without filling LevelDB's block cache: for
   // scans of a whole table (exports, statistics), which would otherwise

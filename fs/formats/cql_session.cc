@@ -64,6 +64,8 @@ struct VerbOf {
     const bool function = s.kind == CreateRoutine::Kind::kFunction;
     return {function ? "DROP FUNCTION" : "DROP AGGREGATE", kIfExists};
   }
+  Verb operator()(const CreateIndex&) const { return {"CREATE INDEX", kIfNotExists}; }
+  Verb operator()(const DropIndex&) const { return {"DROP INDEX", kIfExists}; }
   Verb operator()(const TruncateTable&) const { return {"TRUNCATE", kIfExists}; }
   Verb operator()(const DescribeStatement&) const { return {"DESCRIBE", kIfExists}; }
 };

@@ -408,7 +408,8 @@ TEST_CASE("ColumnIndexById finds the column with that id, never for 0 or unknown
 }
 
 // Applies a schema file statement by statement, as `cellfs cql -f` would,
-// skipping the index and view statements cellfs refuses.
+// skipping the view statements cellfs refuses and the one index statement
+// Cassandra itself refuses (the KillrVideo sample's ENTRIES() of a set).
 void RunSchemaFile(Store& store, const std::string& file) {
   const std::string text = testing::ReadTestFile(file);
   REQUIRE(!text.empty());
@@ -421,7 +422,8 @@ void RunSchemaFile(Store& store, const std::string& file) {
     if (done) break;
     Status s = store.Apply(statement);
     INFO(s.ToString());
-    REQUIRE((s.ok() || s.code() == StatusCode::kNotSupported));
+    REQUIRE((s.ok() || s.code() == StatusCode::kNotSupported ||
+             s.message().find("with non-map type") != std::string::npos));
     if (s.ok()) ++applied;
   }
   CHECK(applied > 0);

@@ -35,6 +35,8 @@ inline std::string KindOf(const Statement& statement) {
       return "Batch(" + std::to_string(s.statements.size()) + ")";
     }
     std::string operator()(const DropRoutine&) const { return "DropRoutine"; }
+    std::string operator()(const CreateIndex&) const { return "CreateIndex"; }
+    std::string operator()(const DropIndex&) const { return "DropIndex"; }
     std::string operator()(const TruncateTable&) const { return "TruncateTable"; }
     std::string operator()(const DescribeStatement&) const { return "Describe"; }
     std::string operator()(const SelectStatement&) const { return "Select"; }

@@ -572,20 +572,59 @@ TEST_CASE("CREATE AGGREGATE is a routine of its own kind", "[parser]") {
 
 // ------------------------------------------------- unsupported statements
 
-TEST_CASE("index, view and trigger DDL are consumed as unsupported statements", "[parser]") {
+TEST_CASE("CREATE INDEX parses names, targets, classes and options", "[parser]") {
+  auto parse = [](const std::string& cql) {
+    CqlParser parser(cql);
+    Statement statement;
+    bool done = false;
+    Status s = parser.Next(&statement, &done);
+    INFO(s.ToString());
+    REQUIRE(s.ok());
+    REQUIRE(std::holds_alternative<CreateIndex>(statement.body));
+    return std::get<CreateIndex>(statement.body);
+  };
+  CreateIndex entries = parse("CREATE INDEX tags_idx ON videos(ENTRIES(tags))");
+  CHECK(entries.index.name == "tags_idx");
+  CHECK(entries.table.name == "videos");
+  REQUIRE(entries.targets.size() == 1);
+  CHECK(entries.targets[0].kind == IndexTargetKind::kEntries);
+  CHECK(entries.targets[0].column == "tags");
+  CHECK_FALSE(entries.custom);
+
+  CreateIndex unnamed = parse("CREATE INDEX IF NOT EXISTS ON ks.t (v)");
+  CHECK(unnamed.if_not_exists);
+  CHECK(unnamed.index.name.empty());
+  CHECK(unnamed.table.keyspace == "ks");
+  CHECK(unnamed.targets[0].kind == IndexTargetKind::kSimple);
+
+  CreateIndex sasi = parse(
+      "CREATE CUSTOM INDEX ON users (firstname) USING 'org.x.SASIIndex' WITH OPTIONS = "
+      "{'mode': 'CONTAINS;', 'case_sensitive': 'false'}");
+  CHECK(sasi.custom);
+  CHECK(sasi.using_class == "org.x.SASIIndex");
+  REQUIRE(sasi.options.size() == 2);
+  CHECK(sasi.options[0] == std::pair<std::string, std::string>{"mode", "CONTAINS;"});
+
+  CreateIndex keys = parse("CREATE INDEX ON t (keys(m))");
+  CHECK(keys.targets[0].kind == IndexTargetKind::kKeys);
+  CreateIndex full = parse("CREATE INDEX ON t (FULL(l))");
+  CHECK(full.targets[0].kind == IndexTargetKind::kFull);
+  CreateIndex column_named_keys = parse("CREATE INDEX ON t (keys)");
+  CHECK(column_named_keys.targets[0].kind == IndexTargetKind::kSimple);
+  CHECK(column_named_keys.targets[0].column == "keys");
+  CreateIndex sai = parse("CREATE INDEX ON t (v) USING 'sai'");
+  CHECK_FALSE(sai.custom);
+  CHECK(sai.using_class == "sai");
+}
+
+TEST_CASE("view and trigger DDL are consumed as unsupported statements", "[parser]") {
   struct Case {
     const char* cql;
     const char* what;
   };
   const Case cases[] = {
-      {"CREATE INDEX tags_idx ON videos(ENTRIES(tags))", "CREATE INDEX"},
-      {"CREATE INDEX IF NOT EXISTS ON t (v)", "CREATE INDEX"},
-      {"CREATE CUSTOM INDEX ON users (firstname) USING 'org.x.SASIIndex' WITH OPTIONS = "
-       "{'mode': 'CONTAINS;'}",
-       "CREATE CUSTOM INDEX"},
       {"CREATE MATERIALIZED VIEW v AS SELECT * FROM t WHERE a IS NOT NULL PRIMARY KEY (a)",
        "CREATE MATERIALIZED VIEW"},
-      {"DROP INDEX IF EXISTS ks.idx", "DROP INDEX"},
       {"DROP MATERIALIZED VIEW ks.v", "DROP MATERIALIZED VIEW"},
       {"ALTER MATERIALIZED VIEW v WITH comment = 'x'", "ALTER MATERIALIZED VIEW"},
       {"CREATE TRIGGER tr ON t USING 'org.x.Trigger'", "CREATE TRIGGER"},

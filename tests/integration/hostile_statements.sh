@@ -31,7 +31,8 @@ cql_refused "COMPACT STORAGE" "COMPACT STORAGE" "CREATE TABLE sc.x (a int PRIMAR
 cql_refused "an empty quoted identifier" "" "CREATE TABLE sc.x (\"\" int PRIMARY KEY)"
 
 step "CQL: unsupported and data statements"
-cql_refused "CREATE INDEX" "CREATE INDEX is not supported" "CREATE INDEX ON hv.types (i)"
+cql_refused "CREATE INDEX on the only partition key column" \
+  "Cannot create secondary index on the only partition key column k" "CREATE INDEX ON hv.types (k)"
 cql_refused "CREATE MATERIALIZED VIEW" "is not supported" \
   "CREATE MATERIALIZED VIEW hv.mv AS SELECT * FROM hv.types WHERE k IS NOT NULL PRIMARY KEY (k)"
 cql_refused "SELECT needing ALLOW FILTERING" "use ALLOW FILTERING" "SELECT * FROM hv.types WHERE i = 1"

@@ -107,6 +107,10 @@ class DdlParser {
   // A routine's argument list; `named`: each type follows an argument name.
   Status ParseRoutineArguments(bool named, std::vector<TypeExpr>* arguments);
 
+  // --- Indexes (ddl_parser_index.cc) ---
+  Status ParseCreateIndex(bool custom, StatementBody* body);  // after CREATE [CUSTOM] INDEX
+  Status ParseDropIndex(StatementBody* body);                 // after DROP INDEX
+
   // --- Tables (ddl_parser_table.cc) ---
   Status ParseCreateTable(StatementBody* body);
   Status ParseTableElement(CreateTable* table);

@@ -74,10 +74,10 @@ Status DdlParser::ParseCreate(StatementBody* body) {
     return ParseCreateRoutine(true, body);
   }
   if (PeekKeyword("function") || PeekKeyword("aggregate")) return ParseCreateRoutine(false, body);
-  if (TakeKeyword("index")) return ParseUnsupported("CREATE INDEX", body);
+  if (TakeKeyword("index")) return ParseCreateIndex(false, body);
   if (TakeKeyword("custom")) {
     CELLFS_RETURN_IF_ERROR(ExpectKeyword("index"));
-    return ParseUnsupported("CREATE CUSTOM INDEX", body);
+    return ParseCreateIndex(true, body);
   }
   if (TakeKeyword("materialized")) {
     CELLFS_RETURN_IF_ERROR(ExpectKeyword("view"));
@@ -113,7 +113,7 @@ Status DdlParser::ParseDrop(StatementBody* body) {
     *body = std::move(drop);
     return Status::Ok();
   }
-  if (TakeKeyword("index")) return ParseUnsupported("DROP INDEX", body);
+  if (TakeKeyword("index")) return ParseDropIndex(body);
   if (TakeKeyword("materialized")) {
     CELLFS_RETURN_IF_ERROR(ExpectKeyword("view"));
     return ParseUnsupported("DROP MATERIALIZED VIEW", body);

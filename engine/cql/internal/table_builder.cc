@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "engine/cql/internal/index_schema.h"
 #include "engine/cql/internal/schema_options.h"
 #include "engine/cql/internal/type_resolver.h"
 
@@ -181,6 +182,7 @@ Result<TableDef> DropColumns(const AlterTable& statement, TableDef table) {
     if (it->is_primary_key()) {
       return Invalid(statement.action_position, "cannot drop PRIMARY KEY column " + name);
     }
+    CELLFS_RETURN_IF_ERROR(CheckNoDependentIndexes(table, name, "drop"));
     table.columns.erase(it);
   }
   return table;
@@ -200,6 +202,7 @@ Result<TableDef> RenameColumns(const AlterTable& statement, TableDef table) {
                                                     " (Cassandra allows "
                                                     "renaming key columns only)");
     }
+    CELLFS_RETURN_IF_ERROR(CheckNoDependentIndexes(table, from, "rename"));
     if (table.FindColumn(to) != nullptr) {
       return Invalid(statement.action_position, "cannot rename " + from + " to " + to +
                                                     ": a column of that name already exists");

@@ -25,6 +25,13 @@ std::optional<size_t> TableSchema::ColumnIndexById(uint32_t column_id) const {
   return std::nullopt;
 }
 
+const IndexSchema* TableSchema::FindIndex(const std::string& name) const {
+  for (size_t i = 0; i < def.indexes.size() && i < indexes.size(); ++i) {
+    if (def.indexes[i].name == name) return &indexes[i];
+  }
+  return nullptr;
+}
+
 namespace storage {
 namespace {
 
@@ -49,6 +56,18 @@ TableHandle MakeHandle(const TableDef& def, const TableIds* ids) {
       table->column_ids[i] = it->second;
     }
   }
+  for (const IndexDef& index : def.indexes) {
+    IndexSchema stored;
+    const ColumnDef* column = def.FindColumn(index.column);
+    stored.column = static_cast<size_t>(column - def.columns.data());
+    stored.target = index.target;
+    auto it = ids->indexes.find(index.name);
+    if (it != ids->indexes.end()) {
+      stored.id = it->second.id;
+      stored.built = it->second.built;
+    }
+    table->indexes.push_back(stored);
+  }
   return table;
 }
 
@@ -64,7 +83,7 @@ std::pair<IdMap::const_iterator, IdMap::const_iterator> KeyspaceIds(const IdMap&
 
 bool SameIds(const TableIds& a, const TableIds& b) {
   return a.table_id == b.table_id && a.column_ids == b.column_ids &&
-         a.next_column_id == b.next_column_id;
+         a.next_column_id == b.next_column_id && a.indexes == b.indexes;
 }
 
 bool SameKeyspaceIds(const IdMap& a, const IdMap& b, const std::string& keyspace) {
@@ -77,18 +96,21 @@ bool SameKeyspaceIds(const IdMap& a, const IdMap& b, const std::string& keyspace
 
 // The ids of a table that did not exist before: a fresh table id, and its
 // static and regular columns numbered from 1 in canonical column order.
-TableIds NewTableIds(const TableDef& def, uint32_t table_id) {
+TableIds NewTableIds(const TableDef& def, uint32_t* next_table_id) {
   TableIds ids;
-  ids.table_id = table_id;
+  ids.table_id = (*next_table_id)++;
   for (const ColumnDef& column : def.columns) {
     if (HasColumnId(column)) ids.column_ids[column.name] = ids.next_column_id++;
   }
+  for (const IndexDef& index : def.indexes) ids.indexes[index.name] = {(*next_table_id)++, true};
   return ids;
 }
 
 // A surviving table keeps its id and its columns' ids; columns that are new
 // (including ones dropped and added again) get ids never used before.
-TableIds KeptTableIds(const TableDef& def, const TableIds& before) {
+// A kept index keeps its ids; a new one takes a fresh id and waits for its
+// build.
+TableIds KeptTableIds(const TableDef& def, const TableIds& before, uint32_t* next_table_id) {
   TableIds ids;
   ids.table_id = before.table_id;
   ids.next_column_id = before.next_column_id;
@@ -96,6 +118,11 @@ TableIds KeptTableIds(const TableDef& def, const TableIds& before) {
     if (!HasColumnId(column)) continue;
     auto it = before.column_ids.find(column.name);
     ids.column_ids[column.name] = it != before.column_ids.end() ? it->second : ids.next_column_id++;
+  }
+  for (const IndexDef& index : def.indexes) {
+    auto it = before.indexes.find(index.name);
+    ids.indexes[index.name] =
+        it != before.indexes.end() ? it->second : IndexIds{(*next_table_id)++, false};
   }
   return ids;
 }
@@ -108,9 +135,17 @@ std::string EncodeRecord(const KeyspaceDef& keyspace, const IdMap& ids) {
   for (auto it = begin; it != end; ++it) {
     json columns = json::object();
     for (const auto& [name, id] : it->second.column_ids) columns[name] = id;
-    tables[it->first.second] = {{"id", it->second.table_id},
-                                {"columns", std::move(columns)},
-                                {"next_column_id", it->second.next_column_id}};
+    json entry = {{"id", it->second.table_id},
+                  {"columns", std::move(columns)},
+                  {"next_column_id", it->second.next_column_id}};
+    if (!it->second.indexes.empty()) {
+      json indexes = json::object();
+      for (const auto& [name, index] : it->second.indexes) {
+        indexes[name] = {{"id", index.id}, {"built", index.built}};
+      }
+      entry["indexes"] = std::move(indexes);
+    }
+    tables[it->first.second] = std::move(entry);
   }
   json record = {{"cql", DescribeKeyspace(keyspace)}, {"tables", std::move(tables)}};
   // Names and option text come from the CQL lexer, which passes any bytes
@@ -149,6 +184,31 @@ Status ParseKeyspace(std::string_view cql, KeyspaceDef* keyspace) {
   return Status::Ok();
 }
 
+// "indexes": {name: {"id": n, "built": b}}, absent when the table has none.
+Status DecodeIndexIds(const TableDef& table, const json& entry, const std::string& where,
+                      TableIds* ids) {
+  if (entry.contains("indexes")) {
+    const json& indexes = entry["indexes"];
+    if (!indexes.is_object()) return Status::Corruption(where + "malformed index ids");
+    for (const auto& [name, value] : indexes.items()) {
+      if (table.FindIndex(name) == nullptr) {
+        return Status::Corruption(where + "ids for unknown index " + name);
+      }
+      auto id = value.is_object() && value.contains("id") ? ReadId(value["id"]) : std::nullopt;
+      if (!id || !value.contains("built") || !value["built"].is_boolean()) {
+        return Status::Corruption(where + "bad ids for index " + name);
+      }
+      ids->indexes[name] = {*id, value["built"].get<bool>()};
+    }
+  }
+  for (const IndexDef& index : table.indexes) {
+    if (!ids->indexes.contains(index.name)) {
+      return Status::Corruption(where + "no id for index " + index.name);
+    }
+  }
+  return Status::Ok();
+}
+
 Status DecodeTableIds(const TableDef& table, const json& entry, TableIds* ids) {
   const std::string where = "table " + table.name + ": ";
   if (!entry.is_object()) return Status::Corruption(where + "ids are not an object");
@@ -177,7 +237,7 @@ Status DecodeTableIds(const TableDef& table, const json& entry, TableIds* ids) {
       return Status::Corruption(where + "no id for column " + column.name);
     }
   }
-  return Status::Ok();
+  return DecodeIndexIds(table, entry, where, ids);
 }
 
 Status DecodeKeyspaceIds(const KeyspaceDef& keyspace, const json& tables, IdMap* ids) {
@@ -258,6 +318,13 @@ Status CheckUniqueTableIds(const IdMap& ids, uint32_t* max_id) {
                                 name.second + " reuses table id " + std::to_string(table.table_id));
     }
     *max_id = std::max(*max_id, table.table_id);
+    for (const auto& [index_name, index] : table.indexes) {
+      if (!seen.insert(index.id).second) {
+        return Status::Corruption("catalog record of keyspace " + name.first + ": index " +
+                                  index_name + " reuses id " + std::to_string(index.id));
+      }
+      *max_id = std::max(*max_id, index.id);
+    }
   }
   return Status::Ok();
 }
@@ -273,6 +340,9 @@ SchemaState::SchemaState(std::shared_ptr<const Catalog> catalog, IdMap ids, uint
       auto it = ids_.find({keyspace_name, table_name});
       TableHandle handle = MakeHandle(def, it == ids_.end() ? nullptr : &it->second);
       if (handle->id != 0) tables_by_id_[handle->id] = handle;
+      for (const IndexSchema& index : handle->indexes) {
+        if (index.id != 0) tables_by_index_id_[index.id] = handle;
+      }
       tables_[{keyspace_name, table_name}] = std::move(handle);
     }
   }
@@ -288,6 +358,10 @@ TableHandle SchemaState::FindTableById(uint32_t table_id) const {
   return it == tables_by_id_.end() ? nullptr : it->second;
 }
 
+bool SchemaState::IsLiveId(uint32_t id) const {
+  return tables_by_id_.contains(id) || tables_by_index_id_.contains(id);
+}
+
 // ---- Changes ------------------------------------------------------------------
 
 std::shared_ptr<const SchemaState> AssignIds(const SchemaState& before,
@@ -301,23 +375,49 @@ std::shared_ptr<const SchemaState> AssignIds(const SchemaState& before,
       const TableName name{keyspace_name, table_name};
       auto old = before.ids().find(name);
       if (old == before.ids().end()) {
-        ids[name] = NewTableIds(def, next_table_id++);
+        ids[name] = NewTableIds(def, &next_table_id);
         continue;
       }
-      TableIds kept = KeptTableIds(def, old->second);
+      TableIds kept = KeptTableIds(def, old->second, &next_table_id);
       if (truncated != nullptr && *truncated == name) {
-        kept.table_id = next_table_id++;
+        // Every space of the table starts empty: nothing to build.
         if (dropped_table_ids != nullptr) dropped_table_ids->push_back(old->second.table_id);
+        kept.table_id = next_table_id++;
+        for (auto& [index_name, index] : kept.indexes) {
+          auto was = old->second.indexes.find(index_name);
+          if (was != old->second.indexes.end() && dropped_table_ids != nullptr) {
+            dropped_table_ids->push_back(was->second.id);
+          }
+          index = {next_table_id++, true};
+        }
       }
       ids[name] = std::move(kept);
     }
   }
-  for (const auto& [name, table] : before.ids()) {
-    if (!ids.contains(name) && dropped_table_ids != nullptr) {
-      dropped_table_ids->push_back(table.table_id);
+  if (dropped_table_ids != nullptr) {
+    for (const auto& [name, table] : before.ids()) {
+      auto now = ids.find(name);
+      if (now == ids.end()) dropped_table_ids->push_back(table.table_id);
+      for (const auto& [index_name, index] : table.indexes) {
+        if (now == ids.end() || !now->second.indexes.contains(index_name)) {
+          dropped_table_ids->push_back(index.id);
+        }
+      }
     }
   }
   return std::make_shared<const SchemaState>(std::move(next), std::move(ids), next_table_id);
+}
+
+std::shared_ptr<const SchemaState> WithIndexBuilt(const SchemaState& before, const TableName& table,
+                                                  const std::string& index) {
+  IdMap ids = before.ids();
+  auto it = ids.find(table);
+  if (it != ids.end()) {
+    auto found = it->second.indexes.find(index);
+    if (found != it->second.indexes.end()) found->second.built = true;
+  }
+  return std::make_shared<const SchemaState>(before.catalog(), std::move(ids),
+                                             before.next_table_id());
 }
 
 void WriteSchemaChange(const SchemaState& before, const SchemaState& after,

@@ -19,12 +19,21 @@ namespace cellfs::storage {
 class Batch;
 class Storage;
 
-// Stable ids of one table: the table's id and each static or regular
-// column's id by name.
+// The stored state of one index: its entries' space and whether the
+// entries for data written before it existed are all in.
+struct IndexIds {
+  uint32_t id = 0;
+  bool built = false;
+  bool operator==(const IndexIds&) const = default;
+};
+
+// Stable ids of one table: the table's id, each static or regular column's
+// id by name, and each index's ids by name.
 struct TableIds {
   uint32_t table_id = 0;
   std::map<std::string, uint32_t> column_ids;
   uint32_t next_column_id = 1;
+  std::map<std::string, IndexIds> indexes;
 };
 
 // The schema with its ids: what the engine reads tables from. Immutable once
@@ -42,6 +51,9 @@ class SchemaState {
   TableHandle FindTable(const std::string& keyspace, const std::string& table) const;
   // nullptr when no live table has this id.
   TableHandle FindTableById(uint32_t table_id) const;
+  // Whether `id` is a live table's or a live index's (the sweeper reclaims
+  // a dropped id's spaces only once it is neither).
+  bool IsLiveId(uint32_t id) const;
 
  private:
   std::shared_ptr<const Catalog> catalog_;
@@ -49,12 +61,15 @@ class SchemaState {
   uint32_t next_table_id_;
   std::map<std::pair<std::string, std::string>, TableHandle> tables_;
   std::map<uint32_t, TableHandle> tables_by_id_;
+  std::map<uint32_t, TableHandle> tables_by_index_id_;
 };
 
 // The ids for `next` given the state before a DDL change: tables and
 // columns that persist keep their ids (matched by name; a renamed key
 // column has no id), new ones get fresh ids, dropped ones lose theirs for
-// good. `dropped_table_ids` receives the ids of tables that are gone.
+// good. Indexes likewise: a new index gets a fresh id from the table ids
+// and starts unbuilt, unless its table is new or truncated (nothing to
+// build). `dropped_table_ids` receives the ids of tables that are gone.
 // `truncated`, when given, names a table that keeps its name, definition
 // and column ids but gets a fresh table id, an empty data space (TRUNCATE):
 // its old id joins `dropped_table_ids`, so the sweeper reclaims the old
@@ -63,6 +78,11 @@ std::shared_ptr<const SchemaState> AssignIds(
     const SchemaState& before, std::shared_ptr<const Catalog> next,
     std::vector<uint32_t>* dropped_table_ids,
     const std::pair<std::string, std::string>* truncated = nullptr);
+
+// `before` with index `index` of table `table` marked built.
+std::shared_ptr<const SchemaState> WithIndexBuilt(const SchemaState& before,
+                                                  const std::pair<std::string, std::string>& table,
+                                                  const std::string& index);
 
 // Adds to `*batch` what turns the stored catalog of `before` into that of
 // `after`: a record per changed or new keyspace, a deletion per dropped one,

@@ -45,6 +45,11 @@ struct Mutation::Batch {
 
   std::unique_ptr<storage::Batch> batch;
   std::vector<uint32_t> table_ids;  // distinct; usually one
+  // Parallel to table_ids: IndexFingerprint of the schema each was written
+  // with. Apply refuses a batch whose table's indexes changed since, so
+  // no write lands without the entries of an index that exists.
+  std::vector<uint64_t> index_fingerprints;
+  bool mixed_index_sets = false;
   // Scratch buffers reused by every operation.
   std::string key;
   std::string value;
@@ -52,6 +57,8 @@ struct Mutation::Batch {
   std::string prefix;
   std::string row_group;
   std::string group;
+  std::vector<std::string> index_values;  // secondary-index values of one fragment
+  std::string index_entry;
   FragmentBuilder row;
   FragmentBuilder static_row;
 
@@ -59,6 +66,8 @@ struct Mutation::Batch {
   void Clear() {
     batch->Clear();
     table_ids.clear();
+    index_fingerprints.clear();
+    mixed_index_sets = false;
   }
 };
 

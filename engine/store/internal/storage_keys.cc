@@ -249,6 +249,11 @@ void AppendTablePrefix(uint32_t table_id, std::string* out) {
   AppendBigEndian(table_id, kTableIdBytes, out);
 }
 
+void AppendIndexPrefix(uint32_t index_id, std::string* out) {
+  out->push_back(kIndexTag);
+  AppendBigEndian(index_id, kTableIdBytes, out);
+}
+
 void AppendPartitionPrefix(uint32_t table_id, const PartitionKey& key, std::string* out) {
   AppendTablePrefix(table_id, out);
   EncodeToken(key.token, out);
@@ -364,6 +369,11 @@ bool ParseTableId(std::string_view key, uint32_t* table_id) {
 
 Address TaggedAddress(std::string_view key) {
   return {key.substr(0, 1), {}, key.substr(std::min<size_t>(1, key.size()))};
+}
+
+Address IndexAddress(std::string_view key, size_t value_end) {
+  return {key.substr(0, kTablePrefixBytes),
+          key.substr(kTablePrefixBytes, value_end - kTablePrefixBytes), key.substr(value_end)};
 }
 
 Address ExpiryAddress(std::string_view key) {

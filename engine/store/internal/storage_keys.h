@@ -22,6 +22,7 @@ inline constexpr char kCatalogTag = 'C';  // C keyspace name         -> catalog 
 inline constexpr char kDataTag = 'D';     // D table token pk kind ... -> data entries
 inline constexpr char kDroppedTag = 'G';  // G u32 table id          -> dropped, data to reclaim
 inline constexpr char kExpiryTag = 'X';   // X i64 due data-key      -> expiry index
+inline constexpr char kIndexTag = 'I';    // I u32 index id value row -> a secondary-index entry
 
 // What a data entry inside a partition holds. The kind byte follows the
 // partition key, so a partition's deletions and static row come before its
@@ -80,6 +81,8 @@ Status DecodePartitionKey(const TableSchema& table, std::string_view encoded,
 
 // 'D' || u32 table id.
 void AppendTablePrefix(uint32_t table_id, std::string* out);
+// 'I' || u32 index id: an index's entries' space (docs/FORMAT.md "Index entries").
+void AppendIndexPrefix(uint32_t index_id, std::string* out);
 // Table prefix || token (EncodeToken) || key.encoded.
 void AppendPartitionPrefix(uint32_t table_id, const PartitionKey& key, std::string* out);
 // Appends the kind byte; for kRow the caller appends the encoded clustering.
@@ -143,6 +146,9 @@ Address ExpiryAddress(std::string_view key);
 // `partition_prefix_size` bytes: the table prefix, the token and partition
 // key, the rest.
 Address DataAddress(std::string_view key, size_t partition_prefix_size);
+// An index entry: the index prefix, the indexed value's component (its
+// shard, ending at byte `value_end`), the row's place.
+Address IndexAddress(std::string_view key, size_t value_end);
 // The partition of a partition prefix (AppendPartitionPrefix).
 ShardAddress PartitionShard(std::string_view partition_prefix);
 // The data space of a table (AppendTablePrefix's bytes) within a ShardCursor:

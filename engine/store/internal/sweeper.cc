@@ -463,7 +463,7 @@ Status Sweep::ReclaimDroppedTables() {
     if (!ParseDroppedTableKey(key, &table_id)) continue;
     // Engine::Execute stores the entry before the schema swap that hides the
     // table; until then a write may still land in it, so wait for the swap.
-    if (core_->CurrentSchema()->FindTableById(table_id) != nullptr) continue;
+    if (core_->CurrentSchema()->IsLiveId(table_id)) continue;
     CELLFS_RETURN_IF_ERROR(ReclaimTable(key, table_id, &budget));
   }
   return dropped->status();
@@ -475,18 +475,22 @@ Status Sweep::ReclaimDroppedTables() {
 // (LevelDB: every key with the table prefix; issue 19 needs a space listing
 // for backends that keep shards apart).
 Status Sweep::ReclaimTable(std::string_view dropped_key, uint32_t table_id, size_t* budget) {
-  std::string space;
-  AppendTablePrefix(table_id, &space);
-  std::unique_ptr<Cursor> it = core_->storage->NewCursor(nullptr, {space, {}}, {false});
   std::unique_ptr<Batch> batch = NewBatch();
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    if (*budget == 0) return Write(batch.get());  // the rest in later sweeps
-    batch->Delete({space, {}, it->key()});
-    --*budget;
-    ++stats_->entries_read;
-    ++stats_->entries_deleted;
+  // An id is a table's (its data space) or an index's (its entries' space).
+  std::string spaces[2];
+  AppendTablePrefix(table_id, &spaces[0]);
+  AppendIndexPrefix(table_id, &spaces[1]);
+  for (const std::string& space : spaces) {
+    std::unique_ptr<Cursor> it = core_->storage->NewCursor(nullptr, {space, {}}, {false});
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      if (*budget == 0) return Write(batch.get());  // the rest in later sweeps
+      batch->Delete({space, {}, it->key()});
+      --*budget;
+      ++stats_->entries_read;
+      ++stats_->entries_deleted;
+    }
+    CELLFS_RETURN_IF_ERROR(it->status());
   }
-  CELLFS_RETURN_IF_ERROR(it->status());
   batch->Delete(TaggedAddress(dropped_key));
   CELLFS_RETURN_IF_ERROR(Write(batch.get()));
   ++stats_->tables_cleaned;

@@ -1,0 +1,162 @@
+// Index builds over a snapshot of the table's live rows.
+#include "engine/store/internal/index_build.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/store/internal/catalog_store.h"
+#include "engine/store/internal/element_cells.h"
+#include "engine/store/internal/engine_core.h"
+#include "engine/store/internal/index_entries.h"
+#include "engine/store/internal/read_state.h"
+#include "engine/store/internal/storage_keys.h"
+#include "engine/store/read_view.h"
+#include "engine/store/storage/storage.h"
+
+namespace cellfs::storage {
+namespace {
+
+constexpr size_t kEntriesPerBatch = 4096;
+
+// A live row as the store held it: multi-cell columns split back into
+// element cells, as IndexValuesOf expects them.
+void SplitMultiCellColumns(const TableSchema& table, const RowFragment& live, RowFragment* out) {
+  out->marker = live.marker;
+  out->deletion.reset();
+  out->cells.clear();
+  for (const RowCell& cell : live.cells) {
+    auto column = table.ColumnIndexById(cell.column_id);
+    if (!column || !table.column(*column).type->is_multi_cell() || !cell.path.empty()) {
+      out->cells.push_back(cell);
+      continue;
+    }
+    std::vector<ElementValue> elements;
+    if (!SplitIntoElements(*table.column(*column).type, cell.cell.value, 0, 0, &elements).ok()) {
+      continue;
+    }
+    for (ElementValue& element : elements) {
+      RowCell split = cell;
+      split.path = std::move(element.path);
+      split.cell.value = std::move(element.value);
+      out->cells.push_back(std::move(split));
+    }
+  }
+}
+
+class IndexBuild {
+ public:
+  IndexBuild(EngineCore* core, TableHandle table, const IndexSchema& index)
+      : core_(core),
+        handle_(std::move(table)),
+        table_(*handle_),
+        index_(index),
+        batch_(core->storage->NewBatch()) {}
+
+  Status Run() {
+    ReadView view =
+        ReadView(std::make_shared<const ReadState>(core_, core_->clock->NowMicros())).ForScan();
+    std::unique_ptr<PartitionIterator> partitions = view.NewPartitionIterator(handle_);
+    std::vector<std::string> key;
+    for (; partitions->Valid(); partitions->Next()) {
+      prefix_.clear();
+      AppendTablePrefix(table_.id, &prefix_);
+      prefix_.append(partitions->position());
+      if (!partitions->static_row().empty()) {
+        group_.assign(prefix_);
+        AppendEntryKind(EntryKind::kStaticRow, &group_);
+        CELLFS_RETURN_IF_ERROR(Add(partitions->static_row()));
+      }
+      if (table_.clustering_count() == 0) {
+        if (const RowFragment* row = partitions->first_row(); row != nullptr) {
+          group_.assign(prefix_);
+          AppendEntryKind(EntryKind::kRow, &group_);
+          CELLFS_RETURN_IF_ERROR(Add(*row));
+        }
+        continue;
+      }
+      CELLFS_RETURN_IF_ERROR(partitions->DecodePartitionKey(&key));
+      auto rows = view.NewRowIterator(handle_, key);
+      if (!rows.ok()) return rows.status();
+      for (RowIterator& it = *rows.value(); it.Valid(); it.Next()) {
+        group_.assign(prefix_);
+        AppendEntryKind(EntryKind::kRow, &group_);
+        group_.append(it.clustering_key());
+        CELLFS_RETURN_IF_ERROR(Add(it.row()));
+      }
+      CELLFS_RETURN_IF_ERROR(rows.value()->status());
+    }
+    CELLFS_RETURN_IF_ERROR(partitions->status());
+    return Flush();
+  }
+
+ private:
+  Status Add(const RowFragment& live) {
+    SplitMultiCellColumns(table_, live, &split_);
+    values_.clear();
+    CELLFS_RETURN_IF_ERROR(IndexValuesOf(table_, index_, group_, prefix_.size(), split_, &values_));
+    for (const std::string& value : values_) {
+      const size_t value_end =
+          MakeIndexEntryKey(table_, index_, value, group_, prefix_.size(), &entry_);
+      batch_->Put(IndexAddress(entry_, value_end), {});
+      if (++pending_ == kEntriesPerBatch) CELLFS_RETURN_IF_ERROR(Flush());
+    }
+    return Status::Ok();
+  }
+
+  Status Flush() {
+    if (pending_ == 0) return Status::Ok();
+    CELLFS_RETURN_IF_ERROR(core_->write_fence.Check());
+    CELLFS_RETURN_IF_ERROR(core_->write_fence.Record(
+        core_->storage->Commit(batch_.get(), Durability::kNone).WithContext("building an index")));
+    batch_->Clear();
+    pending_ = 0;
+    return Status::Ok();
+  }
+
+  EngineCore* core_;
+  TableHandle handle_;
+  const TableSchema& table_;
+  const IndexSchema& index_;
+  std::unique_ptr<Batch> batch_;
+  size_t pending_ = 0;
+  std::string prefix_;
+  std::string group_;
+  std::string entry_;
+  RowFragment split_;
+  std::vector<std::string> values_;
+};
+
+}  // namespace
+
+Status BuildPendingIndexes(EngineCore* core) {
+  while (true) {
+    std::shared_ptr<const SchemaState> before = core->CurrentSchema();
+    TableHandle table;
+    const IndexSchema* index = nullptr;
+    std::string index_name;
+    for (const auto& [name, ids] : before->ids()) {
+      for (const auto& [iname, iids] : ids.indexes) {
+        if (iids.built) continue;
+        table = before->FindTable(name.first, name.second);
+        index = table == nullptr ? nullptr : table->FindIndex(iname);
+        index_name = iname;
+        if (index != nullptr) break;
+      }
+      if (index != nullptr) break;
+    }
+    if (index == nullptr) return Status::Ok();
+    CELLFS_RETURN_IF_ERROR(IndexBuild(core, table, *index).Run());
+    std::shared_ptr<const SchemaState> after =
+        WithIndexBuilt(*before, {table->def.keyspace, table->def.name}, index_name);
+    std::unique_ptr<Batch> batch = core->storage->NewBatch();
+    WriteSchemaChange(*before, *after, {}, batch.get());
+    CELLFS_RETURN_IF_ERROR(core->write_fence.Check());
+    CELLFS_RETURN_IF_ERROR(core->write_fence.Record(
+        core->storage->Commit(batch.get(), Durability::kSynced).WithContext("storing the schema")));
+    std::unique_lock lock(core->schema_mutex);
+    core->schema = std::move(after);
+  }
+}
+
+}  // namespace cellfs::storage

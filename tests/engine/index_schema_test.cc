@@ -1,0 +1,139 @@
+// CREATE INDEX / DROP INDEX in the catalog: Cassandra's validation order and
+// words, default names, and DESCRIBE text that loads back.
+#include <catch2/catch.hpp>
+
+#include "engine/cql/catalog.h"
+#include "engine/cql/describe.h"
+#include "tests/engine/schema_script.h"
+
+namespace cellfs {
+namespace {
+
+using testing::RunScript;
+
+constexpr const char* kSchema =
+    "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\n"
+    "USE ks;\n"
+    "CREATE TABLE t (p int, q int, c int, v int, s int static, d duration, "
+    "l list<int>, fl frozen<list<int>>, m map<text, int>, st set<text>, "
+    "PRIMARY KEY ((p, q), c));\n"
+    "CREATE TABLE one (k int PRIMARY KEY, v int);\n"
+    "CREATE TABLE hits (k int PRIMARY KEY, n counter);\n";
+
+std::string ErrorOf(const std::string& script) {
+  Catalog catalog;
+  Status s = RunScript(catalog, std::string(kSchema) + script);
+  return s.ok() ? "" : s.message();
+}
+
+const TableDef& TableOf(Catalog& catalog, const std::string& name) {
+  const TableDef* table = catalog.FindTable("ks", name);
+  REQUIRE(table != nullptr);
+  return *table;
+}
+
+TEST_CASE("CREATE INDEX adds an index named as Cassandra names it", "[index_schema]") {
+  Catalog catalog;
+  REQUIRE(RunScript(catalog, std::string(kSchema) + "CREATE INDEX ON t (v);\n"
+                                                    "CREATE INDEX ON t (values(l));\n"
+                                                    "CREATE INDEX named ON t (keys(m));\n"
+                                                    "CREATE INDEX ON t (c);\n"
+                                                    "CREATE INDEX ON t (p);\n"
+                                                    "CREATE INDEX ON t (s);\n"
+                                                    "CREATE INDEX ON t (full(fl));\n"
+                                                    "CREATE INDEX ON t (st);\n")
+              .ok());
+  const TableDef& t = TableOf(catalog, "t");
+  REQUIRE(t.indexes.size() == 8);
+  CHECK(t.indexes[0].name == "t_v_idx");
+  CHECK(t.indexes[1].name == "t_l_idx");
+  CHECK(t.indexes[1].target == IndexTargetKind::kValues);
+  CHECK(t.indexes[2].name == "named");
+  CHECK(t.indexes[2].target == IndexTargetKind::kKeys);
+  CHECK(t.indexes[6].target == IndexTargetKind::kFull);
+  // A plain target on a non-frozen collection means its values.
+  CHECK(t.indexes[7].target == IndexTargetKind::kValues);
+}
+
+TEST_CASE("default index names that are taken get _1, _2", "[index_schema]") {
+  Catalog catalog;
+  REQUIRE(RunScript(catalog, std::string(kSchema) + "CREATE INDEX t_v_idx ON one (v);\n"
+                                                    "CREATE INDEX ON t (v);\n")
+              .ok());
+  CHECK(TableOf(catalog, "t").indexes[0].name == "t_v_idx_1");
+}
+
+TEST_CASE("CREATE INDEX refuses what Cassandra refuses, in its words", "[index_schema]") {
+  CHECK_THAT(ErrorOf("CREATE INDEX ON one (k);"),
+             Catch::Contains("Cannot create secondary index on the only partition key column k"));
+  CHECK_THAT(ErrorOf("CREATE INDEX ON hits (n);"),
+             Catch::Contains("Secondary indexes on counter tables aren't supported"));
+  CHECK_THAT(ErrorOf("CREATE INDEX ON t (nope);"),
+             Catch::Contains("Undefined column name nope in table ks.t"));
+  CHECK_THAT(ErrorOf("CREATE INDEX ON t (d);"),
+             Catch::Contains("Secondary indexes are not supported on duration columns"));
+  CHECK_THAT(ErrorOf("CREATE INDEX ON t (fl);"),
+             Catch::Contains("Cannot create values() index on frozen column fl. Frozen collections "
+                             "are immutable and must be fully indexed by using the 'full(fl)' "
+                             "modifier"));
+  CHECK_THAT(ErrorOf("CREATE INDEX ON t (full(l));"),
+             Catch::Contains("full() indexes can only be created on frozen collections"));
+  CHECK_THAT(ErrorOf("CREATE INDEX ON t (keys(v));"),
+             Catch::Contains("Cannot create keys() index on v. Non-collection columns only "
+                             "support simple indexes"));
+  CHECK_THAT(ErrorOf("CREATE INDEX ON t (keys(l));"),
+             Catch::Contains("Cannot create index on keys of column l with non-map type"));
+  CHECK_THAT(ErrorOf("CREATE INDEX ON t (v, c);"),
+             Catch::Contains("Only CUSTOM indexes support multiple columns"));
+  CHECK_THAT(ErrorOf("CREATE INDEX i ON t (v); CREATE INDEX i ON t (c);"),
+             Catch::Contains("Index 'i' already exists"));
+  CHECK_THAT(ErrorOf("CREATE INDEX i ON t (v); CREATE INDEX j ON t (v);"),
+             Catch::Contains("Index j is a duplicate of existing index i"));
+  CHECK_THAT(ErrorOf("CREATE INDEX ON nope (v);"), Catch::Contains("Table 'nope' doesn't exist"));
+  CHECK_THAT(ErrorOf("CREATE INDEX ON other.t (v);"),
+             Catch::Contains("Keyspace 'other' doesn't exist"));
+  CHECK_THAT(ErrorOf("CREATE CUSTOM INDEX ON t (v) USING 'com.example.Nope';"),
+             Catch::Contains("Unable to find custom indexer class 'com.example.Nope'"));
+  CHECK(ErrorOf("CREATE INDEX i ON t (v); CREATE INDEX IF NOT EXISTS i ON t (c);").empty());
+  CHECK(ErrorOf("CREATE INDEX i ON t (v); CREATE INDEX IF NOT EXISTS ON t (v);").empty());
+}
+
+TEST_CASE("DROP INDEX removes the index; a missing one is refused in Cassandra's words",
+          "[index_schema]") {
+  Catalog catalog;
+  REQUIRE(RunScript(catalog, std::string(kSchema) + "CREATE INDEX i ON t (v); DROP INDEX i;").ok());
+  CHECK(TableOf(catalog, "t").indexes.empty());
+  CHECK_THAT(ErrorOf("DROP INDEX nope;"), Catch::Contains("Index 'ks.nope' doesn't exist'"));
+  CHECK(ErrorOf("DROP INDEX IF EXISTS nope;").empty());
+}
+
+TEST_CASE("a column with an index cannot be dropped or renamed", "[index_schema]") {
+  CHECK_THAT(
+      ErrorOf("CREATE INDEX i ON t (v); ALTER TABLE t DROP v;"),
+      Catch::Contains("Cannot drop column v because it has dependent secondary indexes (i)"));
+  CHECK_THAT(ErrorOf("CREATE INDEX i ON t (c); ALTER TABLE t RENAME c TO c2;"),
+             Catch::Contains("Cannot rename column c because it has dependent secondary indexes"));
+}
+
+TEST_CASE("DESCRIBE shows indexes after their table, and the text loads back", "[index_schema]") {
+  Catalog catalog;
+  REQUIRE(RunScript(catalog, std::string(kSchema) +
+                                 "CREATE INDEX ON t (v);\n"
+                                 "CREATE INDEX tags ON t (entries(m));\n"
+                                 "CREATE CUSTOM INDEX ON one (v) USING "
+                                 "'org.apache.cassandra.index.sasi.SASIIndex' WITH OPTIONS = "
+                                 "{'mode': 'SPARSE'};\n")
+              .ok());
+  const std::string text = DescribeKeyspace(*catalog.FindKeyspace("ks"));
+  CHECK_THAT(text, Catch::Contains("\nCREATE INDEX t_v_idx ON ks.t (v);\n"));
+  CHECK_THAT(text, Catch::Contains("\nCREATE INDEX tags ON ks.t (entries(m));\n"));
+  CHECK_THAT(text, Catch::Contains("\nCREATE CUSTOM INDEX one_v_idx ON ks.one (v) USING "
+                                   "'org.apache.cassandra.index.sasi.SASIIndex' WITH OPTIONS = "
+                                   "{'mode': 'SPARSE'};\n"));
+  Catalog reloaded;
+  REQUIRE(RunScript(reloaded, text).ok());
+  CHECK(SameKeyspace(*reloaded.FindKeyspace("ks"), *catalog.FindKeyspace("ks")));
+}
+
+}  // namespace
+}  // namespace cellfs
