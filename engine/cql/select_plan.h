@@ -62,6 +62,14 @@ struct RowFilter {
   bool multi_column = false;
 };
 
+// A restriction a secondary index answers (Cassandra's "uses secondary
+// indexing"): `col = v` on a column with a plain or FULL index, `col
+// CONTAINS v` with a VALUES index, `col CONTAINS KEY k` with a KEYS one.
+struct IndexQuery {
+  size_t index = 0;  // position in TableDef::indexes
+  CqlTerm value;
+};
+
 struct SelectPlan {
   enum class Partitions {
     kKeys,        // exactly `partition_keys`
@@ -84,6 +92,10 @@ struct SelectPlan {
   // the prefix, static and regular columns, CONTAINS (KEY).
   std::vector<RowFilter> filters;
   bool allow_filtering = false;
+  // Set when an index answers a restriction of a query over every
+  // partition: the partitions it names are read instead of all of them
+  // (the restriction stays among `filters`, so each row is checked).
+  std::optional<IndexQuery> index;
 
   // ORDER BY: true when rows come in the reverse of the clustering order.
   bool reversed = false;

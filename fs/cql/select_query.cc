@@ -462,6 +462,19 @@ Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, Select
     CELLFS_RETURN_IF_ERROR(BuildFilter(t, filter, &typed));
     query->filters.push_back(std::move(typed));
   }
+  if (plan.index) {
+    // The indexed restriction is among the filters, typed: its value is the lookup's.
+    const std::string& column = t.def.indexes[plan.index->index].column;
+    for (const TypedFilter& filter : query->filters) {
+      if (filter.columns.size() != 1 || t.column(filter.columns[0]).name != column ||
+          filter.values.size() != 1 || filter.op == SelectRelation::Op::kIn) {
+        continue;
+      }
+      query->index = plan.index->index;
+      query->index_value = filter.values[0];
+      break;
+    }
+  }
   if (plan.limit) query->limit = static_cast<uint64_t>(*plan.limit);
   if (plan.per_partition_limit) {
     query->per_partition_limit = static_cast<uint64_t>(*plan.per_partition_limit);

@@ -72,6 +72,10 @@ struct SelectQuery {
   std::vector<SliceSpec> slices;
   bool clustering_restricted = false;
   std::vector<TypedFilter> filters;
+  // kAll narrowed by a secondary index (SelectPlan::index): the partitions
+  // holding `index_value` in index `index`, instead of every partition.
+  std::optional<size_t> index;
+  std::string index_value;
   uint64_t limit = 0;  // 0: none
   uint64_t per_partition_limit = 0;
   bool distinct = false;

@@ -88,6 +88,7 @@ bool SelectRowReader::NextPartition() {
     }
     return false;
   }
+  if (query_.index) return NextIndexedPartition();
   if (!scan_started_) {
     scan_started_ = true;
     scan_ = view_.NewPartitionIterator(table);
@@ -108,6 +109,25 @@ bool SelectRowReader::NextPartition() {
   }
   if (!scan_->status().ok()) return Fail(scan_->status());
   return false;
+}
+
+bool SelectRowReader::NextIndexedPartition() {
+  const TableHandle& table = query_.table;
+  if (!scan_started_) {
+    scan_started_ = true;
+    auto opened = IndexedPartitions::Open(view_, table, *query_.index, query_.index_value);
+    if (!opened.ok()) return Fail(opened.status());
+    indexed_ = std::move(opened).value();
+  }
+  if (!indexed_->Next()) return indexed_->status().ok() ? false : Fail(indexed_->status());
+  partition_key_ = indexed_->partition_key();
+  Result<PartitionRef> ref = PartitionRef::Make(*table, partition_key_);
+  if (!ref.ok()) return Fail(ref.status());
+  token_ = ref->token();
+  Result<std::optional<RowFragment>> statics = view_.GetStaticRow(table, *ref);
+  if (!statics.ok()) return Fail(statics.status());
+  static_row_ = std::move(statics).value();
+  return true;
 }
 
 bool SelectRowReader::NextRowInPartition(SelectRow* row) {

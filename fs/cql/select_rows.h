@@ -14,6 +14,7 @@
 
 #include "engine/engine.h"
 #include "fs/cql/select_query.h"
+#include "fs/formats/indexed_partitions.h"
 
 namespace cellfs::fs {
 
@@ -36,6 +37,8 @@ class SelectRowReader {
  private:
   // Moves to the next partition that may hold rows; false at the end.
   bool NextPartition();
+  // NextPartition for a query an index answers.
+  bool NextIndexedPartition();
   // The next row of the current partition; false when it has no more.
   bool NextRowInPartition(SelectRow* row);
   bool OpenSlice();
@@ -55,6 +58,7 @@ class SelectRowReader {
   // Partition source: query_.keys (next_key_) or a scan.
   size_t next_key_ = 0;
   std::unique_ptr<PartitionIterator> scan_;
+  std::unique_ptr<IndexedPartitions> indexed_;  // a scan narrowed by query_.index
   bool scan_started_ = false;
 
   // The current partition.

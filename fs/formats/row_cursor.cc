@@ -8,7 +8,19 @@ RowCursor::RowCursor(RowSource source, ReadView view, bool rows_only)
     : source_(std::move(source)),
       view_(source_.partition_key ? std::move(view) : view.ForScan()),
       rows_only_(rows_only) {
-  if (!source_.partition_key) partitions_ = view_.NewPartitionIterator(source_.table);
+  if (source_.partition_key) return;
+  if (source_.query.index) {
+    auto opened = IndexedPartitions::Open(view_, source_.table, *source_.query.index,
+                                          source_.query.index_value);
+    if (!opened.ok()) {
+      status_ = opened.status();
+      single_done_ = true;  // nothing to read
+      return;
+    }
+    indexed_ = std::move(opened).value();
+    return;
+  }
+  partitions_ = view_.NewPartitionIterator(source_.table);
 }
 
 RowCursor::~RowCursor() = default;
@@ -19,7 +31,19 @@ bool RowCursor::StartPartition() {
   static_row_.reset();
   SliceSpec whole_partition;
   const SliceSpec* slice = &whole_partition;
-  if (partitions_) {
+  if (indexed_) {
+    if (!indexed_->Next()) {
+      status_ = indexed_->status();
+      return false;
+    }
+    partition_key_ = indexed_->partition_key();
+    auto statics = view_.GetStaticRow(source_.table, partition_key_);
+    if (!statics.ok()) {
+      status_ = statics.status();
+      return false;
+    }
+    static_row_ = statics.value();
+  } else if (partitions_) {
     if (!partitions_->Valid()) {
       status_ = partitions_->status();
       return false;
@@ -28,7 +52,7 @@ bool RowCursor::StartPartition() {
     if (!partitions_->static_row().cells.empty()) static_row_ = partitions_->static_row();
     partitions_->Next();
   } else {
-    if (single_done_) return false;
+    if (single_done_ || !source_.partition_key) return false;
     single_done_ = true;
     partition_key_ = *source_.partition_key;
     slice = &source_.slice;

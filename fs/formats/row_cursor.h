@@ -12,6 +12,7 @@
 #include "engine/status.h"
 #include "engine/store/read_view.h"
 #include "engine/store/slice.h"
+#include "fs/formats/indexed_partitions.h"
 #include "fs/formats/row_query.h"
 
 namespace cellfs::fs {
@@ -32,7 +33,9 @@ struct RowSource {
 // is one entry with no clustering values (as SELECT shows it), except in a
 // slice, or when `rows_only` (listings: such a partition has no row
 // directory); the query's limit counts entries as they are yielded. Costs
-// one seek per partition plus every row read, whether or not it matches.
+// one seek per partition plus every row read, whether or not it matches;
+// a table stream whose query names an index (RowQuery::index) reads only
+// the partitions the index names.
 class RowCursor {
  public:
   RowCursor(RowSource source, ReadView view, bool rows_only = false);
@@ -60,6 +63,7 @@ class RowCursor {
   ReadView view_;
   bool rows_only_;
   std::unique_ptr<PartitionIterator> partitions_;  // table streams only
+  std::unique_ptr<IndexedPartitions> indexed_;     // table streams narrowed by an index
   std::vector<std::string> partition_key_;
   std::vector<std::string> clustering_;
   std::optional<RowFragment> static_row_;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,6 +25,11 @@ struct RowQuery {
   // Exports only: the columns shown, in this order (indexes in def.columns);
   // empty: SELECT *'s columns.
   std::vector<size_t> columns;
+  // Table-wide streams only: a whole-value index of one filter's column
+  // (position in def.indexes) and that filter's value; the stream then
+  // reads the partitions the index names instead of every partition.
+  std::optional<size_t> index;
+  std::string index_value;
 
   bool empty() const { return filters.empty() && limit == 0 && columns.empty(); }
 };

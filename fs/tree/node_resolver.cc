@@ -77,7 +77,7 @@ bool QueryAllows(const Node& parent, VirtualName::Kind kind) {
 // and @limit=N of a table or of a query (a partition's is a slice).
 bool StartsQuery(const Node& parent, VirtualName::Kind kind) {
   using Kind = VirtualName::Kind;
-  if (kind == Kind::kWhere || kind == Kind::kColumns) return true;
+  if (kind == Kind::kWhere || kind == Kind::kColumns || kind == Kind::kBy) return true;
   return kind == Kind::kLimit &&
          (parent.id.kind == NodeKind::kTable || parent.id.kind == NodeKind::kQuery);
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "fs/formats/indexed_partitions.h"
 #include "fs/formats/key_name.h"
 #include "fs/tree/slice_path.h"
 #include "fs/tree/virtual_name.h"
@@ -59,10 +60,38 @@ Status ParseColumns(const TableSchema& table, std::string_view text, std::vector
   }
 }
 
+// "@by", column[, value] at segments[at]: the index lookup.
+Status ParseLookup(const TableSchema& table, std::span<const std::string> segments, size_t at,
+                   RowQuery* out) {
+  const std::string& name = segments[at + 1];
+  size_t column = 0;
+  if (Status s = FindColumnIndex(table, name, &column); !s.ok()) return s;
+  std::optional<size_t> index = WholeValueIndex(table, column);
+  if (!index) {
+    return Status::InvalidArgument("@by/" + name + ": column " + name +
+                                   " has no index (CREATE INDEX ON " + table.def.name + " (" +
+                                   name + "); or scan with @where/" + name + "=value)");
+  }
+  if (!table.indexes[*index].built) {
+    return Status::FailedPrecondition("The secondary index '" + table.def.indexes[*index].name +
+                                      "' is not yet available");
+  }
+  if (at + 2 == segments.size()) return Status::Ok();  // @by/<column>
+  RowQuery::Equals filter;
+  if (Status s = ParseTerm(table, name + "=" + segments[at + 2], &filter); !s.ok()) return s;
+  out->index = index;
+  out->index_value = filter.value;
+  out->filters.push_back(std::move(filter));
+  return Status::Ok();
+}
+
 }  // namespace
 
 bool AwaitsFilterTerm(std::span<const std::string> segments) {
-  return !segments.empty() && segments.back() == kWhereSegment;
+  if (segments.empty()) return false;
+  const size_t n = segments.size();
+  return segments[n - 1] == kWhereSegment || segments[n - 1] == kBySegment ||
+         (n >= 2 && segments[n - 2] == kBySegment);
 }
 
 bool HasProjection(std::span<const std::string> segments) {
@@ -78,7 +107,21 @@ Status BuildQuery(const TableSchema& table, std::span<const std::string> segment
       if (i + 1 == segments.size()) break;  // the @where directory itself
       RowQuery::Equals filter;
       if (Status s = ParseTerm(table, segments[++i], &filter); !s.ok()) return s;
+      if (!out->index) {
+        // A built whole-value index on the column answers the filter.
+        std::optional<size_t> index = WholeValueIndex(table, filter.column);
+        if (index && table.indexes[*index].built) {
+          out->index = index;
+          out->index_value = filter.value;
+        }
+      }
       out->filters.push_back(std::move(filter));
+      continue;
+    }
+    if (segment == kBySegment) {
+      if (i + 1 == segments.size()) break;  // @by
+      if (Status s = ParseLookup(table, segments, i, out); !s.ok()) return s;
+      i += 2;
       continue;
     }
     VirtualName parsed;

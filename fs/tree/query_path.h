@@ -17,19 +17,29 @@ namespace cellfs::fs {
 
 // The segment that opens a filter; the next segment is its term.
 inline constexpr std::string_view kWhereSegment = "@where";
+// The segment that opens an index lookup; the next two are the indexed
+// column and the value.
+inline constexpr std::string_view kBySegment = "@by";
 
 // Combines query segments, from the outermost in: "@where" followed by a
 // term "col=value" adds an equality filter (nested filters AND); the
 // smallest "@limit=N" applies; "@columns=a,b" sets the projection. A
 // trailing "@where" without its term is allowed (the @where directory).
+// "@by" followed by a column and a value adds the same filter, answered by
+// the column's index (a plain or FULL one; "@by" and "@by/<column>" alone
+// are directories that list nothing). An @where filter on a column with a
+// built index also reads through it (RowQuery::index).
 // InvalidArgument, with the reason, for a term that is not `col=value`, an
 // unknown column, a non-frozen collection or UDT column (no equality on
 // it), a value that does not parse for the column's type (its key-name
-// spelling: fs/formats/key_name.h), an unknown column in a projection.
+// spelling: fs/formats/key_name.h), an unknown column in a projection, an
+// @by column without such an index; FailedPrecondition for an @by index
+// still being built.
 // Pure; thread-safe.
 Status BuildQuery(const TableSchema& table, std::span<const std::string> segments, RowQuery* out);
 
-// Whether `segments` ends in an "@where" awaiting its term.
+// Whether `segments` ends in an "@where" awaiting its term, or an "@by"
+// awaiting its column or value.
 bool AwaitsFilterTerm(std::span<const std::string> segments);
 // Whether `segments` holds a projection (only @json and @csv live below it).
 bool HasProjection(std::span<const std::string> segments);

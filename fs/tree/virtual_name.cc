@@ -25,7 +25,7 @@ constexpr FixedName kFixedNames[] = {
     {"@csv", Kind::kCsv},         {"@stats", Kind::kStats},
     {"@reverse", Kind::kReverse}, {"@stats.json", Kind::kStatsJson},
     {"@errors", Kind::kErrors},   {"@count", Kind::kCount},
-    {"@where", Kind::kWhere},
+    {"@where", Kind::kWhere},     {"@by", Kind::kBy},
 };
 
 struct BoundName {
@@ -152,6 +152,8 @@ bool IsAllowedIn(VirtualName::Kind kind, TreeLevel level) {
     case Kind::kSliceBound:
     case Kind::kReverse:
       return level == TreeLevel::kPartition || level == TreeLevel::kSlice;
+    case Kind::kBy:
+      return level == TreeLevel::kTable;
   }
   return false;
 }

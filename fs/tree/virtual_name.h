@@ -35,6 +35,7 @@ struct VirtualName {
     kErrors,      // @errors: the mount's latest refusals (fs/tree/refusal_log.h)
     kCount,       // @count: the number of rows, as SELECT count(*)
     kWhere,       // @where: the directory of equality filters `col=value`
+    kBy,          // @by: a table's index lookups, @by/<column>/<value>
     kColumns,     // @columns=a,b: a projection for @json / @csv
   };
 

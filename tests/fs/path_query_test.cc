@@ -345,3 +345,57 @@ TEST_CASE("a filter value takes every spelling a key name of its type takes",
 }
 
 }  // namespace cellfs::testing
+
+namespace cellfs::testing {
+
+TEST_CASE("with an index, @where reads through it and @by/col/value lists what @where lists",
+          "[filesystem][query][index]") {
+  FsDriver d;
+  Model m(d);
+  const char* paths[] = {"ks/u/@where/country=US", "ks/u/@where/country=FR",
+                         "ks/u/@where/s=zero",     "ks/u/@where/n=1",
+                         "ks/u/@where/ck=3",       "ks/flat/@where/country=DE"};
+  std::vector<Names> scanned;
+  std::vector<std::string> counts;
+  for (const char* path : paths) {
+    scanned.push_back(d.Ls(path));
+    counts.push_back(d.Cat(std::string(path) + "/@count"));
+  }
+  const std::string lonely = d.Cat("ks/u/@where/s=lonely/@json");
+  d.Ddl(
+      "CREATE INDEX ON ks.u (country); CREATE INDEX ON ks.u (s); CREATE INDEX ON ks.u (n);"
+      "CREATE INDEX ON ks.u (ck); CREATE INDEX ON ks.flat (country);");
+  for (size_t i = 0; i < std::size(paths); ++i) {
+    INFO(paths[i]);
+    CHECK(d.Ls(paths[i]) == scanned[i]);
+    CHECK(d.Cat(std::string(paths[i]) + "/@count") == counts[i]);
+  }
+  CHECK(d.Cat("ks/u/@where/s=lonely/@json") == lonely);
+  CHECK(d.Ls("ks/u/@by/country/US") == scanned[0]);
+  CHECK(d.Ls("ks/u/@by/s/zero") == scanned[2]);
+  CHECK(d.Ls("ks/flat/@by/country/DE") == scanned[5]);
+  CHECK(d.Cat("ks/u/@by/country/FR/@count") == counts[1]);
+  CHECK(d.Cat("ks/u/@by/country/FR/@json") == d.Cat("ks/u/@where/country=FR/@json"));
+  CHECK(d.Cat("ks/u/@by/country/US/" + scanned[0][0] + "/country") == "US\n");
+  CHECK(d.Ls("ks/u/@by").empty());
+  CHECK(d.Ls("ks/u/@by/country").empty());
+  CHECK(d.Ls("ks/u/@by/country/XX").empty());
+  for (const std::string& name : d.Ls("ks/u")) CHECK(name != "@by");
+
+  // A write through the base table shows in the index at once.
+  std::string transcript;
+  REQUIRE(d.Cql("UPDATE ks.u SET country = 'XX' WHERE pk = 0 AND ck = 0;", &transcript) == 0);
+  CHECK(d.Ls("ks/u/@by/country/XX") == Names{"0,0"});
+  for (const std::string& name : d.Ls("ks/u/@by/country/US")) CHECK(name != "0,0");
+
+  SECTION("a column without an index, an unknown column: EINVAL with the reason") {
+    fs::NodeAttr attr;
+    CHECK(d.Stat("ks/u/@by/pk", &attr) == EINVAL);
+    CHECK(d.Cat("@errors").find("has no index") != std::string::npos);
+    CHECK(d.Stat("ks/u/@by/nosuch", &attr) == EINVAL);
+    CHECK(d.Stat("ks/u/0/@by", &attr) == ENOENT);  // tables only
+    CHECK(d.Stat("ks/u/@by/n/abc", &attr) == EINVAL);
+  }
+}
+
+}  // namespace cellfs::testing

@@ -928,5 +928,66 @@ TEST_CASE("a partition with only static cells shows one row unless the clusterin
   CHECK(rows("SELECT * FROM ks.t WHERE v = 1 ALLOW FILTERING;").empty());
 }
 
+TEST_CASE("a restriction an index answers needs no ALLOW FILTERING and gives a scan's rows",
+          "[select][index]") {
+  TestEngine db;
+  CqlSession session(db.engine.get());
+  std::string setup = std::string(kKeyspace) +
+                      "CREATE TABLE ks.users (id int, at int, country text, age int, s int static, "
+                      "tags set<text>, PRIMARY KEY (id, at));\n";
+  const char* countries[] = {"US", "FR", "DE"};
+  for (int id = 0; id < 12; ++id) {
+    for (int at = 0; at < 3; ++at) {
+      setup += "INSERT INTO ks.users (id, at, country, age, tags) VALUES (" + std::to_string(id) +
+               ", " + std::to_string(at) + ", '" + countries[(id + at) % 3] + "', " +
+               std::to_string(20 + id) + ", {'t" + std::to_string(at) + "'});\n";
+    }
+  }
+  setup += "UPDATE ks.users SET s = 5 WHERE id = 3;\nDELETE FROM ks.users WHERE id = 4;\n";
+  (void)session.Write(setup);
+  REQUIRE(session.transcript().find("ERROR") == std::string::npos);
+  auto run = [&](const std::string& query) {
+    CqlSession select(db.engine.get());
+    (void)select.Write(query);
+    return ParseTable(select.transcript());
+  };
+  const char* queries[] = {
+      "SELECT * FROM ks.users WHERE country = 'US'",
+      "SELECT id, at FROM ks.users WHERE age = 25",
+      "SELECT * FROM ks.users WHERE s = 5",
+      "SELECT count(*) FROM ks.users WHERE country = 'FR'",
+      "SELECT id, at FROM ks.users WHERE tags CONTAINS 't1'",
+      "SELECT * FROM ks.users WHERE country = 'US' AND age = 23",
+      "SELECT * FROM ks.users WHERE id = 5 AND country = 'DE'",
+  };
+  std::vector<Printed> filtered;
+  for (const char* q : queries) {
+    filtered.push_back(run(std::string(q) + " ALLOW FILTERING;"));
+    CHECK(filtered.back().error.empty());
+  }
+  const std::string refused = "Cannot execute this query as it might involve data filtering";
+  CHECK(run("SELECT * FROM ks.users WHERE country = 'US';").error.find(refused) !=
+        std::string::npos);
+  (void)session.Write(
+      "CREATE INDEX ON ks.users (country); CREATE INDEX ON ks.users (age);"
+      "CREATE INDEX ON ks.users (s); CREATE INDEX ON ks.users (tags);");
+  REQUIRE(session.transcript().find("ERROR") == std::string::npos);
+  for (size_t i = 0; i < std::size(queries); ++i) {
+    INFO(queries[i]);
+    const bool two_restrictions = i == 5;
+    const Printed indexed = run(std::string(queries[i]) + ";");
+    if (two_restrictions) {
+      // An index answers one restriction; the other is filtering.
+      CHECK(indexed.error.find(refused) != std::string::npos);
+    } else {
+      CHECK(indexed.error.empty());
+      CHECK(indexed.rows == filtered[i].rows);
+    }
+    CHECK(run(std::string(queries[i]) + " ALLOW FILTERING;").rows == filtered[i].rows);
+  }
+  CHECK(filtered[0].rows.size() == 11);  // id 4's rows are deleted
+  CHECK(filtered[2].rows.size() == 3);
+}
+
 }  // namespace
 }  // namespace cellfs::fs

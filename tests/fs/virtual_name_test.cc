@@ -88,6 +88,8 @@ std::string FormatName(const VirtualName& name) {
       return "@count";
     case Kind::kWhere:
       return "@where";
+    case Kind::kBy:
+      return "@by";
     case Kind::kColumns:
       return "@columns=" + name.columns_text;
   }

@@ -77,6 +77,9 @@ class SelectWhere {
   Status FinishPartitions(SelectPlan* plan);
   Status FinishClustering(SelectPlan* plan);
   bool ClusteringNeedsFiltering() const;
+  // The first restriction on a static or regular column that an index of
+  // the table answers (SelectPlan::index).
+  std::optional<IndexQuery> ChooseIndex() const;
   size_t Position(size_t column) const {
     return static_cast<size_t>(table_.columns[column].position);
   }

@@ -22,7 +22,16 @@ Status SelectWhere::Finish(bool selects_only_statics, SelectPlan* plan) {
     return Invalid("Cannot restrict clustering columns when selecting only static columns");
   }
   CELLFS_RETURN_IF_ERROR(FinishClustering(plan));
-  if (!others_.empty() && !allow_filtering_) return Invalid(std::string(kRequiresAllowFiltering));
+  if (!others_.empty()) {
+    std::optional<IndexQuery> index = ChooseIndex();
+    // StatementRestrictions: an index answers one restriction; any other
+    // restriction beside it (or a second CONTAINS) is filtering.
+    const bool more = others_.size() > 1 || others_[0].parts.size() > 1;
+    if (!allow_filtering_ && (!index || more)) {
+      return Invalid(std::string(kRequiresAllowFiltering));
+    }
+    if (index && plan->partitions == SelectPlan::Partitions::kAll) plan->index = std::move(index);
+  }
   for (const Restriction& r : others_) {
     plan->filters.insert(plan->filters.end(), r.parts.begin(), r.parts.end());
   }
@@ -73,6 +82,28 @@ Status SelectWhere::FinishPartitions(SelectPlan* plan) {
     plan->partition_keys = std::move(product);
   }
   return Status::Ok();
+}
+
+std::optional<IndexQuery> SelectWhere::ChooseIndex() const {
+  for (const Restriction& r : others_) {
+    if (r.columns.size() != 1 || r.parts.empty()) continue;
+    const std::string& column = Name(r.columns[0]);
+    const RowFilter& first = r.parts[0];
+    for (size_t i = 0; i < table_.indexes.size(); ++i) {
+      const IndexDef& index = table_.indexes[i];
+      if (index.column != column) continue;
+      const bool whole =
+          index.target == IndexTargetKind::kSimple || index.target == IndexTargetKind::kFull;
+      if (r.kind == Kind::kEq && whole) return IndexQuery{i, r.values[0]};
+      if (r.kind != Kind::kContains) continue;
+      if ((first.op == SelectRelation::Op::kContains && index.target == IndexTargetKind::kValues) ||
+          (first.op == SelectRelation::Op::kContainsKey &&
+           index.target == IndexTargetKind::kKeys)) {
+        return IndexQuery{i, first.value};
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 bool SelectWhere::ClusteringNeedsFiltering() const {
