@@ -20,39 +20,26 @@
 namespace cellfs {
 namespace mutation_steps {
 
-Status CheckTimestamp(const WriteAttributes& attributes) {
-  if (attributes.timestamp && *attributes.timestamp == INT64_MIN) {
-    return Status::InvalidArgument("timestamp " + std::to_string(INT64_MIN) + " is out of range");
+Status TimestampError() {
+  return Status::InvalidArgument("timestamp " + std::to_string(INT64_MIN) + " is out of range");
+}
+
+Status TtlRangeError(int64_t seconds) {
+  return Status::InvalidArgument("TTL must be between 0 and " + std::to_string(kMaxTtlSeconds) +
+                                 ", got " + std::to_string(seconds));
+}
+
+Status DataColumnError(const TableSchema& table, size_t index) {
+  if (index >= table.def.columns.size()) {
+    return Status::InvalidArgument("column index " + std::to_string(index) + " is out of range");
   }
-  return Status::Ok();
+  return Status::InvalidArgument("primary key column " + table.column(index).name +
+                                 " cannot be set or deleted on its own");
 }
 
 Status CheckNoTtl(const WriteAttributes& attributes, std::string_view what) {
   if (attributes.ttl) return Status::InvalidArgument("a TTL cannot be set on " + std::string(what));
   return CheckTimestamp(attributes);
-}
-
-// The TTL a write gets: USING TTL, else the table's default.
-Status ResolveTtl(const TableSchema& table, const WriteAttributes& attributes, uint32_t* ttl) {
-  CELLFS_RETURN_IF_ERROR(CheckTimestamp(attributes));
-  int64_t seconds = attributes.ttl.value_or(table.def.options.default_time_to_live);
-  if (seconds < 0 || seconds > int64_t{kMaxTtlSeconds}) {
-    return Status::InvalidArgument("TTL must be between 0 and " + std::to_string(kMaxTtlSeconds) +
-                                   ", got " + std::to_string(seconds));
-  }
-  *ttl = static_cast<uint32_t>(seconds);
-  return Status::Ok();
-}
-
-Status CheckDataColumn(const TableSchema& table, size_t index) {
-  if (index >= table.def.columns.size()) {
-    return Status::InvalidArgument("column index " + std::to_string(index) + " is out of range");
-  }
-  if (table.column(index).is_primary_key()) {
-    return Status::InvalidArgument("primary key column " + table.column(index).name +
-                                   " cannot be set or deleted on its own");
-  }
-  return Status::Ok();
 }
 
 // The slot for column `index`'s cell: in the row or in the static row.
@@ -71,7 +58,10 @@ void SetCell(RowCell* slot, CellKind kind, int64_t write_time, int64_t local_del
   slot->cell.write_time = write_time;
   slot->cell.local_deletion_time = local_deletion_time;
   slot->cell.ttl = ttl;
-  slot->cell.value.assign(value);
+  // Into the capacity the slot kept from earlier rows; clear and append is
+  // the short path (assign also handles a source inside the string).
+  slot->cell.value.clear();
+  slot->cell.value.append(value);
 }
 
 // Sorts both builders and refuses a column given twice.
@@ -169,11 +159,8 @@ Status ResolveRowGroup(const TableSchema& table, std::string_view partition_pref
 
 Status ResolvePartition(const TableSchema& table, std::span<const std::string> partition_key,
                         std::string* prefix) {
-  storage::PartitionKey key;  // on the stack: EncodePartitionKey builds it anew
-  CELLFS_RETURN_IF_ERROR(storage::EncodePartitionKey(table, partition_key, &key));
   prefix->clear();
-  storage::AppendPartitionPrefix(table.id, key, prefix);
-  return Status::Ok();
+  return storage::AppendPartitionPrefix(table, partition_key, prefix);
 }
 
 }  // namespace mutation_steps
@@ -194,9 +181,12 @@ uint32_t FragmentBuilder::Finish() {
   auto& cells = fragment_.cells;
   // Lambdas, not function pointers: the calls inline (a row per operation).
   auto before = [](const RowCell& a, const RowCell& b) { return CellBefore(a, b); };
-  if (!std::is_sorted(cells.begin(), cells.end(), before)) {
-    std::sort(cells.begin(), cells.end(), before);
-  }
+  // One pass for the usual case, cells given in order and none twice.
+  auto out_of_order =
+      std::adjacent_find(cells.begin(), cells.end(),
+                         [&](const RowCell& a, const RowCell& b) { return !before(a, b); });
+  if (out_of_order == cells.end()) return 0;
+  std::sort(cells.begin(), cells.end(), before);
   auto same =
       std::adjacent_find(cells.begin(), cells.end(),
                          [](const RowCell& a, const RowCell& b) { return SameCellSlot(a, b); });

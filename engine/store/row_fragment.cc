@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 #include <tuple>
 #include <utility>
 
@@ -90,41 +91,81 @@ int64_t BaseWriteTime(const RowFragment& fragment) {
   return fragment.cells.empty() ? 0 : fragment.cells.front().cell.write_time;
 }
 
-void AppendRelative(int64_t value, int64_t reference, std::string* out) {
-  AppendSignedVarint64(WrappingDiff(value, reference), out);
+// A cursor writing into a buffer sized beforehand (EncodedSizeBound), so
+// encoding a fragment makes no capacity check or call per field.
+class ByteWriter {
+ public:
+  explicit ByteWriter(char* at) : at_(at) {}
+
+  char* position() const { return at_; }
+  void Byte(uint8_t value) { *at_++ = static_cast<char>(value); }
+  // LEB128, as AppendVarint64 (engine/cql/internal/varint_codec.h).
+  void Unsigned(uint64_t value) {
+    while (value >= 0x80) {
+      *at_++ = static_cast<char>((value & 0x7f) | 0x80);
+      value >>= 7;
+    }
+    *at_++ = static_cast<char>(value);
+  }
+  void Signed(int64_t value) { Unsigned(ZigZagEncode(value)); }
+  void Relative(int64_t value, int64_t reference) { Signed(WrappingDiff(value, reference)); }
+  void Bytes(std::string_view bytes) {
+    if (bytes.empty()) return;  // memcpy from a null data() is undefined
+    std::memcpy(at_, bytes.data(), bytes.size());
+    at_ += bytes.size();
+  }
+
+ private:
+  char* at_;
+};
+
+// At least the bytes EncodeRowFragment writes for `fragment`: each varint
+// counted at its longest for its width.
+size_t EncodedSizeBound(const RowFragment& fragment) {
+  constexpr size_t kVarint64 = kMaxVarint64Bytes;
+  constexpr size_t kVarint32 = 5;  // column ids and ttls
+  // Header, base, marker (time, ttl, expiry), deletion (two times), count.
+  size_t bound = 1 + kVarint64 + (2 * kVarint64 + kVarint32) + 2 * kVarint64 + kVarint64;
+  for (const RowCell& c : fragment.cells) {
+    // Flags, id, path length, time, ttl, expiry (or the counter's delta),
+    // value length, then the path and value bytes.
+    bound += 1 + kVarint32 + kVarint64 + kVarint64 + kVarint32 + kVarint64 + kVarint64 +
+             c.path.size() + c.cell.value.size();
+  }
+  return bound;
 }
 
-void EncodeCell(const RowCell& row_cell, int64_t base, std::string* out) {
+void EncodeCell(const RowCell& row_cell, int64_t base, ByteWriter* out) {
   const Cell& cell = row_cell.cell;
   uint8_t flags = static_cast<uint8_t>(cell.kind);
   if (cell.is_expiring()) flags |= kCellExpiring;
   if (!row_cell.path.empty()) flags |= kCellHasPath;
-  out->push_back(static_cast<char>(flags));
-  AppendVarint64(row_cell.column_id, out);
+  out->Byte(flags);
+  out->Unsigned(row_cell.column_id);
   if (!row_cell.path.empty()) {
     assert(cell.kind != CellKind::kCounter);
-    AppendVarint64(row_cell.path.size(), out);
-    out->append(row_cell.path);
+    out->Unsigned(row_cell.path.size());
+    out->Bytes(row_cell.path);
   }
-  AppendRelative(cell.write_time, base, out);
+  out->Relative(cell.write_time, base);
   switch (cell.kind) {
     case CellKind::kRegular:
       assert(cell.ttl <= kMaxTtlSeconds);
       assert(cell.ttl != 0 || cell.local_deletion_time == 0);
       if (cell.is_expiring()) {
-        AppendVarint64(cell.ttl, out);
-        AppendRelative(cell.local_deletion_time, PredictedExpiry(cell.write_time, cell.ttl), out);
+        out->Unsigned(cell.ttl);
+        out->Relative(cell.local_deletion_time, PredictedExpiry(cell.write_time, cell.ttl));
       }
-      AppendVarint64(cell.value.size(), out);
-      out->append(cell.value);
+      out->Unsigned(cell.value.size());
+      out->Bytes(cell.value);
       break;
     case CellKind::kTombstone:
       assert(cell.value.empty() && cell.ttl == 0);
-      AppendRelative(cell.local_deletion_time, FloorSeconds(cell.write_time), out);
+      out->Relative(cell.local_deletion_time, FloorSeconds(cell.write_time));
       break;
     case CellKind::kCounter:
       assert(cell.ttl == 0 && cell.local_deletion_time == 0);
-      AppendSignedVarint64(CounterDelta(cell), out);
+      out->Signed(CounterDelta(cell));
       break;
   }
 }
@@ -412,31 +453,32 @@ void EncodeRowFragment(const RowFragment& fragment, std::string* out) {
   if (fragment.marker) header |= kHasMarker;
   if (fragment.marker && fragment.marker->is_expiring()) header |= kMarkerExpiring;
   if (fragment.deletion) header |= kHasDeletion;
-  size_t value_bytes = 0;
-  for (const RowCell& c : fragment.cells) value_bytes += c.cell.value.size() + c.path.size();
-  // Generous: header, base, marker, deletion, and ~24 bytes of overhead a cell.
-  out->reserve(out->size() + 48 + value_bytes + 24 * fragment.cells.size());
-
-  out->push_back(static_cast<char>(header));
+  // Sized once for the longest encoding, written through a pointer, cut to
+  // what was written.
+  const size_t start = out->size();
+  out->resize(start + EncodedSizeBound(fragment));
+  ByteWriter writer(out->data() + start);
+  writer.Byte(header);
   const int64_t base = BaseWriteTime(fragment);
-  AppendSignedVarint64(base, out);
+  writer.Signed(base);
   if (const auto& m = fragment.marker) {
-    AppendRelative(m->write_time, base, out);
+    writer.Relative(m->write_time, base);
     if (m->is_expiring()) {
       assert(m->ttl <= kMaxTtlSeconds);
-      AppendVarint64(m->ttl, out);
-      AppendRelative(m->expiry, PredictedExpiry(m->write_time, m->ttl), out);
+      writer.Unsigned(m->ttl);
+      writer.Relative(m->expiry, PredictedExpiry(m->write_time, m->ttl));
     }
   }
   if (const auto& d = fragment.deletion) {
-    AppendRelative(d->write_time, base, out);
-    AppendRelative(d->local_deletion_time, FloorSeconds(d->write_time), out);
+    writer.Relative(d->write_time, base);
+    writer.Relative(d->local_deletion_time, FloorSeconds(d->write_time));
   }
-  AppendVarint64(fragment.cells.size(), out);
+  writer.Unsigned(fragment.cells.size());
   for (size_t i = 0; i < fragment.cells.size(); ++i) {
     assert(i == 0 || CellBefore(fragment.cells[i - 1], fragment.cells[i]));
-    EncodeCell(fragment.cells[i], base, out);
+    EncodeCell(fragment.cells[i], base, &writer);
   }
+  out->resize(static_cast<size_t>(writer.position() - out->data()));
 }
 
 Status DecodeRowFragment(std::string_view bytes, RowFragment* fragment) {

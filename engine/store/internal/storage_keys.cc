@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstddef>
 #include <utility>
 #include <vector>
 
@@ -19,6 +20,7 @@ namespace cellfs::storage {
 namespace {
 
 constexpr size_t kTableIdBytes = 4;
+constexpr size_t kTokenBytes = 8;
 // Cassandra's limit: a key component's length must fit the u16 of the
 // serialized composite partition key.
 constexpr size_t kMaxKeyComponentBytes = 0xFFFF;
@@ -60,16 +62,16 @@ Status CheckKeyValue(const ColumnDef& column, std::string_view value) {
   return Status::Ok();
 }
 
-Status CheckClusteringCount(size_t expected, size_t given, bool allow_prefix) {
-  if (!allow_prefix && given != expected) {
+// The error for `given` clustering values where EncodeClustering takes
+// `expected` (or 1..expected when `allow_prefix`). Out of line: the check
+// itself is made per written row.
+Status ClusteringCountError(size_t expected, size_t given, bool allow_prefix) {
+  if (!allow_prefix) {
     return Status::InvalidArgument("clustering key needs " + std::to_string(expected) +
                                    " values, got " + std::to_string(given));
   }
-  if (allow_prefix && (given == 0 || given > expected)) {
-    return Status::InvalidArgument("clustering prefix needs 1 to " + std::to_string(expected) +
-                                   " values, got " + std::to_string(given));
-  }
-  return Status::Ok();
+  return Status::InvalidArgument("clustering prefix needs 1 to " + std::to_string(expected) +
+                                 " values, got " + std::to_string(given));
 }
 
 // Encodes one partition key value into `*encoded` and points `*canonical`
@@ -92,6 +94,45 @@ Status EncodePartitionComponent(const ColumnDef& column, const std::string& valu
                                    std::to_string(scratch->size()) + " bytes is too long");
   }
   *canonical = *scratch;
+  return Status::Ok();
+}
+
+// Validates one of the `count` values of a partition key.
+Status CheckPartitionKeyValue(const ColumnDef& column, std::string_view value, size_t count) {
+  CELLFS_RETURN_IF_ERROR(CheckKeyValue(column, value));
+  // Cassandra: "Key may not be empty"; a composite's components may be.
+  if (count == 1 && value.empty()) {
+    return Status::InvalidArgument("column " + ColumnName(column) +
+                                   ": partition key may not be empty");
+  }
+  return Status::Ok();
+}
+
+// Validates `values` as EncodePartitionKey does, appends their encoding to
+// `*encoded` and sets `*token`. On error `*encoded` may hold a partial key.
+Status AppendPartitionKey(const TableSchema& table, std::span<const std::string> values,
+                          std::string* encoded, int64_t* token) {
+  const size_t count = table.partition_key_count();
+  if (values.size() != count) {
+    return Status::InvalidArgument("partition key needs " + std::to_string(count) +
+                                   " values, got " + std::to_string(values.size()));
+  }
+  // A single-column key (the common case) hashes its value in place.
+  std::vector<std::string> canonical(count > 1 ? count : 0);
+  std::string scratch;
+  std::string_view single;
+  for (size_t i = 0; i < count; ++i) {
+    const ColumnDef& column = table.column(i);
+    CELLFS_RETURN_IF_ERROR(CheckPartitionKeyValue(column, values[i], count));
+    std::string_view view;
+    CELLFS_RETURN_IF_ERROR(EncodePartitionComponent(column, values[i], encoded, &scratch, &view));
+    if (count > 1) {
+      canonical[i] = view;
+    } else {
+      single = view;
+    }
+  }
+  *token = count > 1 ? ComputeToken(SerializePartitionKey(canonical)) : ComputeToken(single);
   return Status::Ok();
 }
 
@@ -184,45 +225,55 @@ bool ParseDroppedTableKey(std::string_view key, uint32_t* table_id) {
 
 Status EncodePartitionKey(const TableSchema& table, std::span<const std::string> values,
                           PartitionKey* key) {
-  const size_t count = table.partition_key_count();
-  if (values.size() != count) {
-    return Status::InvalidArgument("partition key needs " + std::to_string(count) +
-                                   " values, got " + std::to_string(values.size()));
-  }
   PartitionKey result;
-  // A single-column key (the common case) hashes its value in place.
-  std::vector<std::string> canonical(count > 1 ? count : 0);
-  std::string scratch;
-  std::string_view single;
-  for (size_t i = 0; i < count; ++i) {
-    const ColumnDef& column = table.column(i);
-    CELLFS_RETURN_IF_ERROR(CheckKeyValue(column, values[i]));
-    // Cassandra: "Key may not be empty"; a composite's components may be.
-    if (count == 1 && values[i].empty()) {
-      return Status::InvalidArgument("column " + ColumnName(column) +
-                                     ": partition key may not be empty");
-    }
-    std::string_view view;
-    CELLFS_RETURN_IF_ERROR(
-        EncodePartitionComponent(column, values[i], &result.encoded, &scratch, &view));
-    if (count > 1) {
-      canonical[i] = view;
-    } else {
-      single = view;
-    }
-  }
-  result.token = count > 1 ? ComputeToken(SerializePartitionKey(canonical)) : ComputeToken(single);
+  CELLFS_RETURN_IF_ERROR(AppendPartitionKey(table, values, &result.encoded, &result.token));
   *key = std::move(result);
+  return Status::Ok();
+}
+
+Status AppendPartitionPrefix(const TableSchema& table, std::span<const std::string> values,
+                             std::string* out) {
+  const size_t start = out->size();
+  if (values.size() == 1 && table.partition_key_count() == 1 &&
+      !MayBeNonCanonical(*table.column(0).type)) {
+    // The usual key: one value, its own canonical form, so the token is
+    // known before the key is encoded and both go straight to `*out`.
+    const ColumnDef& column = table.column(0);
+    CELLFS_RETURN_IF_ERROR(CheckPartitionKeyValue(column, values[0], 1));
+    AppendTablePrefix(table.id, out);
+    EncodeToken(ComputeToken(values[0]), out);
+    EncodeKeyComponent(*column.type, values[0], SortOrder::kAsc, out);
+    return Status::Ok();
+  }
+  AppendTablePrefix(table.id, out);
+  // Otherwise the token's place is kept while the key is encoded after it:
+  // the token hashes canonical values, which some types only have once
+  // encoded and decoded.
+  const size_t token_at = out->size();
+  out->append(kTokenBytes, '\0');
+  int64_t token = 0;
+  Status encoded = AppendPartitionKey(table, values, out, &token);
+  if (!encoded.ok()) {
+    out->resize(start);
+    return encoded;
+  }
+  std::string token_bytes;  // 8 bytes: no allocation
+  EncodeToken(token, &token_bytes);
+  std::copy(token_bytes.begin(), token_bytes.end(),
+            out->begin() + static_cast<std::ptrdiff_t>(token_at));
   return Status::Ok();
 }
 
 Status EncodeClustering(const TableSchema& table, std::span<const std::string> values,
                         bool allow_prefix, std::string* out) {
-  CELLFS_RETURN_IF_ERROR(
-      CheckClusteringCount(table.clustering_count(), values.size(), allow_prefix));
+  const size_t expected = table.clustering_count();
+  if (allow_prefix ? values.empty() || values.size() > expected : values.size() != expected) {
+    return ClusteringCountError(expected, values.size(), allow_prefix);
+  }
   const size_t start = out->size();  // written in place, taken back on a bad value
+  const size_t first = table.partition_key_count();
   for (size_t i = 0; i < values.size(); ++i) {
-    const ColumnDef& column = table.column(table.partition_key_count() + i);
+    const ColumnDef& column = table.column(first + i);
     Status valid = CheckKeyValue(column, values[i]);
     if (!valid.ok()) {
       out->resize(start);
@@ -245,8 +296,11 @@ Status DecodePartitionKey(const TableSchema& table, std::string_view encoded,
 }
 
 void AppendTablePrefix(uint32_t table_id, std::string* out) {
-  out->push_back(kDataTag);
-  AppendBigEndian(table_id, kTableIdBytes, out);
+  char bytes[kTablePrefixBytes] = {kDataTag};  // one append: a write makes one per row
+  for (size_t i = kTablePrefixBytes; i-- > 1; table_id >>= 8) {
+    bytes[i] = static_cast<char>(table_id & 0xff);
+  }
+  out->append(bytes, kTablePrefixBytes);
 }
 
 void AppendIndexPrefix(uint32_t index_id, std::string* out) {
@@ -264,7 +318,11 @@ void AppendEntryKind(EntryKind kind, std::string* out) { out->push_back(static_c
 
 void AppendSequence(uint64_t sequence, std::string* out) {
   assert(sequence <= kMaxSequence);
-  AppendBigEndian(sequence, kSequenceBytes, out);
+  char bytes[kSequenceBytes];  // one append, not a push_back a byte
+  for (size_t i = kSequenceBytes; i-- > 0; sequence >>= 8) {
+    bytes[i] = static_cast<char>(sequence & 0xff);
+  }
+  out->append(bytes, kSequenceBytes);
 }
 
 Status PartitionKeyLength(const TableSchema& table, std::string_view encoded, size_t* length) {
@@ -393,7 +451,6 @@ ShardAddress PartitionShard(std::string_view partition_prefix) {
 
 Status PartitionShardLength(const TableSchema& table, std::string_view shard_and_key,
                             size_t* length) {
-  constexpr size_t kTokenBytes = 8;
   size_t key_length = 0;
   Status parsed = shard_and_key.size() < kTokenBytes
                       ? Status::Corruption("data key shorter than a partition prefix")

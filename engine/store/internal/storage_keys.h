@@ -85,6 +85,11 @@ void AppendTablePrefix(uint32_t table_id, std::string* out);
 void AppendIndexPrefix(uint32_t index_id, std::string* out);
 // Table prefix || token (EncodeToken) || key.encoded.
 void AppendPartitionPrefix(uint32_t table_id, const PartitionKey& key, std::string* out);
+// The same bytes straight from the key's values, validated as
+// EncodePartitionKey validates them, without a PartitionKey in between (a
+// write's path). On error `*out` is as it was.
+Status AppendPartitionPrefix(const TableSchema& table, std::span<const std::string> values,
+                             std::string* out);
 // Appends the kind byte; for kRow the caller appends the encoded clustering.
 void AppendEntryKind(EntryKind kind, std::string* out);
 void AppendSequence(uint64_t sequence, std::string* out);
