@@ -81,9 +81,13 @@ IndexIteratorImpl::IndexIteratorImpl(std::shared_ptr<const ReadState> state, Rea
   };
   shards_ = state_->core->storage->NewShardCursor(state_->point.get(), space_, std::move(split),
                                                   {fill_cache});
-  std::string target;
-  if (lower) target = lower_inclusive ? *lower : PrefixSuccessor(*lower);
-  shards_->Seek(target);
+  // An exclusive bound seeks to the value and steps past its shard: the
+  // row keys after a value may start with 0xFF (a token's first byte), so
+  // value + 0xFF is not above every entry of the value.
+  shards_->Seek(lower ? std::string_view(*lower) : std::string_view());
+  if (lower && !lower_inclusive && shards_->Valid() && shards_->shard() == *lower) {
+    shards_->Next();
+  }
   Settle();
 }
 
