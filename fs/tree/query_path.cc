@@ -73,8 +73,8 @@ Status ParseLookup(const TableSchema& table, std::span<const std::string> segmen
                                    name + "); or scan with @where/" + name + "=value)");
   }
   if (!table.indexes[*index].built) {
-    return Status::FailedPrecondition("The secondary index '" + table.def.indexes[*index].name +
-                                      "' is not yet available");
+    return Status::InvalidArgument("The secondary index '" + table.def.indexes[*index].name +
+                                   "' is not yet available");
   }
   if (at + 2 == segments.size()) return Status::Ok();  // @by/<column>
   RowQuery::Equals filter;

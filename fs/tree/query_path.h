@@ -33,8 +33,7 @@ inline constexpr std::string_view kBySegment = "@by";
 // unknown column, a non-frozen collection or UDT column (no equality on
 // it), a value that does not parse for the column's type (its key-name
 // spelling: fs/formats/key_name.h), an unknown column in a projection, an
-// @by column without such an index; FailedPrecondition for an @by index
-// still being built.
+// @by column without such an index or whose index is still being built.
 // Pure; thread-safe.
 Status BuildQuery(const TableSchema& table, std::span<const std::string> segments, RowQuery* out);
 

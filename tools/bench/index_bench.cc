@@ -1,0 +1,188 @@
+// Benchmark of secondary indexes (issue 16), each figure a ratio to its peer
+// in the same run: batched upserts into a table with 1 and 2 indexes beside
+// the same upserts into the bare table, and an index lookup of 10 matches
+// among N rows beside a read of a 10-row partition of the same table.
+// Usage: index_bench [DIR] [repetitions] [rows]. Figures: docs/BENCHMARKS.md.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/cql/cql_parser.h"
+#include "engine/engine.h"
+#include "engine/store/index_iterator.h"
+
+namespace cellfs {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// users (org, id): 10 rows per org; country takes 3 values, tag is "rare"
+// on 10 rows of the table and "common" on the rest.
+constexpr const char* kSchema =
+    "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};"
+    "CREATE TABLE ks.users (org bigint, id int, name text, country text, tag text, "
+    "PRIMARY KEY (org, id));";
+
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+void Check(const Status& s, const char* what) {
+  if (!s.ok()) {
+    std::fprintf(stderr, "%s: %s\n", what, s.ToString().c_str());
+    std::exit(1);
+  }
+}
+
+std::string BigEndian(uint64_t v, size_t width) {
+  std::string out(width, '\0');
+  for (size_t i = width; i-- > 0; v >>= 8) out[i] = static_cast<char>(v & 0xFF);
+  return out;
+}
+
+void RunCql(Engine& engine, const std::string& cql) {
+  CqlParser parser(cql);
+  std::string keyspace;
+  for (bool done = false;;) {
+    Statement statement;
+    Check(parser.Next(&statement, &done), "parse");
+    if (done) return;
+    Check(engine.Execute(statement, &keyspace), "ddl");
+  }
+}
+
+struct Store {
+  std::unique_ptr<Engine> engine;
+  explicit Store(const fs::path& dir, const std::string& indexes) {
+    fs::remove_all(dir);
+    EngineOptions options;
+    options.background_sweeper = false;
+    engine = std::move(Engine::Open(dir.string(), options)).value();
+    RunCql(*engine, std::string(kSchema) + indexes);
+  }
+  TableHandle table() const { return engine->FindTable("ks", "users").value(); }
+};
+
+// Upserts `rows` rows, 1000 per batch; rows/s.
+double Load(Store& store, size_t rows) {
+  const TableHandle t = store.table();
+  const size_t name = 2, country = 3, tag = 4;  // canonical column order
+  const char* countries[] = {"US", "FR", "DE"};
+  auto start = Clock::now();
+  for (size_t first = 0; first < rows; first += 1000) {
+    Mutation m = store.engine->NewMutation();
+    for (size_t i = first; i < std::min(rows, first + 1000); ++i) {
+      const std::string pk[] = {BigEndian(i / 10, 8)};
+      const std::string ck[] = {BigEndian(i % 10, 4)};
+      const ColumnValue cells[] = {
+          {name, "user" + std::to_string(i)},
+          {country, countries[i % 3]},
+          {tag, i % (rows / 10) == 7 ? "rare" : "common"},
+      };
+      Check(m.Insert(t, pk, ck, cells), "insert");
+    }
+    Check(store.engine->Apply(std::move(m)), "apply");
+  }
+  return static_cast<double>(rows) / Seconds(start);
+}
+
+size_t TagIndex(const TableSchema& table) {
+  for (size_t i = 0; i < table.def.indexes.size(); ++i) {
+    if (table.def.indexes[i].column == "tag") return i;
+  }
+  std::fprintf(stderr, "no index on tag\n");
+  std::exit(1);
+}
+
+// Microseconds to find and read the 10 rows tagged "rare" through the index.
+double LookupMicros(Store& store) {
+  const TableHandle t = store.table();
+  auto start = Clock::now();
+  auto it = std::move(store.engine->NewReadView().NewIndexIterator(t, TagIndex(*t),
+                                                                   IndexBounds::Equal("rare")))
+                .value();
+  size_t seen = 0;
+  for (; it->Valid(); it->Next()) {
+    if (!it->row().cells.empty()) ++seen;
+  }
+  const double micros = Seconds(start) * 1e6;
+  if (seen != 10) {
+    std::fprintf(stderr, "the lookup found %zu rows\n", seen);
+    std::exit(1);
+  }
+  return micros;
+}
+
+// Microseconds to read partition `org` (10 rows).
+double PartitionMicros(Store& store, uint64_t org) {
+  const TableHandle t = store.table();
+  const std::string pk[] = {BigEndian(org, 8)};
+  auto start = Clock::now();
+  auto it = std::move(store.engine->NewReadView().NewRowIterator(t, pk)).value();
+  size_t seen = 0;
+  for (; it->Valid(); it->Next()) ++seen;
+  const double micros = Seconds(start) * 1e6;
+  if (seen != 10) {
+    std::fprintf(stderr, "the partition held %zu rows\n", seen);
+    std::exit(1);
+  }
+  return micros;
+}
+
+void Report(const char* name, const std::vector<double>& a, const std::vector<double>& b,
+            const char* unit) {
+  std::vector<double> ratios;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) ratios.push_back(a[i] / b[i]);
+  std::printf("%-40s %12.1f %12.1f  %-8s ratio %.2f [%.2f-%.2f]\n", name, Median(a), Median(b),
+              unit, Median(ratios), *std::min_element(ratios.begin(), ratios.end()),
+              *std::max_element(ratios.begin(), ratios.end()));
+}
+
+int Main(int argc, char** argv) {
+  const fs::path dir = argc > 1 ? argv[1] : "/tmp/cellfs-index-bench";
+  const int repetitions = argc > 2 ? std::atoi(argv[2]) : 5;
+  const size_t rows = argc > 3 ? std::stoul(argv[3]) : 1'000'000;
+  fs::create_directories(dir);
+  const std::string one = "CREATE INDEX ON ks.users (country);";
+  const std::string two = one + "CREATE INDEX ON ks.users (tag);";
+
+  std::printf("%-40s %12s %12s\n", "benchmark (medians)", "subject", "peer");
+  std::printf("(ratio: subject/peer of each repetition's pair, median [min-max])\n");
+  std::vector<double> bare, with_one, with_two, lookups, partitions;
+  for (int i = 0; i < repetitions; ++i) {
+    // A B C, then C B A: no configuration always runs first.
+    const std::string order = i % 2 == 0 ? "012" : "210";
+    for (char c : order) {
+      Store store(dir / "s", c == '0' ? "" : c == '1' ? one : two);
+      const double rate = Load(store, rows);
+      (c == '0' ? bare : c == '1' ? with_one : with_two).push_back(rate);
+      if (c != '2') continue;
+      std::vector<double> l, p;
+      for (int r = 0; r < 101; ++r) {
+        l.push_back(LookupMicros(store));
+        p.push_back(PartitionMicros(store, static_cast<uint64_t>(r) * 997 % (rows / 10)));
+      }
+      lookups.push_back(Median(l));
+      partitions.push_back(Median(p));
+    }
+  }
+  Report("batched upserts, 1 index / bare table", with_one, bare, "rows/s");
+  Report("batched upserts, 2 indexes / bare table", with_two, bare, "rows/s");
+  Report("10-match index lookup / 10-row partition", lookups, partitions, "us");
+  return 0;
+}
+
+}  // namespace
+}  // namespace cellfs
+
+int main(int argc, char** argv) { return cellfs::Main(argc, argv); }
