@@ -38,9 +38,9 @@ void EncodeToken(int64_t token, std::string* out) {
   // Flipping the sign bit turns two's complement into offset binary, whose
   // big-endian bytes memcmp in signed order.
   const uint64_t biased = static_cast<uint64_t>(token) ^ (uint64_t{1} << 63);
-  for (int shift = 56; shift >= 0; shift -= 8) {
-    out->push_back(static_cast<char>((biased >> shift) & 0xFF));
-  }
+  char bytes[8];
+  for (size_t i = 0; i < 8; ++i) bytes[i] = static_cast<char>((biased >> (56 - 8 * i)) & 0xFF);
+  out->append(bytes, sizeof bytes);  // one append: this runs once per written row
 }
 
 bool DecodeToken(std::string_view* in, int64_t* token) {

@@ -92,6 +92,23 @@ bool ReferenceIsValidUtf8(std::string_view s) {
   return true;
 }
 
+TEST_CASE("FindInvalidUtf8 finds a bad byte anywhere in long ASCII runs", "[literal][utf8]") {
+  // The scan takes eight ASCII bytes at a time: bad bytes at every offset
+  // around and across those words must still be found where they are.
+  for (size_t length = 0; length < 40; ++length) {
+    std::string ascii(length, 'a');
+    CHECK(FindInvalidUtf8(ascii) == std::string_view::npos);
+    for (size_t at = 0; at <= length; ++at) {
+      std::string bad = ascii;
+      bad.insert(at, "\xff");
+      CHECK(FindInvalidUtf8(bad) == at);
+      std::string good = ascii;
+      good.insert(at, "\xc3\xa9");
+      CHECK(FindInvalidUtf8(good) == std::string_view::npos);
+    }
+  }
+}
+
 TEST_CASE("FindInvalidUtf8 agrees with a reference decoder on random bytes", "[literal][utf8]") {
   std::mt19937_64 rng(7);
   // Bytes drawn from the interesting lead and continuation values.
