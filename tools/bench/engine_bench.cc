@@ -21,38 +21,21 @@
 #include "engine/cql/key_codec.h"
 #include "engine/engine.h"
 #include "engine/store/token.h"
+#include "tools/bench/bench_util.h"
 
 namespace cellfs {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using bench::BigEndian;
+using bench::Check;
+using bench::Clock;
+using bench::Median;
+using bench::Seconds;
 
 constexpr const char* kSchema =
     "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};"
     "CREATE TABLE ks.t (pk text, ck bigint, a text, b bigint, c double, PRIMARY KEY (pk, ck));";
-
-std::string BigEndian(uint64_t v, size_t width) {
-  std::string out(width, '\0');
-  for (size_t i = width; i-- > 0; v >>= 8) out[i] = static_cast<char>(v & 0xFF);
-  return out;
-}
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-void Check(const Status& s, const char* what) {
-  if (!s.ok()) {
-    std::fprintf(stderr, "%s: %s\n", what, s.ToString().c_str());
-    std::exit(1);
-  }
-}
 
 // One benchmark row: the values of the five columns.
 struct Row {

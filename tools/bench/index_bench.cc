@@ -14,12 +14,17 @@
 #include "engine/cql/cql_parser.h"
 #include "engine/engine.h"
 #include "engine/store/index_iterator.h"
+#include "tools/bench/bench_util.h"
 
 namespace cellfs {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using bench::BigEndian;
+using bench::Check;
+using bench::Clock;
+using bench::Median;
+using bench::Seconds;
 
 // users (org, id): 10 rows per org; country takes 3 values, tag is "rare"
 // on 10 rows of the table and "common" on the rest.
@@ -27,28 +32,6 @@ constexpr const char* kSchema =
     "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};"
     "CREATE TABLE ks.users (org bigint, id int, name text, country text, tag text, "
     "PRIMARY KEY (org, id));";
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-void Check(const Status& s, const char* what) {
-  if (!s.ok()) {
-    std::fprintf(stderr, "%s: %s\n", what, s.ToString().c_str());
-    std::exit(1);
-  }
-}
-
-std::string BigEndian(uint64_t v, size_t width) {
-  std::string out(width, '\0');
-  for (size_t i = width; i-- > 0; v >>= 8) out[i] = static_cast<char>(v & 0xFF);
-  return out;
-}
 
 void RunCql(Engine& engine, const std::string& cql) {
   CqlParser parser(cql);
