@@ -183,10 +183,9 @@ Status Engine::Apply(Mutation&& mutation) {
       }
       if (batch.mixed_index_sets ||
           storage::IndexFingerprint(*table) != batch.index_fingerprints[i]) {
-        return Status::FailedPrecondition(
-            "the indexes of table " + table->def.name +
-            " changed while the write was prepared; nothing was written: "
-            "retry it");
+        return Status::Aborted("the indexes of table " + table->def.name +
+                               " changed while the write was prepared; nothing was written: "
+                               "retry it");
       }
     }
     CELLFS_RETURN_IF_ERROR(core_->commit->Write(consumed.batch_->batch.get(), &ticket));

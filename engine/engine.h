@@ -83,7 +83,10 @@ class Engine {
 
   // Stores every operation of `mutation` atomically, then waits as the
   // commit mode says. NotFound when a table it writes was dropped since;
-  // IOError, NoSpace or ReadOnly when storage fails. When the log write
+  // IOError, NoSpace or ReadOnly when storage fails. Aborted, with nothing
+  // written, when an index of a table it writes was created or dropped
+  // after the mutation wrote to it (its entries would be wrong): the
+  // caller may build it again and retry. When the log write
   // itself fails nothing of the batch is applied. In group mode the batch
   // is written first and its shared sync may fail afterwards: then the
   // write is not acknowledged, readers of this engine may see it until it

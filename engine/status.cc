@@ -28,6 +28,8 @@ std::string_view CodeName(StatusCode code) {
       return "ReadOnly";
     case StatusCode::kNoSpace:
       return "NoSpace";
+    case StatusCode::kAborted:
+      return "Aborted";
   }
   return "Unknown";
 }

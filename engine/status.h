@@ -25,6 +25,7 @@ enum class StatusCode {
   kIOError,             // the storage layer failed
   kReadOnly,            // a write to a store opened read-only, or on a read-only device
   kNoSpace,             // the storage device is full
+  kAborted,             // a write raced a schema change and was not applied: retry it
 };
 
 // Status is a value type: cheap to copy when ok (no allocation), carrying a
@@ -51,6 +52,7 @@ class [[nodiscard]] Status {
   static Status IOError(std::string m) { return {StatusCode::kIOError, std::move(m)}; }
   static Status ReadOnly(std::string m) { return {StatusCode::kReadOnly, std::move(m)}; }
   static Status NoSpace(std::string m) { return {StatusCode::kNoSpace, std::move(m)}; }
+  static Status Aborted(std::string m) { return {StatusCode::kAborted, std::move(m)}; }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }

@@ -204,6 +204,9 @@ Status PlanSelect(const TableDef& table, const SelectStatement& select, SelectPl
   if (plan->aggregate && select.per_partition_limit) {
     return Invalid("PER PARTITION LIMIT is not allowed with aggregate queries.");
   }
+  if (!ordering.empty() && where.uses_index()) {
+    return Invalid("ORDER BY with 2ndary indexes is not supported.");
+  }
   if (!ordering.empty()) {
     CELLFS_RETURN_IF_ERROR(PlanOrdering(table, ordering, select, where, &plan->reversed));
   }

@@ -102,7 +102,8 @@ class ReadView {
 
   // The matches of `table`'s index `index` (its position in def.indexes)
   // within `bounds`. FailedPrecondition "The secondary index 'x' is not yet
-  // available" while the index is being built; InvalidArgument when a
+  // available" while the index is being built; NotFound when it has been
+  // dropped since `table` was looked up; InvalidArgument when a
   // bound is not a valid value of IndexedValueType, or for a range on an
   // index of collection elements (only equality, as CONTAINS).
   Result<std::unique_ptr<IndexIterator>> NewIndexIterator(const TableHandle& table, size_t index,

@@ -116,6 +116,13 @@ bool SelectRowReader::NextIndexedPartition() {
   if (!scan_started_) {
     scan_started_ = true;
     auto opened = IndexedPartitions::Open(view_, table, *query_.index, query_.index_value);
+    if (!opened.ok() && IndexUnusable(opened.status())) {
+      // Dropped or unbuilt since the query was planned: scan instead (the
+      // filters give the same rows).
+      query_.index.reset();
+      scan_started_ = false;
+      return NextPartition();
+    }
     if (!opened.ok()) return Fail(opened.status());
     indexed_ = std::move(opened).value();
   }

@@ -29,15 +29,21 @@ bool IndexedPartitions::Next() {
   return true;
 }
 
+bool IndexUnusable(const Status& status) {
+  return status.code() == StatusCode::kFailedPrecondition || status.code() == StatusCode::kNotFound;
+}
+
 std::optional<size_t> WholeValueIndex(const TableSchema& table, size_t column) {
+  std::optional<size_t> found;
   for (size_t i = 0; i < table.def.indexes.size(); ++i) {
     const IndexDef& index = table.def.indexes[i];
     if (index.column != table.column(column).name) continue;
-    if (index.target == IndexTargetKind::kSimple || index.target == IndexTargetKind::kFull) {
-      return i;
-    }
+    if (index.target != IndexTargetKind::kSimple && index.target != IndexTargetKind::kFull)
+      continue;
+    if (i < table.indexes.size() && table.indexes[i].built) return i;
+    if (!found) found = i;
   }
-  return std::nullopt;
+  return found;
 }
 
 }  // namespace cellfs::fs

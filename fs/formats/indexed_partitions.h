@@ -18,7 +18,8 @@ namespace cellfs::fs {
 // it keeps are exactly a scan's.
 class IndexedPartitions {
  public:
-  // Errors as ReadView::NewIndexIterator (an index still being built).
+  // Errors as ReadView::NewIndexIterator (an index still being built, or
+  // dropped since `table` was looked up: see IndexUnusable).
   static Result<std::unique_ptr<IndexedPartitions>> Open(const ReadView& view,
                                                          const TableHandle& table, size_t index,
                                                          const std::string& value);
@@ -39,8 +40,14 @@ class IndexedPartitions {
   std::vector<std::string> key_;
 };
 
+// Whether `status` from Open says only that the index cannot serve this
+// read (still being built, or dropped meanwhile): the reader then scans
+// the table, which gives the same rows.
+bool IndexUnusable(const Status& status);
+
 // The index of `table` that answers `column = value` for a whole value (a
-// plain or FULL index on that column); nullopt when none does.
+// plain or FULL index on that column, a built one first); nullopt when
+// none does.
 std::optional<size_t> WholeValueIndex(const TableSchema& table, size_t column);
 
 }  // namespace cellfs::fs

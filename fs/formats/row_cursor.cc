@@ -12,13 +12,15 @@ RowCursor::RowCursor(RowSource source, ReadView view, bool rows_only)
   if (source_.query.index) {
     auto opened = IndexedPartitions::Open(view_, source_.table, *source_.query.index,
                                           source_.query.index_value);
-    if (!opened.ok()) {
-      status_ = opened.status();
-      single_done_ = true;  // nothing to read
+    if (opened.ok()) {
+      indexed_ = std::move(opened).value();
       return;
     }
-    indexed_ = std::move(opened).value();
-    return;
+    if (!IndexUnusable(opened.status())) {
+      status_ = opened.status();
+      return;  // StartPartition finds no source: nothing is read
+    }
+    // Dropped or unbuilt since the query was planned: scan instead.
   }
   partitions_ = view_.NewPartitionIterator(source_.table);
 }

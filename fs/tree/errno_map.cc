@@ -28,6 +28,8 @@ int ErrnoOf(const Status& status) {
       return EROFS;
     case StatusCode::kNoSpace:
       return ENOSPC;
+    case StatusCode::kAborted:
+      return EAGAIN;
     case StatusCode::kCorruption:
     case StatusCode::kIOError:
       return EIO;

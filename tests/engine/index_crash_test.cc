@@ -103,7 +103,7 @@ struct Writer {
 };
 
 // One mutation of 1-3 random operations on ks.t. Index changes under a
-// prepared write refuse it (FailedPrecondition): not an error.
+// prepared write refuse it (Aborted): not an error.
 bool WriteOnce(Writer* w, std::mt19937_64& rng) {
   auto table = w->engine->FindTable("ks", "t");
   if (!table.ok()) {
@@ -155,7 +155,7 @@ bool WriteOnce(Writer* w, std::mt19937_64& rng) {
   const Status s_applied = w->engine->Apply(std::move(m));
   if (s_applied.ok()) {
     w->applied->fetch_add(1);
-  } else if (s_applied.code() != StatusCode::kFailedPrecondition && !w->env->crashed()) {
+  } else if (s_applied.code() != StatusCode::kAborted && !w->env->crashed()) {
     w->error = "Apply: " + s_applied.ToString();
     return false;
   }

@@ -987,6 +987,12 @@ TEST_CASE("a restriction an index answers needs no ALLOW FILTERING and gives a s
   }
   CHECK(filtered[0].rows.size() == 11);  // id 4's rows are deleted
   CHECK(filtered[2].rows.size() == 3);
+  // What Cassandra refuses once an index answers a restriction.
+  CHECK(run("SELECT * FROM ks.users WHERE id IN (1, 2) AND country = 'US';")
+            .error.find("Select on indexed columns and with IN clause for the PRIMARY KEY are not "
+                        "supported") != std::string::npos);
+  CHECK(run("SELECT * FROM ks.users WHERE id = 1 AND country = 'US' ORDER BY at DESC;")
+            .error.find("ORDER BY with 2ndary indexes is not supported.") != std::string::npos);
 }
 
 }  // namespace

@@ -50,6 +50,9 @@ class SelectWhere {
   bool has_partition_key_in() const;
   // Restrictions on columns other than key columns, all on static columns.
   bool has_other_restrictions() const { return !others_.empty(); }
+  // Whether an index answers a restriction (Cassandra's
+  // usesSecondaryIndexing), whatever the partitions read. After Finish.
+  bool uses_index() const { return uses_index_; }
   bool others_all_static() const;
   // Whether clustering position `position` is restricted by an =.
   bool IsClusteringRestrictedByEq(size_t position) const;
@@ -92,6 +95,7 @@ class SelectWhere {
   std::vector<Restriction> clustering_;  // sorted by first clustering position
   std::vector<Restriction> others_;      // static and regular columns, in written order
   bool key_range_ = false;
+  bool uses_index_ = false;
 };
 
 }  // namespace cellfs

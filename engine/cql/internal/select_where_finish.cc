@@ -30,6 +30,14 @@ Status SelectWhere::Finish(bool selects_only_statics, SelectPlan* plan) {
     if (!allow_filtering_ && (!index || more)) {
       return Invalid(std::string(kRequiresAllowFiltering));
     }
+    uses_index_ = index.has_value();
+    // StatementRestrictions.validateSecondaryIndexSelections.
+    const bool clustering_in = std::any_of(clustering_.begin(), clustering_.end(),
+                                           [](const auto& r) { return r.kind == Kind::kIn; });
+    if (uses_index_ && (has_partition_key_in() || clustering_in)) {
+      return Invalid(
+          "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
+    }
     if (index && plan->partitions == SelectPlan::Partitions::kAll) plan->index = std::move(index);
   }
   for (const Restriction& r : others_) {

@@ -107,6 +107,10 @@ class IndexBuild {
   Status Flush() {
     if (pending_ == 0) return Status::Ok();
     CELLFS_RETURN_IF_ERROR(core_->write_fence.Check());
+    // Unsynced: the synced catalog write that marks the index built comes
+    // after every batch in the same log, so it makes them durable with it
+    // (LevelDB syncs a log before it switches to a new one: guarded_env.h).
+    // A crash before that leaves the index unbuilt, to be built again.
     CELLFS_RETURN_IF_ERROR(core_->write_fence.Record(
         core_->storage->Commit(batch_.get(), Durability::kNone).WithContext("building an index")));
     batch_->Clear();

@@ -5,6 +5,7 @@
 
 #include "engine/cql/key_codec.h"
 #include "engine/cql/literal.h"
+#include "engine/store/internal/catalog_store.h"
 #include "engine/store/internal/element_cells.h"
 #include "engine/store/internal/index_entries.h"
 #include "engine/store/internal/read_state.h"
@@ -211,6 +212,13 @@ Result<std::unique_ptr<IndexIterator>> ReadView::NewIndexIterator(const TableHan
   if (!stored.built) {
     return Status::FailedPrecondition("The secondary index '" + table->def.indexes[index].name +
                                       "' is not yet available");
+  }
+  // The sweeper reclaims an index's entries only once its id has left the
+  // schema: while the id is live, this view's (older) snapshot holds all
+  // of them. A handle taken before a DROP INDEX can get here after it.
+  if (!state_->core->CurrentSchema()->IsLiveId(stored.id)) {
+    return Status::NotFound("The secondary index '" + table->def.indexes[index].name +
+                            "' was dropped");
   }
   std::optional<std::string> lower;
   std::optional<std::string> upper;
