@@ -66,7 +66,7 @@ TypePtr UserTypeDef::AsType(bool frozen) const {
 
 bool SameTable(const TableDef& a, const TableDef& b) {
   if (a.keyspace != b.keyspace || a.name != b.name || !(a.options == b.options) ||
-      a.indexes != b.indexes) {
+      a.indexes != b.indexes || a.view != b.view) {
     return false;
   }
   return std::equal(a.columns.begin(), a.columns.end(), b.columns.begin(), b.columns.end(),

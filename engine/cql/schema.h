@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,6 +61,37 @@ struct IndexDef {
 // "full(c)" (the column quoted where CQL needs it).
 std::string IndexTargetText(const IndexDef& index);
 
+// A restriction of a materialized view's WHERE clause other than IS NOT
+// NULL. Cassandra allows these on the view's primary key columns only.
+struct ViewRestriction {
+  enum class Op : uint8_t { kEq, kLt, kLe, kGt, kGe, kIn };
+  std::string column;  // a primary key column of the view
+  Op op = Op::kEq;
+  // Serialized values of the column's type (docs/FORMAT.md "Values"): one,
+  // or the IN list's.
+  std::vector<std::string> values;
+
+  bool operator==(const ViewRestriction&) const = default;
+};
+
+// What makes a table a materialized view (CREATE MATERIALIZED VIEW). The
+// view's own TableDef holds its columns: every primary key column of the
+// base table plus at most one of its regular columns as the view's primary
+// key, and the selected regular columns, each with the base column's name
+// and type. Its rows are the base rows whose view key columns are all
+// non-null and that satisfy `restrictions`, projected onto its columns.
+struct ViewDef {
+  std::string base_table;  // in the view's keyspace
+  // SELECT *: the view has every base column, and ALTER TABLE ADD on the
+  // base adds the column to the view too, as in Cassandra.
+  bool select_all = false;
+  std::vector<ViewRestriction> restrictions;
+  // The WHERE clause as DESCRIBE prints it ("a IS NOT NULL AND b = 1").
+  std::string where_text;
+
+  bool operator==(const ViewDef&) const = default;
+};
+
 struct TableDef {
   std::string keyspace;
   std::string name;
@@ -69,6 +101,9 @@ struct TableDef {
   TableOptions options;
   // Its secondary indexes, in creation order.
   std::vector<IndexDef> indexes;
+  // Set for a materialized view. A view shares the keyspace's table
+  // namespace; it cannot be written, indexed, or altered as a table.
+  std::optional<ViewDef> view;
 
   // The first partition_key_count() columns are the partition key, the next
   // clustering_count() the clustering key.
