@@ -15,6 +15,7 @@
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/internal/sweeper.h"
 #include "engine/store/internal/sweeper_thread.h"
+#include "engine/store/internal/view_build.h"
 #include "engine/store/internal/write_time_lease.h"
 #include "engine/store/storage/open_storage.h"
 
@@ -84,6 +85,7 @@ Status Engine::Initialize() {
     // Builds a crash interrupted start again (docs/ENGINE.md "Index builds").
     std::lock_guard ddl(core_->ddl_mutex);
     CELLFS_RETURN_IF_ERROR(storage::BuildPendingIndexes(core_.get()));
+    CELLFS_RETURN_IF_ERROR(storage::BuildPendingViews(core_.get()));
   }
   if (core_->options.background_sweeper && !core_->options.read_only) {
     sweeper_ =
@@ -135,9 +137,11 @@ Status Engine::Execute(const Statement& statement, std::string* current_keyspace
     std::unique_lock lock(core_->schema_mutex);
     core_->schema = std::move(after);
   }
-  // A new index: every write from now on adds its entries; the build adds
-  // those of the rows written before (docs/ENGINE.md "Index builds").
-  return storage::BuildPendingIndexes(core_.get());
+  // A new index or view: every write from now on adds its entries; the
+  // build adds those of the rows written before (docs/ENGINE.md "Index
+  // builds", "Materialized views").
+  CELLFS_RETURN_IF_ERROR(storage::BuildPendingIndexes(core_.get()));
+  return storage::BuildPendingViews(core_.get());
 }
 
 std::shared_ptr<const Catalog> Engine::catalog() const { return core_->CurrentSchema()->catalog(); }
@@ -183,7 +187,7 @@ Status Engine::Apply(Mutation&& mutation) {
       }
       if (batch.mixed_index_sets ||
           storage::IndexFingerprint(*table) != batch.index_fingerprints[i]) {
-        return Status::Aborted("the indexes of table " + table->def.name +
+        return Status::Aborted("the indexes or views of table " + table->def.name +
                                " changed while the write was prepared; nothing was written: "
                                "retry it");
       }

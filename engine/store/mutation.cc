@@ -159,6 +159,9 @@ Status ResolveRowGroup(const TableSchema& table, std::string_view partition_pref
 
 Status ResolvePartition(const TableSchema& table, std::span<const std::string> partition_key,
                         std::string* prefix) {
+  if (table.view) {
+    return Status::ReadOnly("Cannot directly modify a materialized view (" + table.def.name + ")");
+  }
   prefix->clear();
   return storage::AppendPartitionPrefix(table, partition_key, prefix);
 }
@@ -216,6 +219,9 @@ void Mutation::PutFragment(const TableSchema& table, std::string* group, size_t 
   if (!table.indexes.empty()) {
     storage::PutIndexEntries(table, *group, prefix_size, fragment, &b.index_values, &b.index_entry,
                              b.batch.get());
+  }
+  if (!table.views.empty()) {
+    storage::PutViewEntries(table, *group, prefix_size, fragment, &b.view_entry, b.batch.get());
   }
 }
 

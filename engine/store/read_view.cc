@@ -14,6 +14,7 @@
 #include "engine/store/internal/read_state.h"
 #include "engine/store/internal/row_iterator_impl.h"
 #include "engine/store/internal/storage_keys.h"
+#include "engine/store/internal/view_iterators.h"
 
 namespace cellfs {
 namespace {
@@ -118,6 +119,7 @@ Result<std::optional<RowFragment>> ReadView::GetRow(const TableHandle& table,
 Result<std::optional<RowFragment>> ReadView::GetRow(const TableHandle& table,
                                                     const PartitionRef& partition,
                                                     std::span<const std::string> clustering) const {
+  if (table->view) return GetViewRow(table, partition, clustering);
   std::string encoded;
   CELLFS_RETURN_IF_ERROR(storage::EncodeClustering(*table, clustering, false, &encoded));
   OpenPartition open;
@@ -134,6 +136,12 @@ Result<std::optional<RowFragment>> ReadView::GetStaticRow(
 
 Result<std::optional<RowFragment>> ReadView::GetStaticRow(const TableHandle& table,
                                                           const PartitionRef& partition) const {
+  if (table->view) {
+    if (partition.table_id() != table->id) {
+      return Status::InvalidArgument("partition reference made for another table");
+    }
+    return std::optional<RowFragment>();  // a view has no static row
+  }
   OpenPartition open;
   CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition, &open));
   return LiveStaticRow(*state_, *table, &open);
@@ -145,6 +153,13 @@ Result<std::optional<RowCell>> ReadView::GetCell(const TableHandle& table,
                                                  uint32_t column_id) const {
   const std::optional<size_t> column = table->ColumnIndexById(column_id);
   if (!column) return Status::InvalidArgument("no column with id " + std::to_string(column_id));
+  if (table->view) {
+    auto row = GetViewRow(table, partition, clustering);
+    if (!row.ok()) return row.status();
+    RowCell* cell = row->has_value() ? (*row)->FindCell(column_id) : nullptr;
+    if (cell == nullptr) return std::optional<RowCell>();
+    return std::optional<RowCell>(std::move(*cell));
+  }
   const bool is_static = table->column(*column).kind == ColumnKind::kStatic;
   std::string encoded;
   if (!is_static) {
@@ -177,6 +192,7 @@ Result<std::vector<RowCell>> ReadView::GetElements(const TableHandle& table,
   if (!def.type->is_multi_cell()) {
     return Status::InvalidArgument("column " + def.name + " is not a non-frozen collection or UDT");
   }
+  if (table->view) return GetViewElements(table, partition, clustering, column_id);
   OpenPartition open;
   CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition, &open));
   RowFragment row;
@@ -218,6 +234,14 @@ Result<bool> ReadView::IsPartitionLive(const TableHandle& table,
 
 Result<bool> ReadView::IsPartitionLive(const TableHandle& table,
                                        const PartitionRef& partition) const {
+  if (table->view) {
+    SliceSpec first;
+    first.limit = 1;
+    auto read = ReadViewPartition(table, partition, first);
+    if (!read.ok()) return read.status();
+    CELLFS_RETURN_IF_ERROR(read->rows->status());
+    return read->rows->Valid();
+  }
   OpenPartition open;
   CELLFS_RETURN_IF_ERROR(Open(*state_, fill_cache_, *table, partition, &open));
   RowFragment static_row = open.header.static_row;
@@ -257,6 +281,7 @@ Result<std::unique_ptr<RowIterator>> ReadView::NewRowIterator(
 Result<ReadView::PartitionRead> ReadView::ReadPartition(const TableHandle& table,
                                                         const PartitionRef& partition,
                                                         const SliceSpec& slice) const {
+  if (table->view) return ReadViewPartition(table, partition, slice);
   RowScan scan;
   CELLFS_RETURN_IF_ERROR(storage::ClusteringRanges(*table, slice, &scan.ranges));
   OpenPartition open;
@@ -280,6 +305,9 @@ Result<ReadView::PartitionRead> ReadView::ReadPartition(const TableHandle& table
 
 std::unique_ptr<PartitionIterator> ReadView::NewPartitionIterator(
     const TableHandle& table, std::optional<std::string> resume_after) const {
+  if (table->view) {
+    return std::make_unique<ViewPartitionIterator>(state_, *this, table, fill_cache_, resume_after);
+  }
   return std::make_unique<PartitionIteratorImpl>(state_, table, fill_cache_, resume_after);
 }
 

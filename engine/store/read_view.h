@@ -21,6 +21,10 @@ namespace cellfs {
 
 struct ReadState;  // the snapshot, shared with the iterators made from it
 
+// Every read works on a materialized view's handle too (its rows read
+// through the base table: docs/ENGINE.md "Materialized views"); a view has
+// no static row.
+//
 // Cheap to copy (a shared pointer); thread-safe: any number of threads may
 // read through one view. Made by Engine::NewReadView; the Engine must
 // outlive every view and iterator.
@@ -116,6 +120,17 @@ class ReadView {
   ReadView ForScan() const;
 
  private:
+  // The reads above for a materialized view (read_view_of_view.cc).
+  Result<std::optional<RowFragment>> GetViewRow(const TableHandle& view,
+                                                const PartitionRef& partition,
+                                                std::span<const std::string> clustering) const;
+  Result<PartitionRead> ReadViewPartition(const TableHandle& view, const PartitionRef& partition,
+                                          const SliceSpec& slice) const;
+  Result<std::vector<RowCell>> GetViewElements(const TableHandle& view,
+                                               const PartitionRef& partition,
+                                               std::span<const std::string> clustering,
+                                               uint32_t column_id) const;
+
   std::shared_ptr<const ReadState> state_;
   bool fill_cache_ = true;
 };

@@ -47,6 +47,11 @@ Status FileContext::CheckWritable() const {
 }
 
 int FileContext::QueryViewRefusal(const Node& node) const {
+  if (node.table != nullptr && node.table->def.view) {
+    return Refuse(EROFS, "materialized view " + node.table->def.keyspace + "." +
+                             node.table->def.name + " is read-only: write to its base table " +
+                             node.table->def.view->base_table);
+  }
   if (node.id.query.empty()) return 0;
   return Refuse(EROFS, "a query view (@where, @limit=, @columns=) is read-only");
 }

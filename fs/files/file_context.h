@@ -54,8 +54,9 @@ class FileContext {
   // read-only file. In that order, as Linux's open(2) checks them.
   int WriteRefusal(const Node& node) const;
   // EROFS, noted with its reason, when `node` lies beneath a query
-  // directory (@where, a table's @limit=N, @columns=): a read-only view,
-  // whatever is asked of it (write, mkdir, rm, rmdir, setxattr); else 0.
+  // directory (@where, a table's @limit=N, @columns=) or in a materialized
+  // view: read-only, whatever is asked of it (write, mkdir, rm, rmdir,
+  // setxattr); else 0.
   int QueryViewRefusal(const Node& node) const;
   // CheckWritable, then the engine's Apply.
   Status Apply(Mutation&& mutation);

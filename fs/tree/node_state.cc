@@ -113,8 +113,9 @@ Result<bool> PassesQuery(const Node& node, const ReadView& view, const RowFragme
 }  // namespace
 
 Writability WritabilityOf(const Node& node) {
-  // Everything beneath a query directory is a read-only view.
-  if (!node.id.query.empty()) {
+  // Everything beneath a query directory, and all of a materialized view,
+  // is read-only.
+  if (!node.id.query.empty() || (node.table != nullptr && node.table->view)) {
     return node.id.kind == NodeKind::kCell || node.id.kind == NodeKind::kVirtualFile
                ? Writability::kReadOnlyFile
                : Writability::kDirectory;
@@ -303,6 +304,9 @@ double TreeContext::TimeoutFor(const Node& node, const NodeState& state, int64_t
   // A row beneath a query may stop matching it when any of its cells
   // changes, which no invalidation follows: asked again on every use.
   if (!node.id.query.empty() && node.id.kind != NodeKind::kQuery) return 0;
+  // A materialized view changes with every write to its base table, which
+  // invalidates only the base's entries: asked again on every use.
+  if (node.table != nullptr && node.table->view && node.id.kind != NodeKind::kTable) return 0;
   if (node.id.kind == NodeKind::kVirtualFile && node.id.file != VirtualName::Kind::kCql) {
     return 0;  // generated: describe the current data on every stat
   }

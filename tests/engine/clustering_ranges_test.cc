@@ -37,7 +37,7 @@ TableSchema MakeTable(const std::string& create_table) {
   REQUIRE(status.ok());
   const TableDef* def = catalog.FindTable("ks", "t");
   REQUIRE(def != nullptr);
-  return TableSchema{*def, 1, std::vector<uint32_t>(def->columns.size(), 0), {}};
+  return TableSchema{*def, 1, std::vector<uint32_t>(def->columns.size(), 0), {}, {}, {}};
 }
 
 const CqlType& ClusteringType(const TableSchema& table, size_t i) {

@@ -1,7 +1,10 @@
-// Index crash rounds: simulated OS crashes (FaultEnv drops unsynced data)
-// while threads write to a table with two indexes, and while CREATE INDEX
-// builds over existing rows; after each reopen every index must be built and
-// answer exactly what a filtered full scan returns (index_scan_model.h).
+// Index and view crash rounds: simulated OS crashes (FaultEnv drops
+// unsynced data) while threads write to a table with two indexes and a
+// materialized view, and while CREATE INDEX and CREATE MATERIALIZED VIEW
+// build over existing rows; after each reopen every index must be built and
+// answer exactly what a filtered full scan returns (index_scan_model.h), and
+// every view must hold its definition applied to the base table
+// (view_model.h).
 #include <leveldb/helpers/memenv.h>
 
 #include <algorithm>
@@ -20,6 +23,7 @@
 #include "tests/engine/engine_test_util.h"
 #include "tests/engine/fault_env.h"
 #include "tests/engine/index_scan_model.h"
+#include "tests/engine/view_model.h"
 
 namespace cellfs {
 namespace {
@@ -33,9 +37,28 @@ constexpr const char* kSchema =
     "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};"
     "CREATE TABLE ks.t (k int, c int, v int, w text, s int static, PRIMARY KEY (k, c));"
     "CREATE INDEX by_v ON ks.t (v);"
-    "CREATE INDEX by_s ON ks.t (s);";
+    "CREATE INDEX by_s ON ks.t (s);"
+    "CREATE MATERIALIZED VIEW ks.t_by_v AS SELECT w FROM ks.t"
+    " WHERE v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (v, k, c);";
 constexpr const char* kLateIndex = "by_w";
-constexpr const char* kCreateLateIndex = "CREATE INDEX by_w ON ks.t (w);";
+constexpr const char* kLateView = "t_by_w";
+// The index first: a crash during its build leaves the view uncreated.
+constexpr const char* kCreateLateIndex =
+    "CREATE INDEX by_w ON ks.t (w);"
+    "CREATE MATERIALIZED VIEW ks.t_by_w AS SELECT v FROM ks.t"
+    " WHERE w IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY ((w, c), k);";
+constexpr const char* kDropLate =
+    "DROP INDEX IF EXISTS ks.by_w; DROP MATERIALIZED VIEW IF EXISTS ks.t_by_w;";
+
+// The views and what each must hold.
+struct CrashView {
+  const char* name;
+  testing::ViewSpec spec;
+};
+const CrashView kViews[] = {
+    {"t_by_v", {{"v", "k", "c"}, {"w"}, nullptr}},
+    {"t_by_w", {{"w", "c", "k"}, {"v"}, nullptr}},
+};
 constexpr int kValues = 6;  // v, s in 0..5; w in "w0".."w5"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -53,10 +76,11 @@ struct RoundPlan {
   int threads = 1;
   int32_t keys = 0;
   int crash_after = 0;  // applied writes before the writers' crash
-  // CREATE INDEX by_w: while the writers run (crash at a random moment), or
-  // alone after a first crash, crashing at the `build_crash_sync`-th sync
-  // of the log (1: the schema change itself; later: during the build or
-  // as it is marked built).
+  // CREATE INDEX by_w and CREATE MATERIALIZED VIEW t_by_w: while the
+  // writers run (crash at a random moment), or alone after a first crash,
+  // crashing at the `build_crash_sync`-th sync of the log (1: the index's
+  // schema change; 2: during its build or as it is marked built; 3 to 5:
+  // the same for the view).
   bool create_while_writing = false;
   int build_crash_sync = 0;
   int build_rows = 0;  // rows written before that CREATE INDEX
@@ -86,7 +110,7 @@ RoundPlan PlanRound(uint64_t seed) {
   plan.keys = 5 + pick(60);
   plan.crash_after = pick(plan.mode == CommitMode::kGroup ? 40 * plan.threads : 600);
   plan.create_while_writing = pick(3) == 0;
-  plan.build_crash_sync = 1 + pick(3);
+  plan.build_crash_sync = 1 + pick(5);
   plan.build_rows = 200 + pick(3000);
   return plan;
 }
@@ -190,8 +214,11 @@ struct Totals {
   int crashes = 0;
   int interrupted_builds = 0;  // reopened with by_w in the schema but not built
   int late_index_present = 0;
+  int interrupted_view_builds = 0;
+  int late_view_present = 0;
   uint64_t queries = 0;
   uint64_t matches = 0;
+  uint64_t view_rows = 0;
 };
 
 std::vector<std::string> QueryValues(const TableSchema& table, const IndexSchema& index) {
@@ -224,6 +251,15 @@ void CheckIndexes(Engine* engine, Totals* totals) {
       totals->matches += static_cast<uint64_t>(std::count(expected.begin(), expected.end(), '\n'));
     }
   }
+  for (const CrashView& spec : kViews) {
+    auto found_view = engine->FindTable("ks", spec.name);
+    if (!found_view.ok()) continue;
+    INFO("view " << spec.name);
+    CHECK(found_view.value()->view->built);
+    const std::string expected = testing::ExpectedView(*table, spec.spec, scan);
+    CHECK(testing::ActualView(view, found_view.value(), spec.spec) == expected);
+    totals->view_rows += static_cast<uint64_t>(std::count(expected.begin(), expected.end(), '\n'));
+  }
 }
 
 // Reopens after a crash: first read-only (which does not build) to see
@@ -242,6 +278,12 @@ std::unique_ptr<Engine> RecoverAndCheck(FaultEnv* env, const RoundPlan& plan, To
           IndexBounds::Equal(WText(0)));
       CHECK(refused.status().code() == StatusCode::kFailedPrecondition);
     }
+    auto late_view = probe->FindTable("ks", kLateView);
+    if (late_view.ok() && !late_view.value()->view->built) {
+      ++totals->interrupted_view_builds;
+      auto refused = probe->NewReadView().NewPartitionIterator(late_view.value());
+      CHECK(refused->status().code() == StatusCode::kFailedPrecondition);
+    }
   }
   std::unique_ptr<Engine> engine = OpenStore(env, plan);
   auto table = engine->FindTable("ks", "t");
@@ -249,6 +291,10 @@ std::unique_ptr<Engine> RecoverAndCheck(FaultEnv* env, const RoundPlan& plan, To
   if (const IndexSchema* late = table.value()->FindIndex(kLateIndex); late != nullptr) {
     ++totals->late_index_present;
     CHECK(late->built);
+  }
+  if (auto late_view = engine->FindTable("ks", kLateView); late_view.ok()) {
+    ++totals->late_view_present;
+    CHECK(late_view.value()->view->built);
   }
   CheckIndexes(engine.get(), totals);
   ++totals->crashes;
@@ -338,9 +384,7 @@ void RunRound(uint64_t seed, Totals* totals) {
 
   auto table = engine->FindTable("ks", "t");
   REQUIRE(table.ok());
-  if (table.value()->FindIndex(kLateIndex) != nullptr) {
-    REQUIRE(RunCql(engine.get(), "DROP INDEX ks.by_w;").ok());
-  }
+  REQUIRE(RunCql(engine.get(), kDropLate).ok());
   CrashDuringBuild(engine.get(), &env, plan);
   engine.reset();
   engine = RecoverAndCheck(&env, plan, totals);
@@ -357,18 +401,24 @@ std::vector<uint64_t> Seeds() {
   return seeds;
 }
 
-TEST_CASE("after an OS crash every index is built and agrees exactly with a full scan",
+TEST_CASE("after an OS crash every index and view is built and agrees exactly with a full scan",
           "[index][crash]") {
   Totals totals;
   for (uint64_t seed : Seeds()) RunRound(seed, &totals);
   std::printf(
-      "index crash: %d rounds, %d crashes, %d reopened with an unfinished build, %d with by_w, "
-      "%llu queries, %llu matches\n",
+      "index and view crash: %d rounds, %d crashes, %d reopened with an unfinished index build, "
+      "%d with by_w, %d with an unfinished view build, %d with t_by_w, %llu queries, %llu "
+      "matches, %llu view rows\n",
       totals.rounds, totals.crashes, totals.interrupted_builds, totals.late_index_present,
+      totals.interrupted_view_builds, totals.late_view_present,
       static_cast<unsigned long long>(totals.queries),
-      static_cast<unsigned long long>(totals.matches));
+      static_cast<unsigned long long>(totals.matches),
+      static_cast<unsigned long long>(totals.view_rows));
   // The rounds must reach the case they are for: a build cut by the crash.
-  if (totals.rounds >= 20) CHECK(totals.interrupted_builds > 0);
+  if (totals.rounds >= 20) {
+    CHECK(totals.interrupted_builds > 0);
+    CHECK(totals.interrupted_view_builds > 0);
+  }
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
-// Model-based random test of secondary indexes: seeded walks of writes
-// (TTLs; older, tied and newer timestamps), deletions of cells, rows, ranges
-// and partitions, collection element changes, clock steps, sweeps, reopens
-// and index drops and re-creations; after every step each index must answer
-// exactly what a full scan filtered by Cassandra's rules returns
-// (tests/engine/index_scan_model.h).
+// Model-based random test of secondary indexes and materialized views:
+// seeded walks of writes (TTLs; older, tied and newer timestamps),
+// deletions of cells, rows, ranges and partitions, collection element
+// changes, clock steps, sweeps, reopens and index and view drops and
+// re-creations; after every step each index must answer exactly what a
+// full scan filtered by Cassandra's rules returns
+// (tests/engine/index_scan_model.h), and each view must hold exactly its
+// definition applied to the base table (tests/engine/view_model.h).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -19,6 +21,7 @@
 
 #include "tests/engine/engine_test_util.h"
 #include "tests/engine/index_scan_model.h"
+#include "tests/engine/view_model.h"
 
 namespace cellfs {
 namespace {
@@ -57,6 +60,46 @@ constexpr IndexSpec kIndexes[] = {
 
 std::string Int(int32_t v) { return IntValue(v); }
 
+int32_t IntOf(const std::string& bytes) {
+  uint32_t v = 0;
+  for (char c : bytes) v = (v << 8) | static_cast<uint8_t>(c);
+  return static_cast<int32_t>(v);
+}
+
+struct ViewCase {
+  const char* name;
+  const char* cql;  // CREATE MATERIALIZED VIEW <name> ...
+  testing::ViewSpec spec;
+  bool at_start;  // created before any write; else over existing data mid-walk
+};
+
+// A view keyed by a regular column, one re-keying the base key with a
+// restriction and reversed order, and one keyed by a text column built over
+// existing data.
+const std::vector<ViewCase>& Views() {
+  static const std::vector<ViewCase> views = {
+      {"t_by_v",
+       " AS SELECT v, w, tags, m FROM t WHERE v IS NOT NULL AND pk IS NOT NULL AND pk2 IS NOT NULL"
+       " AND c IS NOT NULL PRIMARY KEY (v, pk, pk2, c)",
+       {{"v", "pk", "pk2", "c"}, {"w", "tags", "m"}, nullptr},
+       true},
+      {"t_by_c",
+       " AS SELECT w, tags FROM t WHERE pk IS NOT NULL AND pk2 IS NOT NULL AND c IS NOT NULL"
+       " AND c >= 0 PRIMARY KEY ((pk2, c), pk) WITH CLUSTERING ORDER BY (pk DESC)",
+       {{"pk2", "c", "pk"},
+        {"w", "tags"},
+        // c >= 0 in Cassandra's int order: the empty value sorts first.
+        [](const std::vector<std::string>& key) { return !key[1].empty() && IntOf(key[1]) >= 0; }},
+       true},
+      {"t_by_w",
+       " AS SELECT v, m FROM t WHERE w IS NOT NULL AND pk IS NOT NULL AND pk2 IS NOT NULL"
+       " AND c IS NOT NULL PRIMARY KEY ((w), c, pk, pk2)",
+       {{"w", "c", "pk", "pk2"}, {"v", "m"}, nullptr},
+       false},
+  };
+  return views;
+}
+
 std::string Set(const std::vector<int32_t>& elements) {
   std::string out = Int(static_cast<int32_t>(elements.size()));
   for (int32_t e : elements) out += Int(4) + Int(e);
@@ -82,6 +125,9 @@ class IndexWalk {
     for (const IndexSpec& spec : kIndexes) {
       if (spec.at_start) CreateIndex(spec);
     }
+    for (const ViewCase& view : Views()) {
+      if (view.at_start) CreateView(view);
+    }
     Refresh();
     db_.clock.AdvanceMicros(1 + static_cast<int64_t>(Below(kSecond - 1)));
     tie_base_ = db_.clock.NowMicros();
@@ -102,6 +148,7 @@ class IndexWalk {
 
   uint64_t checks() const { return checks_; }
   uint64_t matches() const { return matches_; }
+  uint64_t view_rows() const { return view_rows_; }
 
  private:
   uint64_t Below(uint64_t n) { return rng_() % n; }
@@ -192,8 +239,10 @@ class IndexWalk {
       Log("reopen");
       db_.Reopen();
       Refresh();
-    } else {
+    } else if (r < 98) {
       RecreateIndex();
+    } else {
+      RecreateView();
     }
   }
 
@@ -356,6 +405,34 @@ class IndexWalk {
       Log(std::string("CREATE INDEX ") + spec.name + " over existing data");
       CreateIndex(spec);
     }
+    for (const ViewCase& view : Views()) {
+      if (view.at_start || !second || HasView(view.name)) continue;
+      Log(std::string("CREATE MATERIALIZED VIEW ") + view.name + " over existing data");
+      CreateView(view);
+    }
+  }
+
+  bool HasView(const std::string& name) { return db_.engine->FindTable("ks", name).ok(); }
+
+  void CreateView(const ViewCase& view) {
+    db_.Ddl(std::string("CREATE MATERIALIZED VIEW ") + view.name + view.cql + ";");
+    auto handle = db_.engine->FindTable("ks", view.name);
+    Check(std::string("view ") + view.name + " exists and is built after CREATE", "yes",
+          handle.ok() && handle.value()->view && handle.value()->view->built ? "yes" : "no");
+  }
+
+  void RecreateView() {
+    const ViewCase& view = Views()[Below(Views().size())];
+    if (!HasView(view.name)) return;
+    Log(std::string("DROP and CREATE MATERIALIZED VIEW ") + view.name);
+    db_.Ddl(std::string("DROP MATERIALIZED VIEW ") + view.name + ";");
+    if (OneIn(2)) {
+      Refresh();
+      WriteStep();
+      if (OneIn(2)) Sweep();
+    }
+    CreateView(view);
+    Refresh();
   }
 
   void RecreateIndex() {
@@ -426,6 +503,15 @@ class IndexWalk {
       }
     }
     CheckRange(view, scan);
+    for (const ViewCase& spec : Views()) {
+      if (failed_) break;
+      auto handle = db_.engine->FindTable("ks", spec.name);
+      if (!handle.ok()) continue;
+      const std::string expected = testing::ExpectedView(*table_, spec.spec, scan);
+      view_rows_ += static_cast<uint64_t>(std::count(expected.begin(), expected.end(), '\n'));
+      Check(std::string("view ") + spec.name, expected,
+            testing::ActualView(view, handle.value(), spec.spec));
+    }
   }
 
   // A random range on by_v: bounds from the domain or outside it,
@@ -454,10 +540,10 @@ class IndexWalk {
     ++checks_;
     if (failed_ || expected == actual) return;
     failed_ = true;
-    std::string report = "index and scan disagree: seed " + std::to_string(seed_) + ", step " +
-                         std::to_string(step_) +
+    std::string report = "index or view and scan disagree: seed " + std::to_string(seed_) +
+                         ", step " + std::to_string(step_) +
                          " (re-run: CELLFS_MODEL_SEED=" + std::to_string(seed_) + ")\n" + what +
-                         "\nexpected (scan):\n" + expected + "actual (index):\n" + actual +
+                         "\nexpected (scan):\n" + expected + "actual (index or view):\n" + actual +
                          "last operations:\n";
     for (const std::string& line : log_) report += "  " + line + "\n";
     FAIL_CHECK(report);
@@ -477,6 +563,7 @@ class IndexWalk {
   bool failed_ = false;
   uint64_t checks_ = 0;
   uint64_t matches_ = 0;
+  uint64_t view_rows_ = 0;
   std::deque<std::string> log_;
 };
 
@@ -516,8 +603,10 @@ TEST_CASE("a range on an index leaves out the value of an exclusive lower bound"
   CHECK(testing::ActualMatches(view, t, 0, bounds) == expected);
 }
 
-TEST_CASE("every index answers exactly what a filtered full scan returns, after every step",
-          "[index][model]") {
+TEST_CASE(
+    "every index answers exactly what a filtered full scan returns and every view holds its "
+    "definition applied to the base table, after every step",
+    "[index][model]") {
   std::vector<uint64_t> seeds;
   if (auto one = EnvNumber("CELLFS_MODEL_SEED")) {
     seeds.push_back(static_cast<uint64_t>(*one));
@@ -527,17 +616,18 @@ TEST_CASE("every index answers exactly what a filtered full scan returns, after 
   }
   const int steps = static_cast<int>(EnvNumber("CELLFS_MODEL_STEPS").value_or(kDefaultSteps));
   REQUIRE(steps > 0);
-  uint64_t checks = 0, matches = 0;
+  uint64_t checks = 0, matches = 0, view_rows = 0;
   int failures = 0;
   for (uint64_t seed : seeds) {
     IndexWalk walk(seed);
     if (!walk.Run(steps)) ++failures;
     checks += walk.checks();
     matches += walk.matches();
+    view_rows += walk.view_rows();
   }
-  std::cout << "index model: " << seeds.size() << " seeds x " << steps << " steps, " << checks
-            << " checks, " << matches << " expected matches" << (failures ? "; FAILED" : "")
-            << "\n";
+  std::cout << "index and view model: " << seeds.size() << " seeds x " << steps << " steps, "
+            << checks << " checks, " << matches << " expected index matches, " << view_rows
+            << " expected view rows" << (failures ? "; FAILED" : "") << "\n";
   CHECK(failures == 0);
 }
 

@@ -251,7 +251,7 @@ TEST_CASE("a write prepared before its table's indexes changed is refused, not h
   db.Ddl("CREATE INDEX by_country ON users (country);");
   Status applied = db.engine->Apply(std::move(m));
   CHECK(applied.code() == StatusCode::kAborted);
-  CHECK_THAT(applied.message(), Catch::Contains("indexes of table users changed"));
+  CHECK_THAT(applied.message(), Catch::Contains("indexes or views of table users changed"));
   CHECK(Equal(db, "by_country", "US").empty());
 }
 

@@ -41,7 +41,7 @@ TableSchema MakeTable(const std::string& definition, uint32_t id = 7) {
   for (const ColumnDef& column : def->columns) {
     column_ids.push_back(column.is_primary_key() ? 0 : next_id++);
   }
-  return TableSchema{*def, id, column_ids, {}};
+  return TableSchema{*def, id, column_ids, {}, {}, {}};
 }
 
 // The serialized value of literal `text` in column `column` of `table`.

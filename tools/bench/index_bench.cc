@@ -1,7 +1,9 @@
-// Benchmark of secondary indexes (issue 16), each figure a ratio to its peer
-// in the same run: batched upserts into a table with 1 and 2 indexes beside
-// the same upserts into the bare table, and an index lookup of 10 matches
-// among N rows beside a read of a 10-row partition of the same table.
+// Benchmark of secondary indexes and materialized views (issue 16), each
+// figure a ratio to its peer in the same run: batched upserts into a table
+// with 1 and 2 indexes and with 1 view beside the same upserts into the bare
+// table, an index lookup of 10 matches among N rows beside a read of a
+// 10-row partition of the same table, and a read of one row through the
+// view (users by name) beside a read of one base row by its key.
 // Usage: index_bench [DIR] [repetitions] [rows]. Figures: docs/BENCHMARKS.md.
 #include <algorithm>
 #include <chrono>
@@ -106,6 +108,37 @@ double LookupMicros(Store& store) {
   return micros;
 }
 
+// Microseconds to read the user named user<n> through the view.
+double ViewRowMicros(Store& store, size_t n) {
+  const TableHandle view = store.engine->FindTable("ks", "users_by_name").value();
+  const std::string pk[] = {"user" + std::to_string(n)};
+  auto start = Clock::now();
+  auto it = std::move(store.engine->NewReadView().NewRowIterator(view, pk)).value();
+  size_t seen = 0;
+  for (; it->Valid(); it->Next()) ++seen;
+  const double micros = Seconds(start) * 1e6;
+  if (seen != 1) {
+    std::fprintf(stderr, "the view partition held %zu rows\n", seen);
+    std::exit(1);
+  }
+  return micros;
+}
+
+// Microseconds to read base row n by its key.
+double BaseRowMicros(Store& store, size_t n) {
+  const TableHandle t = store.table();
+  const std::string pk[] = {BigEndian(n / 10, 8)};
+  const std::string ck[] = {BigEndian(n % 10, 4)};
+  auto start = Clock::now();
+  auto row = store.engine->NewReadView().GetRow(t, pk, ck);
+  const double micros = Seconds(start) * 1e6;
+  if (!row.ok() || !row->has_value()) {
+    std::fprintf(stderr, "base row %zu not found\n", n);
+    std::exit(1);
+  }
+  return micros;
+}
+
 // Microseconds to read partition `org` (10 rows).
 double PartitionMicros(Store& store, uint64_t org) {
   const TableHandle t = store.table();
@@ -138,17 +171,30 @@ int Main(int argc, char** argv) {
   fs::create_directories(dir);
   const std::string one = "CREATE INDEX ON ks.users (country);";
   const std::string two = one + "CREATE INDEX ON ks.users (tag);";
+  const std::string view =
+      "CREATE MATERIALIZED VIEW ks.users_by_name AS SELECT country FROM ks.users"
+      " WHERE name IS NOT NULL AND org IS NOT NULL AND id IS NOT NULL PRIMARY KEY (name, org, id);";
+  const std::string configs[] = {"", one, two, view};
 
   std::printf("%-40s %12s %12s\n", "benchmark (medians)", "subject", "peer");
   std::printf("(ratio: subject/peer of each repetition's pair, median [min-max])\n");
-  std::vector<double> bare, with_one, with_two, lookups, partitions;
+  std::vector<double> rates[4], lookups, partitions, view_rows, base_rows;
   for (int i = 0; i < repetitions; ++i) {
-    // A B C, then C B A: no configuration always runs first.
-    const std::string order = i % 2 == 0 ? "012" : "210";
+    // A B C D, then D C B A: no configuration always runs first.
+    const std::string order = i % 2 == 0 ? "0123" : "3210";
     for (char c : order) {
-      Store store(dir / "s", c == '0' ? "" : c == '1' ? one : two);
-      const double rate = Load(store, rows);
-      (c == '0' ? bare : c == '1' ? with_one : with_two).push_back(rate);
+      const size_t config = static_cast<size_t>(c - '0');
+      Store store(dir / "s", configs[config]);
+      rates[config].push_back(Load(store, rows));
+      if (c == '3') {
+        std::vector<double> v, b;
+        for (size_t r = 0; r < 101; ++r) {
+          v.push_back(ViewRowMicros(store, r * 7919 % rows));
+          b.push_back(BaseRowMicros(store, r * 7919 % rows));
+        }
+        view_rows.push_back(Median(v));
+        base_rows.push_back(Median(b));
+      }
       if (c != '2') continue;
       std::vector<double> l, p;
       for (int r = 0; r < 101; ++r) {
@@ -159,9 +205,11 @@ int Main(int argc, char** argv) {
       partitions.push_back(Median(p));
     }
   }
-  Report("batched upserts, 1 index / bare table", with_one, bare, "rows/s");
-  Report("batched upserts, 2 indexes / bare table", with_two, bare, "rows/s");
+  Report("batched upserts, 1 index / bare table", rates[1], rates[0], "rows/s");
+  Report("batched upserts, 2 indexes / bare table", rates[2], rates[0], "rows/s");
+  Report("batched upserts, 1 view / bare table", rates[3], rates[0], "rows/s");
   Report("10-match index lookup / 10-row partition", lookups, partitions, "us");
+  Report("1-row read via view / base row by key", view_rows, base_rows, "us");
   return 0;
 }
 

@@ -41,18 +41,57 @@ using IdMap = std::map<TableName, TableIds>;
 
 constexpr size_t kTableIdBytes = 4;
 
-// Static and regular columns carry ids; key columns live in the key itself.
-bool HasColumnId(const ColumnDef& column) { return !column.is_primary_key(); }
+// Static and regular columns of a table carry ids; key columns live in the
+// key itself. A view's columns carry their base columns' ids.
+bool HasColumnId(const TableDef& table, const ColumnDef& column) {
+  return !table.view && !column.is_primary_key();
+}
 
-TableHandle MakeHandle(const TableDef& def, const TableIds* ids) {
+size_t ColumnPosition(const TableDef& def, const std::string& name) {
+  const ColumnDef* column = def.FindColumn(name);
+  return column == nullptr ? def.columns.size() : static_cast<size_t>(column - def.columns.data());
+}
+
+// How view `def` maps onto its base `base` (whose ids are `base_ids`).
+ViewSchema MakeViewSchema(const TableDef& def, const TableDef& base, const TableIds& base_ids,
+                          bool built) {
+  ViewSchema view;
+  view.built = built;
+  const size_t key_count = def.partition_key_count() + def.clustering_count();
+  for (size_t i = 0; i < key_count; ++i) {
+    const size_t in_base = ColumnPosition(base, def.columns[i].name);
+    view.base_column.push_back(in_base);
+    if (in_base < base.columns.size() && !base.columns[in_base].is_primary_key()) {
+      view.regular_key = i;
+      auto id = base_ids.column_ids.find(def.columns[i].name);
+      if (id != base_ids.column_ids.end()) view.regular_key_column_id = id->second;
+    }
+  }
+  const size_t base_key_count = base.partition_key_count() + base.clustering_count();
+  for (size_t j = 0; j < base_key_count; ++j) {
+    view.view_key_position.push_back(ColumnPosition(def, base.columns[j].name));
+  }
+  return view;
+}
+
+// `base`, when given, is the view's base table with its ids.
+TableHandle MakeHandle(const TableDef& def, const TableIds* ids,
+                       const std::pair<const TableDef*, const TableIds*>& base = {},
+                       std::vector<TableHandle> views = {}) {
   auto table = std::make_shared<TableSchema>();
   table->def = def;
   table->column_ids.assign(def.columns.size(), 0);
+  table->views = std::move(views);
   if (ids == nullptr) return table;
   table->id = ids->table_id;
+  const TableIds* column_ids = ids;
+  if (def.view && base.first != nullptr && base.second != nullptr) {
+    table->view = MakeViewSchema(def, *base.first, *base.second, ids->built);
+    column_ids = base.second;
+  }
   for (size_t i = 0; i < def.columns.size(); ++i) {
-    auto it = ids->column_ids.find(def.columns[i].name);
-    if (HasColumnId(def.columns[i]) && it != ids->column_ids.end()) {
+    auto it = column_ids->column_ids.find(def.columns[i].name);
+    if (!def.columns[i].is_primary_key() && it != column_ids->column_ids.end()) {
       table->column_ids[i] = it->second;
     }
   }
@@ -83,7 +122,7 @@ std::pair<IdMap::const_iterator, IdMap::const_iterator> KeyspaceIds(const IdMap&
 
 bool SameIds(const TableIds& a, const TableIds& b) {
   return a.table_id == b.table_id && a.column_ids == b.column_ids &&
-         a.next_column_id == b.next_column_id && a.indexes == b.indexes;
+         a.next_column_id == b.next_column_id && a.indexes == b.indexes && a.built == b.built;
 }
 
 bool SameKeyspaceIds(const IdMap& a, const IdMap& b, const std::string& keyspace) {
@@ -99,8 +138,9 @@ bool SameKeyspaceIds(const IdMap& a, const IdMap& b, const std::string& keyspace
 TableIds NewTableIds(const TableDef& def, uint32_t* next_table_id) {
   TableIds ids;
   ids.table_id = (*next_table_id)++;
+  ids.built = !def.view;  // a new view starts with a build over its base's rows
   for (const ColumnDef& column : def.columns) {
-    if (HasColumnId(column)) ids.column_ids[column.name] = ids.next_column_id++;
+    if (HasColumnId(def, column)) ids.column_ids[column.name] = ids.next_column_id++;
   }
   for (const IndexDef& index : def.indexes) ids.indexes[index.name] = {(*next_table_id)++, true};
   return ids;
@@ -114,8 +154,9 @@ TableIds KeptTableIds(const TableDef& def, const TableIds& before, uint32_t* nex
   TableIds ids;
   ids.table_id = before.table_id;
   ids.next_column_id = before.next_column_id;
+  ids.built = before.built;
   for (const ColumnDef& column : def.columns) {
-    if (!HasColumnId(column)) continue;
+    if (!HasColumnId(def, column)) continue;
     auto it = before.column_ids.find(column.name);
     ids.column_ids[column.name] = it != before.column_ids.end() ? it->second : ids.next_column_id++;
   }
@@ -145,6 +186,7 @@ std::string EncodeRecord(const KeyspaceDef& keyspace, const IdMap& ids) {
       }
       entry["indexes"] = std::move(indexes);
     }
+    if (!it->second.built) entry["built"] = false;
     tables[it->first.second] = std::move(entry);
   }
   json record = {{"cql", DescribeKeyspace(keyspace)}, {"tables", std::move(tables)}};
@@ -224,7 +266,7 @@ Status DecodeTableIds(const TableDef& table, const json& entry, TableIds* ids) {
   for (const auto& [name, value] : entry["columns"].items()) {
     const ColumnDef* column = table.FindColumn(name);
     auto id = ReadId(value);
-    if (column == nullptr || !HasColumnId(*column)) {
+    if (column == nullptr || !HasColumnId(table, *column)) {
       return Status::Corruption(where + "id for unknown column " + name);
     }
     if (!id || *id >= *next_column || !seen.insert(*id).second) {
@@ -233,9 +275,15 @@ Status DecodeTableIds(const TableDef& table, const json& entry, TableIds* ids) {
     ids->column_ids[name] = *id;
   }
   for (const ColumnDef& column : table.columns) {
-    if (HasColumnId(column) && !ids->column_ids.contains(column.name)) {
+    if (HasColumnId(table, column) && !ids->column_ids.contains(column.name)) {
       return Status::Corruption(where + "no id for column " + column.name);
     }
+  }
+  if (entry.contains("built")) {
+    if (!entry["built"].is_boolean() || !table.view) {
+      return Status::Corruption(where + "malformed built flag");
+    }
+    ids->built = entry["built"].get<bool>();
   }
   return DecodeIndexIds(table, entry, where, ids);
 }
@@ -335,10 +383,33 @@ Status CheckUniqueTableIds(const IdMap& ids, uint32_t* max_id) {
 
 SchemaState::SchemaState(std::shared_ptr<const Catalog> catalog, IdMap ids, uint32_t next_table_id)
     : catalog_(std::move(catalog)), ids_(std::move(ids)), next_table_id_(next_table_id) {
+  auto find_ids = [this](const std::string& keyspace, const std::string& table) {
+    auto it = ids_.find({keyspace, table});
+    return it == ids_.end() ? nullptr : &it->second;
+  };
   for (const auto& [keyspace_name, keyspace] : catalog_->keyspaces()) {
+    // Views first: each base table's handle holds its views' handles.
+    std::map<std::string, TableHandle> view_handles;
+    std::map<std::string, std::vector<TableHandle>> views_of;
     for (const auto& [table_name, def] : keyspace.tables) {
-      auto it = ids_.find({keyspace_name, table_name});
-      TableHandle handle = MakeHandle(def, it == ids_.end() ? nullptr : &it->second);
+      if (!def.view) continue;
+      auto base = keyspace.tables.find(def.view->base_table);
+      const bool has_base = base != keyspace.tables.end();  // the catalog never allows less
+      TableHandle handle = MakeHandle(def, find_ids(keyspace_name, table_name),
+                                      {has_base ? &base->second : nullptr,
+                                       has_base ? find_ids(keyspace_name, base->first) : nullptr});
+      if (handle->id != 0 && handle->view) views_of[def.view->base_table].push_back(handle);
+      view_handles[table_name] = std::move(handle);
+    }
+    for (const auto& [table_name, def] : keyspace.tables) {
+      TableHandle handle;
+      if (def.view) {
+        handle = view_handles[table_name];
+      } else {
+        auto own = views_of.find(table_name);
+        handle = MakeHandle(def, find_ids(keyspace_name, table_name), {},
+                            own == views_of.end() ? std::vector<TableHandle>() : own->second);
+      }
       if (handle->id != 0) tables_by_id_[handle->id] = handle;
       for (const IndexSchema& index : handle->indexes) {
         if (index.id != 0) tables_by_index_id_[index.id] = handle;
@@ -379,6 +450,13 @@ std::shared_ptr<const SchemaState> AssignIds(const SchemaState& before,
         continue;
       }
       TableIds kept = KeptTableIds(def, old->second, &next_table_id);
+      if (truncated != nullptr && def.view && truncated->first == keyspace_name &&
+          truncated->second == def.view->base_table) {
+        // TRUNCATE of the base empties its views too, as in Cassandra.
+        if (dropped_table_ids != nullptr) dropped_table_ids->push_back(old->second.table_id);
+        kept.table_id = next_table_id++;
+        kept.built = true;
+      }
       if (truncated != nullptr && *truncated == name) {
         // Every space of the table starts empty: nothing to build.
         if (dropped_table_ids != nullptr) dropped_table_ids->push_back(old->second.table_id);
@@ -406,6 +484,14 @@ std::shared_ptr<const SchemaState> AssignIds(const SchemaState& before,
     }
   }
   return std::make_shared<const SchemaState>(std::move(next), std::move(ids), next_table_id);
+}
+
+std::shared_ptr<const SchemaState> WithViewBuilt(const SchemaState& before, const TableName& view) {
+  IdMap ids = before.ids();
+  auto it = ids.find(view);
+  if (it != ids.end()) it->second.built = true;
+  return std::make_shared<const SchemaState>(before.catalog(), std::move(ids),
+                                             before.next_table_id());
 }
 
 std::shared_ptr<const SchemaState> WithIndexBuilt(const SchemaState& before, const TableName& table,

@@ -34,6 +34,10 @@ struct TableIds {
   std::map<std::string, uint32_t> column_ids;
   uint32_t next_column_id = 1;
   std::map<std::string, IndexIds> indexes;
+  // A materialized view: false while entries for the base rows written
+  // before it are still being added. Always true for a table. A view's
+  // columns have no ids of their own: they carry their base columns'.
+  bool built = true;
 };
 
 // The schema with its ids: what the engine reads tables from. Immutable once
@@ -78,6 +82,10 @@ std::shared_ptr<const SchemaState> AssignIds(
     const SchemaState& before, std::shared_ptr<const Catalog> next,
     std::vector<uint32_t>* dropped_table_ids,
     const std::pair<std::string, std::string>* truncated = nullptr);
+
+// `before` with view `view` (keyspace, name) marked built.
+std::shared_ptr<const SchemaState> WithViewBuilt(const SchemaState& before,
+                                                 const std::pair<std::string, std::string>& view);
 
 // `before` with index `index` of table `table` marked built.
 std::shared_ptr<const SchemaState> WithIndexBuilt(const SchemaState& before,

@@ -124,6 +124,7 @@ void PutIndexEntries(const TableSchema& table, std::string_view group, size_t pr
 uint64_t IndexFingerprint(const TableSchema& table) {
   uint64_t fingerprint = 0;
   for (const IndexSchema& index : table.indexes) fingerprint = fingerprint * 1000003 + index.id;
+  for (const TableHandle& view : table.views) fingerprint = fingerprint * 1000003 + view->id;
   return fingerprint;
 }
 

@@ -57,8 +57,9 @@ void PutIndexEntries(const TableSchema& table, std::string_view group, size_t pr
 void AppendIndexValue(const TableSchema& table, const IndexSchema& index, const RowCell& cell,
                       std::string* out);
 
-// Identifies the set of `table`'s indexes (their ids): a write prepared
-// with one set must not land once the set has changed.
+// Identifies the set of `table`'s indexes and materialized views (their
+// ids): a write prepared with one set must not land once the set has
+// changed.
 uint64_t IndexFingerprint(const TableSchema& table);
 
 }  // namespace cellfs::storage

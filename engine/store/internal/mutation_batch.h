@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/store/internal/view_entries.h"
 #include "engine/store/mutation.h"
 #include "engine/store/row_fragment.h"
 #include "engine/store/storage/storage.h"
@@ -46,8 +47,8 @@ struct Mutation::Batch {
   std::unique_ptr<storage::Batch> batch;
   std::vector<uint32_t> table_ids;  // distinct; usually one
   // Parallel to table_ids: IndexFingerprint of the schema each was written
-  // with. Apply refuses a batch whose table's indexes changed since, so
-  // no write lands without the entries of an index that exists.
+  // with. Apply refuses a batch whose table's indexes or views changed
+  // since, so no write lands without the entries of one that exists.
   std::vector<uint64_t> index_fingerprints;
   bool mixed_index_sets = false;
   // Scratch buffers reused by every operation.
@@ -59,6 +60,7 @@ struct Mutation::Batch {
   std::string group;
   std::vector<std::string> index_values;  // secondary-index values of one fragment
   std::string index_entry;
+  storage::ViewEntryScratch view_entry;  // materialized-view entries of one fragment
   FragmentBuilder row;
   FragmentBuilder static_row;
 

@@ -308,6 +308,11 @@ void AppendIndexPrefix(uint32_t index_id, std::string* out) {
   AppendBigEndian(index_id, kTableIdBytes, out);
 }
 
+void AppendViewPrefix(uint32_t view_id, std::string* out) {
+  out->push_back(kViewTag);
+  AppendBigEndian(view_id, kTableIdBytes, out);
+}
+
 void AppendPartitionPrefix(uint32_t table_id, const PartitionKey& key, std::string* out) {
   AppendTablePrefix(table_id, out);
   EncodeToken(key.token, out);

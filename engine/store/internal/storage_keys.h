@@ -23,6 +23,7 @@ inline constexpr char kDataTag = 'D';     // D table token pk kind ... -> data e
 inline constexpr char kDroppedTag = 'G';  // G u32 table id          -> dropped, data to reclaim
 inline constexpr char kExpiryTag = 'X';   // X i64 due data-key      -> expiry index
 inline constexpr char kIndexTag = 'I';    // I u32 index id value row -> a secondary-index entry
+inline constexpr char kViewTag = 'V';     // V u32 view id token pk ck -> a materialized-view entry
 
 // What a data entry inside a partition holds. The kind byte follows the
 // partition key, so a partition's deletions and static row come before its
@@ -83,6 +84,11 @@ Status DecodePartitionKey(const TableSchema& table, std::string_view encoded,
 void AppendTablePrefix(uint32_t table_id, std::string* out);
 // 'I' || u32 index id: an index's entries' space (docs/FORMAT.md "Index entries").
 void AppendIndexPrefix(uint32_t index_id, std::string* out);
+// 'V' || u32 view id: a materialized view's entries' space (docs/FORMAT.md
+// "View entries"). Its keys are shaped as data keys without kind and
+// sequence, so DataAddress and PartitionShardLength (with the view's
+// schema) split them.
+void AppendViewPrefix(uint32_t view_id, std::string* out);
 // Table prefix || token (EncodeToken) || key.encoded.
 void AppendPartitionPrefix(uint32_t table_id, const PartitionKey& key, std::string* out);
 // The same bytes straight from the key's values, validated as

@@ -476,10 +476,12 @@ Status Sweep::ReclaimDroppedTables() {
 // for backends that keep shards apart).
 Status Sweep::ReclaimTable(std::string_view dropped_key, uint32_t table_id, size_t* budget) {
   std::unique_ptr<Batch> batch = NewBatch();
-  // An id is a table's (its data space) or an index's (its entries' space).
-  std::string spaces[2];
+  // An id is a table's (its data space), an index's or a view's (its
+  // entries' space).
+  std::string spaces[3];
   AppendTablePrefix(table_id, &spaces[0]);
   AppendIndexPrefix(table_id, &spaces[1]);
+  AppendViewPrefix(table_id, &spaces[2]);
   for (const std::string& space : spaces) {
     std::unique_ptr<Cursor> it = core_->storage->NewCursor(nullptr, {space, {}}, {false});
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
