@@ -148,9 +148,12 @@ int DirectoryOps::RmDir(uint64_t parent, std::string_view name) {
     case NodeKind::kKeyspace:
     case NodeKind::kTable: {
       if (HasLiveChild(*tree_, child)) return ENOTEMPTY;
+      // An empty materialized view's directory goes as a table's does.
+      const bool view = child.table != nullptr && child.table->view;
       std::string what = child.id.kind == NodeKind::kKeyspace
                              ? "DROP KEYSPACE " + QuoteIdentifier(child.id.keyspace)
-                             : "DROP TABLE " + QuoteIdentifier(child.id.keyspace) + "." +
+                             : std::string(view ? "DROP MATERIALIZED VIEW " : "DROP TABLE ") +
+                                   QuoteIdentifier(child.id.keyspace) + "." +
                                    QuoteIdentifier(child.id.table);
       Status s = RunStatement(tree_->engine, what);
       return s.ok() ? 0 : ErrnoFromStatus(s);
