@@ -274,6 +274,17 @@ TEST_CASE("ALTER TABLE ADD reaches SELECT * views only; RENAME reaches every vie
   CHECK(TableOf(catalog, "some_u").view->where_text == "id IS NOT NULL");
 }
 
+TEST_CASE("a static column cannot join a base that has a SELECT * view", "[view_schema]") {
+  const std::string all_e =
+      "CREATE MATERIALIZED VIEW all_e AS SELECT * FROM e WHERE k IS NOT NULL AND c IS NOT NULL "
+      "PRIMARY KEY (c, k);\n";
+  CHECK_THAT(ErrorOf(all_e + "ALTER TABLE e ADD st int static;"),
+             Catch::Contains("cannot add static column st to table e: its materialized view all_e "
+                             "selects *"));
+  CHECK(ErrorOf(all_e + "ALTER TABLE e ADD x int;").empty());
+  CHECK(ErrorOf(std::string(kByV) + "ALTER TABLE t ADD st2 int static;").empty());
+}
+
 TEST_CASE("DROP KEYSPACE takes its views with it", "[view_schema]") {
   Catalog catalog;
   REQUIRE(RunScript(catalog, std::string(kSchema) + kByV + "DROP KEYSPACE ks;").ok());

@@ -324,6 +324,21 @@ Status CheckAlterTable(const KeyspaceDef& keyspace, const TableDef& table,
     return Invalid(
         "Cannot use ALTER TABLE on a materialized view; use ALTER MATERIALIZED VIEW instead");
   }
+  // Cassandra takes a static column into a base with a SELECT * view and
+  // leaves it out of the view; the view's CREATE statement then names a
+  // base with a static column, which no CREATE can replay, and cellfs
+  // stores a keyspace as those statements.
+  if (statement.action == AlterTable::Action::kAdd) {
+    for (const ColumnExpr& added : statement.added) {
+      if (!added.is_static || table.FindColumn(added.name) != nullptr) continue;
+      for (const std::string& name : ViewsOf(keyspace, table.name)) {
+        if (!keyspace.tables.at(name).view->select_all) continue;
+        return Status::NotSupported("cannot add static column " + added.name + " to table " +
+                                    table.name + ": its materialized view " + name +
+                                    " selects *, and cellfs could not store that view");
+      }
+    }
+  }
   if (statement.action == AlterTable::Action::kWith && !ViewsOf(keyspace, table.name).empty()) {
     TableOptions options = table.options;
     if (ApplyTableOptions(statement.options, &options).ok() && options.gc_grace_seconds == 0) {
