@@ -69,6 +69,11 @@ TEST_CASE("ALTER KEYSPACE takes IF EXISTS and options", "[parser]") {
     CHECK(alter.name == "ks");
     CHECK_FALSE(alter.if_exists);
     REQUIRE(alter.options.size() == 1);
+    const auto describe =
+        std::get<DescribeStatement>(ParseOne("DESCRIBE MATERIALIZED VIEW ks.v").body);
+    CHECK(describe.kind == DescribeStatement::Kind::kView);
+    CHECK(describe.name.keyspace == "ks");
+    CHECK(describe.name.name == "v");
     CHECK(alter.options[0].value.text == "true");
   }
   SECTION("IF EXISTS, SCHEMA synonym") {
@@ -658,6 +663,11 @@ TEST_CASE("CREATE MATERIALIZED VIEW parses its selection, relations, key and opt
       std::get<AlterView>(ParseOne("ALTER MATERIALIZED VIEW v WITH comment = 'x'").body);
   CHECK(alter.view.name == "v");
   REQUIRE(alter.options.size() == 1);
+  const auto describe =
+      std::get<DescribeStatement>(ParseOne("DESCRIBE MATERIALIZED VIEW ks.v").body);
+  CHECK(describe.kind == DescribeStatement::Kind::kView);
+  CHECK(describe.name.keyspace == "ks");
+  CHECK(describe.name.name == "v");
   CHECK(Outline("CREATE MATERIALIZED VIEW v AS SELECT * FROM t WHERE token(a) > 0 PRIMARY KEY "
                 "(a); DROP TABLE after;") ==
         std::vector<std::string>{"error: line 1:53: Cannot use token relation when defining a "

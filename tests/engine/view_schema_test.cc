@@ -365,6 +365,15 @@ TEST_CASE("DESCRIBE KEYSPACE text of views loads back to an equal keyspace", "[v
   REQUIRE(created.ok());
   const std::string text = DescribeKeyspace(*catalog.FindKeyspace("ks"));
   INFO(text);
+  CHECK_THAT(text, Catch::Contains("\nCREATE MATERIALIZED VIEW ks.\"Odd_view\" AS\n"
+                                   "    SELECT *\n"
+                                   "    FROM ks.\"Odd\"\n"
+                                   "    WHERE \"K\" IN (1, -2) AND \"select\" > 'a''b' AND "
+                                   "\"select\" < 'z' AND v IS NOT NULL\n"
+                                   "    PRIMARY KEY (v, \"select\", \"K\")\n"
+                                   " WITH CLUSTERING ORDER BY (\"select\" DESC, \"K\" ASC)\n"
+                                   "    AND gc_grace_seconds = 7\n"
+                                   "    AND comment = 'it''s';\n"));
   Catalog reloaded;
   REQUIRE(RunScript(reloaded, text).ok());
   CHECK(SameKeyspace(*reloaded.FindKeyspace("ks"), *catalog.FindKeyspace("ks")));
