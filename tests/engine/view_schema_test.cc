@@ -69,14 +69,13 @@ TEST_CASE("a view's restrictions are typed, and its WHERE text is Cassandra's", 
   Catalog catalog;
   REQUIRE(RunScript(catalog, std::string(kSchema) +
                                  "CREATE MATERIALIZED VIEW r AS SELECT * FROM e WHERE k IN (1, 2) "
-                                 "AND c >= $$it's$$ AND v IS NOT NULL AND c IS NOT NULL "
+                                 "AND c >= $$it's$$ AND v IS NOT NULL "
                                  "PRIMARY KEY ((v, k), c) WITH CLUSTERING ORDER BY (c ASC) "
                                  "AND comment = 'x';\n")
               .ok());
   const TableDef& view = TableOf(catalog, "r");
   CHECK(view.view->select_all);
-  CHECK(view.view->where_text ==
-        "k IN (1, 2) AND c >= 'it''s' AND v IS NOT NULL AND c IS NOT NULL");
+  CHECK(view.view->where_text == "k IN (1, 2) AND c >= 'it''s' AND v IS NOT NULL");
   REQUIRE(view.view->restrictions.size() == 2);
   CHECK(view.view->restrictions[0].column == "k");
   CHECK(view.view->restrictions[0].op == ViewRestriction::Op::kIn);
@@ -191,6 +190,28 @@ TEST_CASE("CREATE MATERIALIZED VIEW refuses what Cassandra refuses, in its words
   CHECK_THAT(ErrorOf("CREATE MATERIALIZED VIEW nope.m AS SELECT * FROM u WHERE k IS NOT NULL "
                      "PRIMARY KEY (k);"),
              Catch::Contains("Keyspace 'nope' doesn't exist"));
+  CHECK_THAT(ErrorOf("CREATE MATERIALIZED VIEW m AS SELECT * FROM u WHERE k IS NOT NULL AND "
+                     "k = 1 PRIMARY KEY (k);"),
+             Catch::Contains("k cannot be restricted by a relation if it includes an IS NOT NULL "
+                             "clause"));
+  CHECK_THAT(ErrorOf("CREATE MATERIALIZED VIEW m AS SELECT * FROM u WHERE k = 1 AND k = 2 "
+                     "PRIMARY KEY (k);"),
+             Catch::Contains("k cannot be restricted by more than one relation if it includes an "
+                             "Equal"));
+  CHECK_THAT(ErrorOf("CREATE MATERIALIZED VIEW m AS SELECT * FROM u WHERE k IN (1) AND k > 0 "
+                     "PRIMARY KEY (k);"),
+             Catch::Contains("k cannot be restricted by more than one relation if it includes a "
+                             "IN"));
+  CHECK_THAT(ErrorOf("CREATE MATERIALIZED VIEW m AS SELECT * FROM u WHERE k > 0 AND k IS NOT "
+                     "NULL PRIMARY KEY (k);"),
+             Catch::Contains("Column \"k\" cannot be restricted by both an equality and an "
+                             "inequality relation"));
+  CHECK_THAT(ErrorOf("CREATE MATERIALIZED VIEW m AS SELECT * FROM u WHERE k > 0 AND k >= 1 "
+                     "PRIMARY KEY (k);"),
+             Catch::Contains("More than one restriction was found for the start bound on k"));
+  CHECK(ErrorOf("CREATE MATERIALIZED VIEW m AS SELECT * FROM u WHERE k > 0 AND k <= 9 "
+                "PRIMARY KEY (k);")
+            .empty());
   CHECK_THAT(ErrorOf("CREATE MATERIALIZED VIEW m AS SELECT * FROM u WHERE token(k) > 0 "
                      "PRIMARY KEY (k);"),
              Catch::Contains("Cannot use token relation when defining a materialized view"));
@@ -257,8 +278,8 @@ TEST_CASE("ALTER TABLE ADD reaches SELECT * views only; RENAME reaches every vie
           "[view_schema]") {
   Catalog catalog;
   REQUIRE(RunScript(catalog, std::string(kSchema) + kByV +
-                                 "CREATE MATERIALIZED VIEW all_u AS SELECT * FROM u WHERE k IS NOT "
-                                 "NULL AND k > 0 PRIMARY KEY (k);\n"
+                                 "CREATE MATERIALIZED VIEW all_u AS SELECT * FROM u WHERE k > 0 "
+                                 "PRIMARY KEY (k);\n"
                                  "CREATE MATERIALIZED VIEW some_u AS SELECT k, a FROM u WHERE k IS "
                                  "NOT NULL PRIMARY KEY (k);\n"
                                  "ALTER TABLE u ADD (aa int, zz text);\n"
@@ -269,7 +290,7 @@ TEST_CASE("ALTER TABLE ADD reaches SELECT * views only; RENAME reaches every vie
   CHECK(ColumnsOf(TableOf(catalog, "some_u")) == "id(pk) a");
   CHECK(ColumnsOf(TableOf(catalog, "by_v")) == "v(pk) k(asc) c(desc) w");
   const ViewDef& all = *TableOf(catalog, "all_u").view;
-  CHECK(all.where_text == "id IS NOT NULL AND id > 0");
+  CHECK(all.where_text == "id > 0");
   CHECK(all.restrictions.at(0).column == "id");
   CHECK(TableOf(catalog, "some_u").view->where_text == "id IS NOT NULL");
 }
@@ -357,10 +378,10 @@ TEST_CASE("DESCRIBE KEYSPACE text of views loads back to an equal keyspace", "[v
                    "BY (\"select\" DESC, \"K\" ASC) AND comment = 'it''s' AND "
                    "gc_grace_seconds = 7;\n"
                    "CREATE MATERIALIZED VIEW by_ts AS SELECT \"K\", \"select\", ts, b FROM "
-                   "\"Odd\" WHERE ts IS NOT NULL AND \"K\" IS NOT NULL AND \"select\" IS NOT "
-                   "NULL AND \"K\" = 3 PRIMARY KEY (ts, \"K\", \"select\");\n"
-                   "CREATE MATERIALIZED VIEW all_u AS SELECT * FROM u WHERE k IS NOT NULL "
-                   "AND k >= 0 PRIMARY KEY (k);\n");
+                   "\"Odd\" WHERE ts IS NOT NULL AND \"select\" IS NOT NULL AND \"K\" = 3 "
+                   "PRIMARY KEY (ts, \"K\", \"select\");\n"
+                   "CREATE MATERIALIZED VIEW all_u AS SELECT * FROM u WHERE k >= 0 "
+                   "PRIMARY KEY (k);\n");
   INFO(created.ToString());
   REQUIRE(created.ok());
   const std::string text = DescribeKeyspace(*catalog.FindKeyspace("ks"));

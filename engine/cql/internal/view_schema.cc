@@ -121,6 +121,7 @@ Status ApplyWhere(const CreateView& s, const TableDef& base, ViewDef* view) {
   std::set<std::string> restricted;
   std::vector<std::string> illegal;
   std::vector<std::string> texts;
+  ViewRelationMerger merger;
   for (const ViewRelation& relation : s.where) {
     const ColumnDef* column = base.FindColumn(relation.relation.column);
     if (column == nullptr) {
@@ -129,9 +130,13 @@ Status ApplyWhere(const CreateView& s, const TableDef& base, ViewDef* view) {
     }
     restricted.insert(column->name);
     texts.push_back(ViewRelationText(relation));
-    if (relation.is_not_null) continue;
+    if (relation.is_not_null) {
+      CELLFS_RETURN_IF_ERROR(merger.Add(relation, column->name));
+      continue;
+    }
     ViewRestriction restriction;
     CELLFS_RETURN_IF_ERROR(TypeViewRelation(*column, relation.relation, &restriction));
+    CELLFS_RETURN_IF_ERROR(merger.Add(relation, column->name));
     if (!column->is_primary_key() &&
         std::find(illegal.begin(), illegal.end(), column->name) == illegal.end()) {
       illegal.push_back(column->name);

@@ -91,6 +91,42 @@ Status TypeViewRelation(const ColumnDef& column, const Relation& relation, ViewR
   return Status::Ok();
 }
 
+Status ViewRelationMerger::Add(const ViewRelation& relation, const std::string& column) {
+  auto [it, added] = seen_.try_emplace(column);
+  Seen& seen = it->second;
+  const Relation::Op op = relation.relation.op;
+  const bool slice = !relation.is_not_null && op != Relation::Op::kEq && op != Relation::Op::kIn;
+  const bool start = slice && (op == Relation::Op::kGt || op == Relation::Op::kGe);
+  if (!added) {
+    if (seen.not_null) {
+      return Status::InvalidArgument(
+          column + " cannot be restricted by a relation if it includes an IS NOT NULL clause");
+    }
+    if (seen.eq) {
+      return Status::InvalidArgument(
+          column + " cannot be restricted by more than one relation if it includes an Equal");
+    }
+    if (seen.in) {
+      return Status::InvalidArgument(
+          column + " cannot be restricted by more than one relation if it includes a IN");
+    }
+    if (!slice) {
+      return Status::InvalidArgument(
+          "Column \"" + column +
+          "\" cannot be restricted by both an equality and an inequality relation");
+    }
+    if (start ? seen.start : seen.end) {
+      return Status::InvalidArgument("More than one restriction was found for the " +
+                                     std::string(start ? "start" : "end") + " bound on " + column);
+    }
+  }
+  seen.not_null = relation.is_not_null;
+  seen.eq = !relation.is_not_null && op == Relation::Op::kEq;
+  seen.in = !relation.is_not_null && op == Relation::Op::kIn;
+  if (slice) (start ? seen.start : seen.end) = true;
+  return Status::Ok();
+}
+
 void RenameViewColumn(const std::string& from, const std::string& to, TableDef* view) {
   for (ColumnDef& c : view->columns) {
     if (c.name == from) c.name = to;

@@ -3,6 +3,7 @@
 // rename of a key column through both.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "engine/cql/cql_statement.h"
@@ -21,6 +22,27 @@ std::string ViewRelationText(const ViewRelation& relation);
 // serialized. InvalidArgument with Cassandra's words for a null term or a
 // term that does not fit the type.
 Status TypeViewRelation(const ColumnDef& column, const Relation& relation, ViewRestriction* out);
+
+// Cassandra's merge of the relations a WHERE clause puts on one column
+// (StatementRestrictions' doMergeWith): IS NOT NULL, = and IN take no
+// other relation on their column; ranges combine once per bound. Not
+// thread-safe; one per WHERE clause.
+class ViewRelationMerger {
+ public:
+  // Adds `relation`, on the column named `column`; InvalidArgument in
+  // Cassandra's words when the column's earlier relations refuse it.
+  Status Add(const ViewRelation& relation, const std::string& column);
+
+ private:
+  struct Seen {
+    bool not_null = false;
+    bool eq = false;
+    bool in = false;
+    bool start = false;  // > or >=
+    bool end = false;    // < or <=
+  };
+  std::map<std::string, Seen> seen_;
+};
 
 // Renames `from` to `to` in `view`'s columns, restrictions and WHERE text.
 // REQUIRES: view->view is set.
