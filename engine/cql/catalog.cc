@@ -9,6 +9,7 @@
 #include "engine/cql/internal/schema_options.h"
 #include "engine/cql/internal/table_builder.h"
 #include "engine/cql/internal/type_resolver.h"
+#include "engine/cql/internal/view_schema.h"
 
 namespace cellfs {
 namespace {
@@ -165,9 +166,14 @@ class StatementApplier {
   Status operator()(const DropTable& s) {
     KeyspaceDef* keyspace = nullptr;
     Status found = FindKeyspaceOf(s.table, &keyspace);
-    if (found.ok() && keyspace->tables.erase(s.table.name) == 1) {
-      Report(change_, SchemaChange::Kind::kDropped, keyspace->name, s.table.name);
-      return Status::Ok();
+    if (found.ok()) {
+      auto it = keyspace->tables.find(s.table.name);
+      if (it != keyspace->tables.end()) {
+        CELLFS_RETURN_IF_ERROR(CheckDropTable(*keyspace, it->second));
+        keyspace->tables.erase(it);
+        Report(change_, SchemaChange::Kind::kDropped, keyspace->name, s.table.name);
+        return Status::Ok();
+      }
     }
     if (s.if_exists) return Status::Ok();
     if (!found.ok()) return found;
@@ -185,9 +191,12 @@ class StatementApplier {
       return Fail(
           Status::NotFound("table " + keyspace->name + "." + s.table.name + " does not exist"));
     }
+    CELLFS_RETURN_IF_ERROR(CheckAlterTable(*keyspace, it->second, s));
     auto altered = AlterTableDef(s, *keyspace, it->second);
     if (!altered.ok()) return altered.status();
+    const TableDef before = it->second;
     it->second = std::move(altered).value();
+    PropagateAlterTable(s, before, it->second, keyspace);
     Report(change_, SchemaChange::Kind::kUpdated, keyspace->name, s.table.name);
     return Status::Ok();
   }
@@ -344,6 +353,7 @@ class StatementApplier {
     if (!keyspace->tables.contains(s.table.name)) {
       return Positioned(s.table.position, Status::NotFound("unconfigured table " + s.table.name));
     }
+    CELLFS_RETURN_IF_ERROR(CheckTruncatableTable(keyspace->tables.at(s.table.name)));
     Report(change_, SchemaChange::Kind::kTruncated, keyspace->name, s.table.name);
     return Status::Ok();
   }
@@ -373,6 +383,41 @@ class StatementApplier {
           Status::InvalidArgument("Index '" + ks + "." + s.index.name + "' doesn't exist'"));
     }
     Report(change_, SchemaChange::Kind::kUpdated, ks, table);
+    return Status::Ok();
+  }
+
+  Status operator()(const CreateView& s) {
+    std::string ks;
+    CELLFS_RETURN_IF_ERROR(ViewStatementKeyspace(s, current_, &ks));
+    auto keyspace = keyspaces_.find(ks);
+    if (keyspace == keyspaces_.end()) {
+      return Fail(Status::InvalidArgument("Keyspace '" + ks + "' doesn't exist"));
+    }
+    bool added = false;
+    CELLFS_RETURN_IF_ERROR(AddView(s, &keyspace->second, &added));
+    if (added) Report(change_, SchemaChange::Kind::kCreated, ks, s.view.name);
+    return Status::Ok();
+  }
+
+  // Cassandra's DropViewStatement, message included.
+  Status operator()(const DropView& s) {
+    TableDef* view = nullptr;
+    std::string ks;
+    CELLFS_RETURN_IF_ERROR(FindView(s.view, s.if_exists, &ks, &view));
+    if (view == nullptr) return Status::Ok();
+    keyspaces_.at(ks).tables.erase(s.view.name);
+    Report(change_, SchemaChange::Kind::kDropped, ks, s.view.name);
+    return Status::Ok();
+  }
+
+  // Cassandra's AlterViewStatement, messages included.
+  Status operator()(const AlterView& s) {
+    TableDef* view = nullptr;
+    std::string ks;
+    CELLFS_RETURN_IF_ERROR(FindView(s.view, s.if_exists, &ks, &view));
+    if (view == nullptr) return Status::Ok();
+    CELLFS_RETURN_IF_ERROR(AlterViewOptions(s, view));
+    Report(change_, SchemaChange::Kind::kUpdated, ks, s.view.name);
     return Status::Ok();
   }
 
@@ -409,6 +454,25 @@ class StatementApplier {
     }
     *keyspace = &it->second;
     return Status::Ok();
+  }
+
+  // The view DROP / ALTER MATERIALIZED VIEW names: *view stays nullptr
+  // when it is absent and `if_exists` allows that.
+  Status FindView(const QualifiedName& name, bool if_exists, std::string* ks, TableDef** view) {
+    *ks = name.keyspace.empty() ? current_ : name.keyspace;
+    if (ks->empty()) {
+      return Fail(
+          Status::InvalidArgument("No keyspace has been specified. USE a keyspace, or explicitly "
+                                  "specify keyspace.tablename"));
+    }
+    auto keyspace = keyspaces_.find(*ks);
+    if (keyspace != keyspaces_.end()) {
+      auto it = keyspace->second.tables.find(name.name);
+      if (it != keyspace->second.tables.end() && it->second.view) *view = &it->second;
+    }
+    if (*view != nullptr || if_exists) return Status::Ok();
+    return Fail(
+        Status::InvalidArgument("Materialized view '" + *ks + "." + name.name + "' doesn't exist"));
   }
 
   static Status CheckTypeUnused(const KeyspaceDef& keyspace, const std::string& name) {

@@ -29,7 +29,8 @@ class Catalog {
   // keyspace (from USE): read to qualify bare names, written by USE.
   // On error nothing changes and the Status message names the problem and,
   // where it has one, its position ("line 4:5: Unknown definition ck ...").
-  // NotSupported for index and view statements. DESCRIBE changes nothing
+  // Materialized views are tables with TableDef::view set (docs/CQL.md
+  // "Materialized views"). DESCRIBE changes nothing
   // (kNone; engine/cql/describe_statement.h makes its text); TRUNCATE is
   // validated and reported as kTruncated.
   Status Apply(const Statement& statement, std::string* current_keyspace,

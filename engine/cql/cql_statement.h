@@ -162,7 +162,8 @@ struct DescribeStatement {
     kKeyspaces,  // names of every keyspace
     kKeyspace,   // `name.name` (empty: the session's keyspace)
     kTables,     // names of the tables, per keyspace
-    kTable,      // `name`
+    kTable,      // `name`, with its indexes and views
+    kView,       // DESCRIBE MATERIALIZED VIEW `name`
     kTypes,
     kType,
     kFunctions,
@@ -203,10 +204,47 @@ struct DropIndex {
   bool if_exists = false;
 };
 
-// A statement cellfs parses but does not implement yet (CREATE
-// MATERIALIZED VIEW, its DROP and ALTER forms, triggers, ALTER TYPE).
+// One relation of a view's WHERE clause: `col IS NOT NULL`, or a
+// single-column relation with literal terms (=, <, <=, >, >=, IN).
+struct ViewRelation {
+  bool is_not_null = false;
+  Relation relation;  // its column always; op and terms unless is_not_null
+};
+
+// CREATE MATERIALIZED VIEW [IF NOT EXISTS] [ks.]v AS SELECT (* | c, ...)
+// FROM [ks.]t WHERE relations PRIMARY KEY (...) [WITH options].
+struct CreateView {
+  QualifiedName view;
+  QualifiedName base;
+  bool if_not_exists = false;
+  bool select_all = false;           // SELECT *: `selected` is empty
+  std::vector<Selector> selected;    // as written (aliases and functions refused later)
+  std::vector<std::string> written;  // each selector's source text, for messages
+  std::vector<ViewRelation> where;   // in written order
+  // The key, CLUSTERING ORDER BY and table options, parsed as CREATE
+  // TABLE's (only partition_key, clustering, has_primary_key_clause,
+  // primary_key_position, clustering_order, compact_storage and options
+  // are set).
+  CreateTable layout;
+};
+
+// DROP MATERIALIZED VIEW [IF EXISTS] [ks.]v.
+struct DropView {
+  QualifiedName view;
+  bool if_exists = false;
+};
+
+// ALTER MATERIALIZED VIEW [IF EXISTS] [ks.]v WITH options.
+struct AlterView {
+  QualifiedName view;
+  bool if_exists = false;
+  std::vector<TableOption> options;
+};
+
+// A statement cellfs parses but does not implement yet (triggers, ALTER
+// TYPE).
 struct UnsupportedStatement {
-  std::string what;  // "CREATE INDEX", "CREATE MATERIALIZED VIEW", ...
+  std::string what;  // "CREATE TRIGGER", "ALTER TYPE", ...
 };
 
 // Data statements (INSERT, UPDATE, DELETE, BATCH) are in dml_statement.h,
@@ -214,8 +252,9 @@ struct UnsupportedStatement {
 using StatementBody =
     std::variant<CreateKeyspace, AlterKeyspace, DropKeyspace, UseKeyspace, CreateTable, DropTable,
                  AlterTable, CreateType, DropType, CreateRoutine, UnsupportedStatement, DropRoutine,
-                 CreateIndex, DropIndex, TruncateTable, DescribeStatement, InsertStatement,
-                 UpdateStatement, DeleteStatement, BatchStatement, SelectStatement>;
+                 CreateIndex, DropIndex, CreateView, DropView, AlterView, TruncateTable,
+                 DescribeStatement, InsertStatement, UpdateStatement, DeleteStatement,
+                 BatchStatement, SelectStatement>;
 
 // Whether `body` is a data statement (run by fs/cql/dml_executor.h, not the
 // catalog). SELECT is not one: it reads, and is planned by select_plan.h.

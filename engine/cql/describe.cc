@@ -76,6 +76,7 @@ std::string DescribeType(const UserTypeDef& type) {
 }
 
 std::string DescribeTable(const TableDef& table) {
+  if (table.view) return DescribeView(table);
   std::string out = "CREATE TABLE " + Qualified(table.keyspace, table.name) + " (\n";
   for (const auto& c : table.columns) {
     out += "    " + QuoteIdentifier(c.name) + " " + c.type->ToCql();
@@ -93,10 +94,43 @@ std::string DescribeTable(const TableDef& table) {
   return out;
 }
 
+// Cassandra's ViewMetadata CQL: the statement indented under AS, and the
+// options after " WITH " at the start of a line (no default_time_to_live,
+// which a view never has).
+std::string DescribeView(const TableDef& view) {
+  std::string out =
+      "CREATE MATERIALIZED VIEW " + Qualified(view.keyspace, view.name) + " AS\n    SELECT ";
+  if (view.view->select_all) {
+    out += "*";
+  } else {
+    for (size_t i = 0; i < view.columns.size(); ++i) {
+      out += (i > 0 ? ", " : "") + QuoteIdentifier(view.columns[i].name);
+    }
+  }
+  out += "\n    FROM " + Qualified(view.keyspace, view.view->base_table);
+  out += "\n    WHERE " + view.view->where_text;
+  out += "\n    " + PrimaryKeyClause(view) + "\n WITH ";
+  std::string order = ClusteringOrderClause(view);
+  if (!order.empty()) out += order + "\n    AND ";
+  out += "gc_grace_seconds = " + std::to_string(view.options.gc_grace_seconds);
+  for (const auto& [name, text] : view.options.other) out += "\n    AND " + name + " = " + text;
+  return out + ";\n";
+}
+
+std::string DescribeTableAndViews(const KeyspaceDef& keyspace, const TableDef& table) {
+  std::string out = DescribeTable(table);
+  for (const auto& [name, view] : keyspace.tables) {
+    if (view.view && view.view->base_table == table.name) out += "\n" + DescribeView(view);
+  }
+  return out;
+}
+
 std::string DescribeKeyspace(const KeyspaceDef& keyspace) {
   std::string out = DescribeKeyspaceStatement(keyspace);
   for (const auto& name : keyspace.type_order) out += "\n" + DescribeType(keyspace.types.at(name));
-  for (const auto& [name, table] : keyspace.tables) out += "\n" + DescribeTable(table);
+  for (const auto& [name, table] : keyspace.tables) {
+    if (!table.view) out += "\n" + DescribeTableAndViews(keyspace, table);
+  }
   for (const auto& [key, routine] : keyspace.routines) out += "\n" + routine.text + ";\n";
   return out;
 }

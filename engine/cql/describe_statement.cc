@@ -43,7 +43,9 @@ std::string KeyspaceElements(const KeyspaceDef& keyspace) {
       if (routine.aggregate == aggregates) out += "\n" + RoutineStatement(routine);
     }
   }
-  for (const auto& [name, table] : keyspace.tables) out += "\n" + DescribeTable(table);
+  for (const auto& [name, table] : keyspace.tables) {
+    if (!table.view) out += "\n" + DescribeTableAndViews(keyspace, table);
+  }
   return out;
 }
 
@@ -52,7 +54,9 @@ std::vector<std::string> ElementNames(const KeyspaceDef& keyspace, Kind kind) {
   std::vector<std::string> names;
   switch (kind) {
     case Kind::kTables:
-      for (const auto& [name, table] : keyspace.tables) names.push_back(QuoteIdentifier(name));
+      for (const auto& [name, table] : keyspace.tables) {
+        if (!table.view) names.push_back(QuoteIdentifier(name));
+      }
       break;
     case Kind::kTypes:
       for (const auto& [name, type] : keyspace.types) names.push_back(QuoteIdentifier(name));
@@ -124,7 +128,8 @@ Result<std::string> Generic(const Catalog& catalog, const QualifiedName& name,
   if (table == keyspace.value()->tables.end()) {
     return NotFound("'" + name.name + "' not found in keyspace '" + ks + "'");
   }
-  return "\n" + DescribeTable(table->second);
+  if (table->second.view) return "\n" + DescribeView(table->second);
+  return "\n" + DescribeTableAndViews(*keyspace.value(), table->second);
 }
 
 Result<std::string> Element(const Catalog& catalog, const DescribeStatement& statement,
@@ -136,10 +141,18 @@ Result<std::string> Element(const Catalog& catalog, const DescribeStatement& sta
   switch (statement.kind) {
     case Kind::kTable: {
       auto table = keyspace.tables.find(name);
-      if (table == keyspace.tables.end()) {
+      if (table == keyspace.tables.end() || table->second.view) {
         return NotFound("Table '" + name + "' not found in keyspace '" + keyspace.name + "'");
       }
-      return "\n" + DescribeTable(table->second);
+      return "\n" + DescribeTableAndViews(keyspace, table->second);
+    }
+    case Kind::kView: {
+      auto view = keyspace.tables.find(name);
+      if (view == keyspace.tables.end() || !view->second.view) {
+        return NotFound("Materialized view '" + name + "' not found in keyspace '" + keyspace.name +
+                        "'");
+      }
+      return "\n" + DescribeView(view->second);
     }
     case Kind::kType: {
       auto type = keyspace.types.find(name);

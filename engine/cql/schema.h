@@ -62,7 +62,8 @@ struct IndexDef {
 std::string IndexTargetText(const IndexDef& index);
 
 // A restriction of a materialized view's WHERE clause other than IS NOT
-// NULL. Cassandra allows these on the view's primary key columns only.
+// NULL. Cassandra allows these on the base table's primary key columns
+// only (all of which are in the view's primary key).
 struct ViewRestriction {
   enum class Op : uint8_t { kEq, kLt, kLe, kGt, kGe, kIn };
   std::string column;  // a primary key column of the view

@@ -291,6 +291,10 @@ Status ExecuteDataStatement(Engine* engine, const Statement& statement, const st
   for (const Modification& m : modifications) {
     CELLFS_RETURN_IF_ERROR(ResolveTable(engine, keyspace, *m.keyspace, *m.table, m.table_position,
                                         &tables.emplace_back()));
+    // Cassandra's ModificationStatement: a view changes only through its base.
+    if (tables.back()->def.view) {
+      return ErrorAt(m.table_position, "Cannot directly modify a materialized view");
+    }
   }
   if (batch != nullptr) {
     CELLFS_RETURN_IF_ERROR(CheckBatch(*batch, modifications, tables, statement.position));

@@ -66,6 +66,9 @@ struct VerbOf {
   }
   Verb operator()(const CreateIndex&) const { return {"CREATE INDEX", kIfNotExists}; }
   Verb operator()(const DropIndex&) const { return {"DROP INDEX", kIfExists}; }
+  Verb operator()(const CreateView&) const { return {"CREATE MATERIALIZED VIEW", kIfNotExists}; }
+  Verb operator()(const DropView&) const { return {"DROP MATERIALIZED VIEW", kIfExists}; }
+  Verb operator()(const AlterView&) const { return {"ALTER MATERIALIZED VIEW", kIfExists}; }
   Verb operator()(const TruncateTable&) const { return {"TRUNCATE", kIfExists}; }
   Verb operator()(const DescribeStatement&) const { return {"DESCRIBE", kIfExists}; }
 };

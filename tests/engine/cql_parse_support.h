@@ -37,6 +37,9 @@ inline std::string KindOf(const Statement& statement) {
     std::string operator()(const DropRoutine&) const { return "DropRoutine"; }
     std::string operator()(const CreateIndex&) const { return "CreateIndex"; }
     std::string operator()(const DropIndex&) const { return "DropIndex"; }
+    std::string operator()(const CreateView&) const { return "CreateView"; }
+    std::string operator()(const DropView&) const { return "DropView"; }
+    std::string operator()(const AlterView&) const { return "AlterView"; }
     std::string operator()(const TruncateTable&) const { return "TruncateTable"; }
     std::string operator()(const DescribeStatement&) const { return "Describe"; }
     std::string operator()(const SelectStatement&) const { return "Select"; }

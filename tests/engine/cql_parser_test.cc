@@ -69,6 +69,11 @@ TEST_CASE("ALTER KEYSPACE takes IF EXISTS and options", "[parser]") {
     CHECK(alter.name == "ks");
     CHECK_FALSE(alter.if_exists);
     REQUIRE(alter.options.size() == 1);
+    const auto describe =
+        std::get<DescribeStatement>(ParseOne("DESCRIBE MATERIALIZED VIEW ks.v").body);
+    CHECK(describe.kind == DescribeStatement::Kind::kView);
+    CHECK(describe.name.keyspace == "ks");
+    CHECK(describe.name.name == "v");
     CHECK(alter.options[0].value.text == "true");
   }
   SECTION("IF EXISTS, SCHEMA synonym") {
@@ -617,16 +622,68 @@ TEST_CASE("CREATE INDEX parses names, targets, classes and options", "[parser]")
   CHECK(sai.using_class == "sai");
 }
 
-TEST_CASE("view and trigger DDL are consumed as unsupported statements", "[parser]") {
+TEST_CASE("CREATE MATERIALIZED VIEW parses its selection, relations, key and options", "[parser]") {
+  Statement statement = ParseOne(
+      "CREATE MATERIALIZED VIEW IF NOT EXISTS ks.v AS SELECT a, \"B\", c AS x, ttl(d) FROM ks.t "
+      "WHERE a IS NOT NULL AND b IN (1, 2) AND c >= 'x' AND d < 3 "
+      "PRIMARY KEY ((a, b), c) WITH CLUSTERING ORDER BY (c DESC) AND comment = 'z'");
+  const auto* view = std::get_if<CreateView>(&statement.body);
+  REQUIRE(view != nullptr);
+  CHECK(view->if_not_exists);
+  CHECK(view->view.keyspace == "ks");
+  CHECK(view->view.name == "v");
+  CHECK(view->base.name == "t");
+  CHECK_FALSE(view->select_all);
+  REQUIRE(view->selected.size() == 4);
+  CHECK(view->selected[1].name == "B");
+  CHECK(view->selected[2].alias == "x");
+  CHECK(view->written == std::vector<std::string>{"a", "\"B\"", "c AS x", "ttl(d)"});
+  REQUIRE(view->where.size() == 4);
+  CHECK(view->where[0].is_not_null);
+  CHECK(view->where[1].relation.op == Relation::Op::kIn);
+  CHECK(view->where[1].relation.in_values.size() == 2);
+  CHECK(view->where[2].relation.op == Relation::Op::kGe);
+  CHECK(view->where[2].relation.value.text == "'x'");
+  CHECK(view->where[3].relation.op == Relation::Op::kLt);
+  CHECK(view->layout.partition_key == std::vector<std::string>{"a", "b"});
+  CHECK(view->layout.clustering == std::vector<std::string>{"c"});
+  REQUIRE(view->layout.clustering_order.size() == 1);
+  CHECK(view->layout.clustering_order[0].descending);
+  REQUIRE(view->layout.options.size() == 1);
+  CHECK(view->layout.options[0].name == "comment");
+
+  CHECK(std::get<CreateView>(ParseOne("CREATE MATERIALIZED VIEW v AS SELECT * FROM t "
+                                      "PRIMARY KEY (a)")
+                                 .body)
+            .select_all);
+  const auto drop = std::get<DropView>(ParseOne("DROP MATERIALIZED VIEW IF EXISTS ks.v").body);
+  CHECK(drop.if_exists);
+  CHECK(drop.view.keyspace == "ks");
+  const auto alter =
+      std::get<AlterView>(ParseOne("ALTER MATERIALIZED VIEW v WITH comment = 'x'").body);
+  CHECK(alter.view.name == "v");
+  REQUIRE(alter.options.size() == 1);
+  const auto describe =
+      std::get<DescribeStatement>(ParseOne("DESCRIBE MATERIALIZED VIEW ks.v").body);
+  CHECK(describe.kind == DescribeStatement::Kind::kView);
+  CHECK(describe.name.keyspace == "ks");
+  CHECK(describe.name.name == "v");
+  CHECK(Outline("CREATE MATERIALIZED VIEW v AS SELECT * FROM t WHERE token(a) > 0 PRIMARY KEY "
+                "(a); DROP TABLE after;") ==
+        std::vector<std::string>{"error: line 1:53: Cannot use token relation when defining a "
+                                 "materialized view",
+                                 "DropTable"});
+  CHECK(Outline("CREATE MATERIALIZED VIEW v AS SELECT * FROM t WHERE a IS NOT NULL; DROP TABLE "
+                "after;") ==
+        std::vector<std::string>{"error: line 1:66: expected PRIMARY KEY, found ';'", "DropTable"});
+}
+
+TEST_CASE("trigger DDL is consumed as unsupported statements", "[parser]") {
   struct Case {
     const char* cql;
     const char* what;
   };
   const Case cases[] = {
-      {"CREATE MATERIALIZED VIEW v AS SELECT * FROM t WHERE a IS NOT NULL PRIMARY KEY (a)",
-       "CREATE MATERIALIZED VIEW"},
-      {"DROP MATERIALIZED VIEW ks.v", "DROP MATERIALIZED VIEW"},
-      {"ALTER MATERIALIZED VIEW v WITH comment = 'x'", "ALTER MATERIALIZED VIEW"},
       {"CREATE TRIGGER tr ON t USING 'org.x.Trigger'", "CREATE TRIGGER"},
       {"DROP TRIGGER tr ON t", "DROP TRIGGER"},
   };

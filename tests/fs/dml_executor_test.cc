@@ -261,6 +261,27 @@ TEST_CASE("refusals use Cassandra's wording at the right position", "[dml][error
   CHECK(db.Json("c").empty());
 }
 
+TEST_CASE("data statements naming a materialized view are refused in Cassandra's words",
+          "[dml][errors]") {
+  Db db;
+  REQUIRE(db.Run("CREATE MATERIALIZED VIEW rv AS SELECT p, c1, c2, v FROM r WHERE v IS NOT NULL "
+                 "AND p IS NOT NULL AND c1 IS NOT NULL AND c2 IS NOT NULL "
+                 "PRIMARY KEY (v, p, c1, c2);") == "OK CREATE MATERIALIZED VIEW ks.rv\n");
+  const char* const cases[] = {
+      "INSERT INTO rv (v, p, c1, c2) VALUES (1, 1, 1, 1)",
+      "UPDATE rv SET v = 1 WHERE p = 1 AND c1 = 1 AND c2 = 1",
+      "DELETE FROM ks.rv WHERE v = 1",
+      "BEGIN BATCH INSERT INTO r (p, c1, c2) VALUES (1, 1, 1) "
+      "INSERT INTO rv (v, p, c1, c2) VALUES (1, 1, 1, 1) APPLY BATCH",
+  };
+  for (const char* cql : cases) {
+    INFO(cql);
+    CHECK_THAT(db.Run(std::string(cql) + ";"),
+               Catch::Matches("ERROR line 1:[0-9]+: Cannot directly modify a materialized view\n"));
+  }
+  CHECK(db.Json("r").empty());
+}
+
 TEST_CASE("a key whose name would pass 255 bytes is refused", "[dml][errors]") {
   Db db;
   const std::string line =

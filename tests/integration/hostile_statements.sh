@@ -33,8 +33,10 @@ cql_refused "an empty quoted identifier" "" "CREATE TABLE sc.x (\"\" int PRIMARY
 step "CQL: unsupported and data statements"
 cql_refused "CREATE INDEX on the only partition key column" \
   "Cannot create secondary index on the only partition key column k" "CREATE INDEX ON hv.types (k)"
-cql_refused "CREATE MATERIALIZED VIEW" "is not supported" \
-  "CREATE MATERIALIZED VIEW hv.mv AS SELECT * FROM hv.types WHERE k IS NOT NULL PRIMARY KEY (k)"
+cql_refused "CREATE TRIGGER" "CREATE TRIGGER is not supported by cellfs" \
+  "CREATE TRIGGER tr ON hv.types USING 'org.example.Trigger'"
+cql_refused "CREATE MATERIALIZED VIEW on a missing base" "Base table 'nosuch' doesn't exist" \
+  "CREATE MATERIALIZED VIEW hv.mv AS SELECT * FROM hv.nosuch WHERE k IS NOT NULL PRIMARY KEY (k)"
 cql_refused "SELECT needing ALLOW FILTERING" "use ALLOW FILTERING" "SELECT * FROM hv.types WHERE i = 1"
 cql_refused "SELECT of an unknown column" "Undefined column name nosuch" "SELECT nosuch FROM hv.types"
 cql_refused "SELECT with a negative LIMIT" "LIMIT must be strictly positive" \

@@ -84,6 +84,8 @@ class DdlParser {
   Status ParseUsingInteger(std::string_view what, int64_t* out);
   Status ParseWhere(std::vector<Relation>* out, SourcePosition* where);
   Status ParseRelation(Relation* out);
+  // The operator and term(s) of a relation, after its column.
+  Status ParseRelationTail(Relation* out);
   Status ParseAssignment(Assignment* out);
   Status ParseColumnRef(ColumnRef* out);
   // IF EXISTS, or IF and conditions joined by AND (UPDATE, DELETE).
@@ -110,6 +112,13 @@ class DdlParser {
   // --- Indexes (ddl_parser_index.cc) ---
   Status ParseCreateIndex(bool custom, StatementBody* body);  // after CREATE [CUSTOM] INDEX
   Status ParseDropIndex(StatementBody* body);                 // after DROP INDEX
+
+  // --- Materialized views (ddl_parser_view.cc) ---
+  Status ParseCreateView(StatementBody* body);  // after CREATE MATERIALIZED VIEW
+  Status ParseViewSelection(CreateView* view);  // after SELECT
+  Status ParseViewRelation(ViewRelation* out);
+  Status ParseDropView(StatementBody* body);   // after DROP MATERIALIZED VIEW
+  Status ParseAlterView(StatementBody* body);  // after ALTER MATERIALIZED VIEW
 
   // --- Tables (ddl_parser_table.cc) ---
   Status ParseCreateTable(StatementBody* body);

@@ -52,7 +52,15 @@ Status DdlParser::ParseDescribe(StatementBody* body) {
     *body = std::move(describe);
     return Status::Ok();
   }
-  if (PeekKeyword("cluster") || PeekKeyword("index") || PeekKeyword("materialized")) {
+  if (TakeKeyword("materialized")) {
+    CELLFS_RETURN_IF_ERROR(ExpectKeyword("view"));
+    describe.kind = Kind::kView;
+    describe.has_name = true;
+    CELLFS_RETURN_IF_ERROR(ParseQualifiedName("a name", &describe.name));
+    *body = std::move(describe);
+    return Status::Ok();
+  }
+  if (PeekKeyword("cluster") || PeekKeyword("index")) {
     std::string what = Peek().text;
     for (char& c : what) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
     return Status::NotSupported(Peek().position.ToString() + ": DESCRIBE " + what +

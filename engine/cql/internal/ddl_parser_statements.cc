@@ -81,7 +81,7 @@ Status DdlParser::ParseCreate(StatementBody* body) {
   }
   if (TakeKeyword("materialized")) {
     CELLFS_RETURN_IF_ERROR(ExpectKeyword("view"));
-    return ParseUnsupported("CREATE MATERIALIZED VIEW", body);
+    return ParseCreateView(body);
   }
   if (TakeKeyword("trigger")) return ParseUnsupported("CREATE TRIGGER", body);
   if (PeekKeyword("role") || PeekKeyword("user")) {
@@ -116,7 +116,7 @@ Status DdlParser::ParseDrop(StatementBody* body) {
   if (TakeKeyword("index")) return ParseDropIndex(body);
   if (TakeKeyword("materialized")) {
     CELLFS_RETURN_IF_ERROR(ExpectKeyword("view"));
-    return ParseUnsupported("DROP MATERIALIZED VIEW", body);
+    return ParseDropView(body);
   }
   if (TakeKeyword("function")) return ParseDropRoutine(CreateRoutine::Kind::kFunction, body);
   if (TakeKeyword("aggregate")) return ParseDropRoutine(CreateRoutine::Kind::kAggregate, body);
@@ -130,7 +130,7 @@ Status DdlParser::ParseAlter(StatementBody* body) {
   if (TakeKeyword("type")) return ParseUnsupported("ALTER TYPE", body);
   if (TakeKeyword("materialized")) {
     CELLFS_RETURN_IF_ERROR(ExpectKeyword("view"));
-    return ParseUnsupported("ALTER MATERIALIZED VIEW", body);
+    return ParseAlterView(body);
   }
   return Expected("KEYSPACE, TABLE, TYPE or MATERIALIZED VIEW");
 }

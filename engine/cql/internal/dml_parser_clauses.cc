@@ -66,6 +66,10 @@ Status DdlParser::ParseRelation(Relation* out) {
                                 ": multi-column and token() relations are not supported by cellfs");
   }
   CELLFS_RETURN_IF_ERROR(ParseName("column name", &out->column));
+  return ParseRelationTail(out);
+}
+
+Status DdlParser::ParseRelationTail(Relation* out) {
   if (TakeKeyword("in")) {
     out->op = Relation::Op::kIn;
     CELLFS_RETURN_IF_ERROR(ExpectPunct('('));

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/cql/internal/view_schema.h"
+
 namespace cellfs {
 namespace {
 
@@ -155,6 +157,7 @@ Status AddIndex(const CreateIndex& s, KeyspaceDef* keyspace, bool* added, std::s
     return Invalid("Index '" + s.index.name + "' already exists");
   }
   if (table.has_counters()) return Invalid("Secondary indexes on counter tables aren't supported");
+  CELLFS_RETURN_IF_ERROR(CheckIndexableTable(table));
   if (!s.using_class.empty() && !IsKnownIndexClass(s.using_class)) {
     return Invalid("Unable to find custom indexer class '" + s.using_class + "'");
   }

@@ -7,6 +7,7 @@
 #include "engine/cql/internal/index_schema.h"
 #include "engine/cql/internal/schema_options.h"
 #include "engine/cql/internal/type_resolver.h"
+#include "engine/cql/internal/view_schema.h"
 
 namespace cellfs {
 namespace {
@@ -170,7 +171,8 @@ Result<TableDef> AddColumns(const AlterTable& statement, const KeyspaceDef& keys
   return table;
 }
 
-Result<TableDef> DropColumns(const AlterTable& statement, TableDef table) {
+Result<TableDef> DropColumns(const AlterTable& statement, const KeyspaceDef& keyspace,
+                             TableDef table) {
   for (const auto& name : statement.dropped) {
     auto it = std::find_if(table.columns.begin(), table.columns.end(),
                            [&](const ColumnDef& c) { return c.name == name; });
@@ -183,6 +185,7 @@ Result<TableDef> DropColumns(const AlterTable& statement, TableDef table) {
       return Invalid(statement.action_position, "cannot drop PRIMARY KEY column " + name);
     }
     CELLFS_RETURN_IF_ERROR(CheckNoDependentIndexes(table, name, "drop"));
+    CELLFS_RETURN_IF_ERROR(CheckDropColumnWithViews(keyspace, table, name));
     table.columns.erase(it);
   }
   return table;
@@ -261,7 +264,7 @@ Result<TableDef> AlterTableDef(const AlterTable& statement, const KeyspaceDef& k
     case AlterTable::Action::kAdd:
       return AddColumns(statement, keyspace, table);
     case AlterTable::Action::kDrop:
-      return DropColumns(statement, table);
+      return DropColumns(statement, keyspace, table);
     case AlterTable::Action::kRename:
       return RenameColumns(statement, table);
     case AlterTable::Action::kWith: {
