@@ -127,8 +127,9 @@ TEST_CASE("TTLs carry over: a view row expires with its base cell", "[view]") {
   ttl.ttl = 5;
   REQUIRE(v.Put(1, 10, {{"email", "'a@x'"}}, ttl, false).ok());  // UPDATE: no marker
   REQUIRE(v.Put(1, 10, {{"name", "'ann'"}}, {}, false).ok());
-  auto row = v.db.engine->NewReadView().GetRow(v.View(), {"a@x"},
-                                               {testing::IntValue(10), testing::IntValue(1)});
+  const std::vector<std::string> pk = {"a@x"};
+  const std::vector<std::string> ck = {testing::IntValue(10), testing::IntValue(1)};
+  auto row = v.db.engine->NewReadView().GetRow(v.View(), pk, ck);
   REQUIRE(row.ok());
   REQUIRE(row->has_value());
   REQUIRE((*row)->marker.has_value());
