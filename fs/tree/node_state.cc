@@ -144,9 +144,13 @@ NodeState RowState(const RowFragment& row) { return RowStateImpl(row); }
 NodeState CellState(const CqlType& type, const RowCell& cell) { return CellStateImpl(type, cell); }
 
 Result<std::string> SchemaText(const Engine& engine, const Node& node) {
-  if (node.table) return DescribeTable(node.table->def);
   std::shared_ptr<const Catalog> catalog = engine.catalog();  // outlives `keyspace`
   const KeyspaceDef* keyspace = catalog->FindKeyspace(node.id.keyspace);
+  // A table's text ends with its views, as Cassandra's DESCRIBE TABLE.
+  if (node.table) {
+    if (node.table->def.view || keyspace == nullptr) return DescribeTable(node.table->def);
+    return DescribeTableAndViews(*keyspace, node.table->def);
+  }
   if (keyspace == nullptr) return Status::NotFound("no keyspace " + node.id.keyspace);
   return DescribeKeyspace(*keyspace);
 }

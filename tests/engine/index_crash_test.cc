@@ -38,14 +38,14 @@ constexpr const char* kSchema =
     "CREATE TABLE ks.t (k int, c int, v int, w text, s int static, PRIMARY KEY (k, c));"
     "CREATE INDEX by_v ON ks.t (v);"
     "CREATE INDEX by_s ON ks.t (s);"
-    "CREATE MATERIALIZED VIEW ks.t_by_v AS SELECT w FROM ks.t"
+    "CREATE MATERIALIZED VIEW ks.t_by_v AS SELECT v, k, c, w FROM ks.t"
     " WHERE v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (v, k, c);";
 constexpr const char* kLateIndex = "by_w";
 constexpr const char* kLateView = "t_by_w";
 // The index first: a crash during its build leaves the view uncreated.
 constexpr const char* kCreateLateIndex =
     "CREATE INDEX by_w ON ks.t (w);"
-    "CREATE MATERIALIZED VIEW ks.t_by_w AS SELECT v FROM ks.t"
+    "CREATE MATERIALIZED VIEW ks.t_by_w AS SELECT w, c, k, v FROM ks.t"
     " WHERE w IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY ((w, c), k);";
 constexpr const char* kDropLate =
     "DROP INDEX IF EXISTS ks.by_w; DROP MATERIALIZED VIEW IF EXISTS ks.t_by_w;";

@@ -79,12 +79,13 @@ struct ViewCase {
 const std::vector<ViewCase>& Views() {
   static const std::vector<ViewCase> views = {
       {"t_by_v",
-       " AS SELECT v, w, tags, m FROM t WHERE v IS NOT NULL AND pk IS NOT NULL AND pk2 IS NOT NULL"
+       " AS SELECT v, pk, pk2, c, w, tags, m FROM t WHERE v IS NOT NULL AND pk IS NOT NULL AND pk2 "
+       "IS NOT NULL"
        " AND c IS NOT NULL PRIMARY KEY (v, pk, pk2, c)",
        {{"v", "pk", "pk2", "c"}, {"w", "tags", "m"}, nullptr},
        true},
       {"t_by_c",
-       " AS SELECT w, tags FROM t WHERE pk IS NOT NULL AND pk2 IS NOT NULL AND c IS NOT NULL"
+       " AS SELECT pk2, c, pk, w, tags FROM t WHERE pk IS NOT NULL AND pk2 IS NOT NULL"
        " AND c >= 0 PRIMARY KEY ((pk2, c), pk) WITH CLUSTERING ORDER BY (pk DESC)",
        {{"pk2", "c", "pk"},
         {"w", "tags"},
@@ -92,7 +93,8 @@ const std::vector<ViewCase>& Views() {
         [](const std::vector<std::string>& key) { return !key[1].empty() && IntOf(key[1]) >= 0; }},
        true},
       {"t_by_w",
-       " AS SELECT v, m FROM t WHERE w IS NOT NULL AND pk IS NOT NULL AND pk2 IS NOT NULL"
+       " AS SELECT w, c, pk, pk2, v, m FROM t WHERE w IS NOT NULL AND pk IS NOT NULL AND pk2 IS "
+       "NOT NULL"
        " AND c IS NOT NULL PRIMARY KEY ((w), c, pk, pk2)",
        {{"w", "c", "pk", "pk2"}, {"v", "m"}, nullptr},
        false},
@@ -419,6 +421,7 @@ class IndexWalk {
     auto handle = db_.engine->FindTable("ks", view.name);
     Check(std::string("view ") + view.name + " exists and is built after CREATE", "yes",
           handle.ok() && handle.value()->view && handle.value()->view->built ? "yes" : "no");
+    Refresh();  // the base's handle changed with its views
   }
 
   void RecreateView() {

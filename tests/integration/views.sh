@@ -18,12 +18,14 @@ step "load 200 users, then the view over the populated table"
   for i in $(seq 1 200); do echo "$i,user$i,u$i@example.com,US"; done
 } >"$WORK/users.csv"
 cat "$WORK/users.csv" >"$MNT/ks/users/@insert"
-cql "CREATE MATERIALIZED VIEW ks.users_by_email AS SELECT name, country FROM ks.users
+cql "CREATE MATERIALIZED VIEW ks.users_by_email AS SELECT email, id, name, country FROM ks.users
      WHERE email IS NOT NULL AND id IS NOT NULL PRIMARY KEY (email, id)"
 expect_contains "DESCRIBE shows the view" "CREATE MATERIALIZED VIEW ks.users_by_email AS" \
   "$(cat "$MNT/ks/@schema")"
 expect_contains "the view is a table directory beside its base" "users_by_email" \
   "$(ls "$MNT/ks")"
+expect_contains "the base's @schema ends with its view, as DESCRIBE TABLE" \
+  "CREATE MATERIALIZED VIEW ks.users_by_email AS" "$(cat "$MNT/ks/users/@schema")"
 
 V="$MNT/ks/users_by_email"
 # check_view WHEN: the view's rows are exactly the base rows with an email,

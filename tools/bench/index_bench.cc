@@ -172,7 +172,7 @@ int Main(int argc, char** argv) {
   const std::string one = "CREATE INDEX ON ks.users (country);";
   const std::string two = one + "CREATE INDEX ON ks.users (tag);";
   const std::string view =
-      "CREATE MATERIALIZED VIEW ks.users_by_name AS SELECT country FROM ks.users"
+      "CREATE MATERIALIZED VIEW ks.users_by_name AS SELECT name, org, id, country FROM ks.users"
       " WHERE name IS NOT NULL AND org IS NOT NULL AND id IS NOT NULL PRIMARY KEY (name, org, id);";
   const std::string configs[] = {"", one, two, view};
 

@@ -56,6 +56,7 @@ size_t ColumnPosition(const TableDef& def, const std::string& name) {
 ViewSchema MakeViewSchema(const TableDef& def, const TableDef& base, const TableIds& base_ids,
                           bool built) {
   ViewSchema view;
+  view.base_table_id = base_ids.table_id;
   view.built = built;
   const size_t key_count = def.partition_key_count() + def.clustering_count();
   for (size_t i = 0; i < key_count; ++i) {

@@ -97,11 +97,14 @@ Status EncodePartitionComponent(const ColumnDef& column, const std::string& valu
   return Status::Ok();
 }
 
-// Validates one of the `count` values of a partition key.
-Status CheckPartitionKeyValue(const ColumnDef& column, std::string_view value, size_t count) {
+// Validates one value of a partition key; `whole_key` when it is a table's
+// whole (single-column) key.
+Status CheckPartitionKeyValue(const ColumnDef& column, std::string_view value, bool whole_key) {
   CELLFS_RETURN_IF_ERROR(CheckKeyValue(column, value));
-  // Cassandra: "Key may not be empty"; a composite's components may be.
-  if (count == 1 && value.empty()) {
+  // Cassandra: "Key may not be empty"; a composite's components may be. A
+  // materialized view's key may be too: a base row's empty text makes a
+  // view row keyed by it, as in Cassandra.
+  if (whole_key && value.empty()) {
     return Status::InvalidArgument("column " + ColumnName(column) +
                                    ": partition key may not be empty");
   }
@@ -123,7 +126,7 @@ Status AppendPartitionKey(const TableSchema& table, std::span<const std::string>
   std::string_view single;
   for (size_t i = 0; i < count; ++i) {
     const ColumnDef& column = table.column(i);
-    CELLFS_RETURN_IF_ERROR(CheckPartitionKeyValue(column, values[i], count));
+    CELLFS_RETURN_IF_ERROR(CheckPartitionKeyValue(column, values[i], count == 1 && !table.view));
     std::string_view view;
     CELLFS_RETURN_IF_ERROR(EncodePartitionComponent(column, values[i], encoded, &scratch, &view));
     if (count > 1) {
@@ -239,7 +242,7 @@ Status AppendPartitionPrefix(const TableSchema& table, std::span<const std::stri
     // The usual key: one value, its own canonical form, so the token is
     // known before the key is encoded and both go straight to `*out`.
     const ColumnDef& column = table.column(0);
-    CELLFS_RETURN_IF_ERROR(CheckPartitionKeyValue(column, values[0], 1));
+    CELLFS_RETURN_IF_ERROR(CheckPartitionKeyValue(column, values[0], !table.view));
     AppendTablePrefix(table.id, out);
     EncodeToken(ComputeToken(values[0]), out);
     EncodeKeyComponent(*column.type, values[0], SortOrder::kAsc, out);
