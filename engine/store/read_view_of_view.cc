@@ -54,12 +54,10 @@ Result<ReadView::PartitionRead> ReadView::ReadViewPartition(const TableHandle& v
   scan.resume_after = slice.resume_after;
   auto base = storage::ViewBase(*state_, *view);
   if (!base.ok()) return base.status();
-  const std::string prefix = storage::ViewPartitionPrefix(partition.prefix());
-  std::unique_ptr<storage::Cursor> entries =
-      state_->NewCursor(storage::PartitionShard(prefix), fill_cache_);
+  scan.partition_prefix = storage::ViewPartitionPrefix(partition.prefix());
   PartitionRead read;
-  read.rows = std::make_unique<ViewRowIterator>(*this, view, std::move(base).value(),
-                                                std::move(entries), std::move(scan));
+  read.rows = std::make_unique<ViewRowIterator>(*state_, fill_cache_, *this, view,
+                                                std::move(base).value(), std::move(scan));
   return read;
 }
 

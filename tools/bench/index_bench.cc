@@ -61,7 +61,11 @@ struct Store {
 // Upserts `rows` rows, 1000 per batch; rows/s.
 double Load(Store& store, size_t rows) {
   const TableHandle t = store.table();
-  const size_t name = 2, country = 3, tag = 4;  // canonical column order
+  auto column = [&](const char* wanted) {
+    const ColumnDef* found = t->def.FindColumn(wanted);
+    return static_cast<size_t>(found - t->def.columns.data());
+  };
+  const size_t name = column("name"), country = column("country"), tag = column("tag");
   const char* countries[] = {"US", "FR", "DE"};
   auto start = Clock::now();
   for (size_t first = 0; first < rows; first += 1000) {

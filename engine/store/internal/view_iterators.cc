@@ -19,13 +19,13 @@ constexpr size_t kTokenBytes = 8;
 
 // ---- ViewRowIterator ----------------------------------------------------------
 
-ViewRowIterator::ViewRowIterator(ReadView reader, TableHandle view, TableHandle base,
-                                 std::unique_ptr<storage::Cursor> entries, ViewRowScan scan)
+ViewRowIterator::ViewRowIterator(const ReadState& state, bool fill_cache, ReadView reader,
+                                 TableHandle view, TableHandle base, ViewRowScan scan)
     : reader_(std::move(reader)),
       view_(std::move(view)),
       base_(std::move(base)),
-      it_(std::move(entries)),
       scan_(std::move(scan)) {
+  it_ = state.NewCursor(storage::PartitionShard(scan_.partition_prefix), fill_cache);
   FindNext();
 }
 

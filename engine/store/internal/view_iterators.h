@@ -24,6 +24,9 @@ struct ReadState;
 
 // What one view partition slice reads.
 struct ViewRowScan {
+  // The partition's entries' prefix (view_row_check.h ViewPartitionPrefix):
+  // the iterator's cursor keeps views of it, so the iterator holds it.
+  std::string partition_prefix;
   std::vector<std::string> partition_key;        // the view partition's key values
   std::vector<storage::ClusteringRange> ranges;  // stored order, disjoint
   bool reverse = false;
@@ -35,10 +38,11 @@ struct ViewRowScan {
 // seek, each entry a read of its base row. Not thread-safe.
 class ViewRowIterator final : public RowIterator {
  public:
-  // `entries` walks the view partition's entries (keys: encoded clustering)
-  // at `reader`'s read point; `base` is the view's base table.
-  ViewRowIterator(ReadView reader, TableHandle view, TableHandle base,
-                  std::unique_ptr<storage::Cursor> entries, ViewRowScan scan);
+  // Walks the view partition's entries (keys: encoded clustering) at
+  // `state`'s read point, each read through `reader` (of the same state);
+  // `base` is the view's base table.
+  ViewRowIterator(const ReadState& state, bool fill_cache, ReadView reader, TableHandle view,
+                  TableHandle base, ViewRowScan scan);
 
   bool Valid() const override { return valid_; }
   void Next() override;
