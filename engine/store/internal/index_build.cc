@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/store/internal/build_batch.h"
 #include "engine/store/internal/catalog_store.h"
 #include "engine/store/internal/element_cells.h"
 #include "engine/store/internal/engine_core.h"
@@ -16,8 +17,6 @@
 
 namespace cellfs::storage {
 namespace {
-
-constexpr size_t kEntriesPerBatch = 4096;
 
 // A live row as the store held it: multi-cell columns split back into
 // element cells, as IndexValuesOf expects them.
@@ -51,7 +50,7 @@ class IndexBuild {
         handle_(std::move(table)),
         table_(*handle_),
         index_(index),
-        batch_(core->storage->NewBatch()) {}
+        batch_(core, "building an index") {}
 
   Status Run() {
     ReadView view =
@@ -87,7 +86,7 @@ class IndexBuild {
       CELLFS_RETURN_IF_ERROR(rows.value()->status());
     }
     CELLFS_RETURN_IF_ERROR(partitions->status());
-    return Flush();
+    return batch_.Flush();
   }
 
  private:
@@ -98,23 +97,8 @@ class IndexBuild {
     for (const std::string& value : values_) {
       const size_t value_end =
           MakeIndexEntryKey(table_, index_, value, group_, prefix_.size(), &entry_);
-      batch_->Put(IndexAddress(entry_, value_end), {});
-      if (++pending_ == kEntriesPerBatch) CELLFS_RETURN_IF_ERROR(Flush());
+      CELLFS_RETURN_IF_ERROR(batch_.Put(IndexAddress(entry_, value_end)));
     }
-    return Status::Ok();
-  }
-
-  Status Flush() {
-    if (pending_ == 0) return Status::Ok();
-    CELLFS_RETURN_IF_ERROR(core_->write_fence.Check());
-    // Unsynced: the synced catalog write that marks the index built comes
-    // after every batch in the same log, so it makes them durable with it
-    // (LevelDB syncs a log before it switches to a new one: guarded_env.h).
-    // A crash before that leaves the index unbuilt, to be built again.
-    CELLFS_RETURN_IF_ERROR(core_->write_fence.Record(
-        core_->storage->Commit(batch_.get(), Durability::kNone).WithContext("building an index")));
-    batch_->Clear();
-    pending_ = 0;
     return Status::Ok();
   }
 
@@ -122,8 +106,7 @@ class IndexBuild {
   TableHandle handle_;
   const TableSchema& table_;
   const IndexSchema& index_;
-  std::unique_ptr<Batch> batch_;
-  size_t pending_ = 0;
+  BuildBatch batch_;
   std::string prefix_;
   std::string group_;
   std::string entry_;
@@ -151,15 +134,9 @@ Status BuildPendingIndexes(EngineCore* core) {
     }
     if (index == nullptr) return Status::Ok();
     CELLFS_RETURN_IF_ERROR(IndexBuild(core, table, *index).Run());
-    std::shared_ptr<const SchemaState> after =
-        WithIndexBuilt(*before, {table->def.keyspace, table->def.name}, index_name);
-    std::unique_ptr<Batch> batch = core->storage->NewBatch();
-    WriteSchemaChange(*before, *after, {}, batch.get());
-    CELLFS_RETURN_IF_ERROR(core->write_fence.Check());
-    CELLFS_RETURN_IF_ERROR(core->write_fence.Record(
-        core->storage->Commit(batch.get(), Durability::kSynced).WithContext("storing the schema")));
-    std::unique_lock lock(core->schema_mutex);
-    core->schema = std::move(after);
+    CELLFS_RETURN_IF_ERROR(StoreBuiltSchema(
+        core, *before,
+        WithIndexBuilt(*before, {table->def.keyspace, table->def.name}, index_name)));
   }
 }
 

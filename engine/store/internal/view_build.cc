@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/store/internal/build_batch.h"
 #include "engine/store/internal/catalog_store.h"
 #include "engine/store/internal/engine_core.h"
 #include "engine/store/internal/read_state.h"
@@ -16,15 +17,13 @@
 namespace cellfs::storage {
 namespace {
 
-constexpr size_t kEntriesPerBatch = 4096;
-
 class ViewBuild {
  public:
   ViewBuild(EngineCore* core, TableHandle base, TableHandle view)
       : core_(core),
         base_(std::move(base)),
         view_(std::move(view)),
-        batch_(core->storage->NewBatch()) {}
+        batch_(core, "building a view") {}
 
   Status Run() {
     ReadView reader =
@@ -49,7 +48,7 @@ class ViewBuild {
       CELLFS_RETURN_IF_ERROR(rows.value()->status());
     }
     CELLFS_RETURN_IF_ERROR(partitions->status());
-    return Flush();
+    return batch_.Flush();
   }
 
  private:
@@ -66,28 +65,13 @@ class ViewBuild {
     ViewKeyOf(*view_, base_key_, regular_value, &view_key_);
     size_t prefix_size = 0;
     if (!MakeViewEntryKey(*view_, view_key_, &entry_, &prefix_size).ok()) return Status::Ok();
-    batch_->Put(DataAddress(entry_, prefix_size), {});
-    if (++pending_ == kEntriesPerBatch) return Flush();
-    return Status::Ok();
-  }
-
-  Status Flush() {
-    if (pending_ == 0) return Status::Ok();
-    CELLFS_RETURN_IF_ERROR(core_->write_fence.Check());
-    // Unsynced, as an index build's: the synced catalog write marking the
-    // view built makes these durable with it (index_build.cc).
-    CELLFS_RETURN_IF_ERROR(core_->write_fence.Record(
-        core_->storage->Commit(batch_.get(), Durability::kNone).WithContext("building a view")));
-    batch_->Clear();
-    pending_ = 0;
-    return Status::Ok();
+    return batch_.Put(DataAddress(entry_, prefix_size));
   }
 
   EngineCore* core_;
   TableHandle base_;
   TableHandle view_;
-  std::unique_ptr<Batch> batch_;
-  size_t pending_ = 0;
+  BuildBatch batch_;
   std::vector<std::string> base_key_;
   std::vector<std::string> view_key_;
   std::string entry_;
@@ -109,15 +93,8 @@ Status BuildPendingViews(EngineCore* core) {
     }
     if (base == nullptr) return Status::Ok();
     CELLFS_RETURN_IF_ERROR(ViewBuild(core, base, view).Run());
-    std::shared_ptr<const SchemaState> after =
-        WithViewBuilt(*before, {view->def.keyspace, view->def.name});
-    std::unique_ptr<Batch> batch = core->storage->NewBatch();
-    WriteSchemaChange(*before, *after, {}, batch.get());
-    CELLFS_RETURN_IF_ERROR(core->write_fence.Check());
-    CELLFS_RETURN_IF_ERROR(core->write_fence.Record(
-        core->storage->Commit(batch.get(), Durability::kSynced).WithContext("storing the schema")));
-    std::unique_lock lock(core->schema_mutex);
-    core->schema = std::move(after);
+    CELLFS_RETURN_IF_ERROR(StoreBuiltSchema(
+        core, *before, WithViewBuilt(*before, {view->def.keyspace, view->def.name})));
   }
 }
 
