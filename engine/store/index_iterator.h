@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/cql/cql_type.h"
@@ -54,6 +55,9 @@ class IndexIterator {
   // A row match's live content (as ReadView::GetRow); a partition match's
   // live static row (empty when it has none).
   virtual const RowFragment& row() const = 0;
+  // The match's indexed value as its ascending key component (docs/FORMAT.md
+  // "Index entries"): equal for matches of one value, in value order.
+  virtual std::string_view value() const = 0;
 };
 
 }  // namespace cellfs

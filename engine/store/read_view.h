@@ -109,7 +109,8 @@ class ReadView {
   // available" while the index is being built; NotFound when it has been
   // dropped since `table` was looked up; InvalidArgument when a
   // bound is not a valid value of IndexedValueType, or for a range on an
-  // index of collection elements (only equality, as CONTAINS).
+  // index of collection elements (only equality, as CONTAINS, or no bounds
+  // at all: a walk of the whole index).
   Result<std::unique_ptr<IndexIterator>> NewIndexIterator(const TableHandle& table, size_t index,
                                                           const IndexBounds& bounds) const;
 

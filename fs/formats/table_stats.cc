@@ -314,7 +314,7 @@ Status ComputeTableStats(const ReadView& view, const TableHandle& table, size_t 
   }
   if (Status s = partitions->status(); !s.ok()) return s;
   builder.Finish();
-  return Status::Ok();
+  return ComputeIndexStats(scan, table, &out->indexes);
 }
 
 std::string FormatStatsText(const TableStats& stats) {
@@ -330,6 +330,7 @@ std::string FormatStatsText(const TableStats& stats) {
             Fixed2(ring.partition_skew) + ")  bytes: " + Joined(ring.bytes) + "  (skew " +
             Fixed2(ring.byte_skew) + ")\n";
   }
+  if (!stats.indexes.empty()) text += "\n" + FormatIndexStatsText(stats.indexes);
   if (stats.wide_partitions == 0) return text + "\nWarnings: none\n";
   text += "\nWarnings: " + std::to_string(stats.wide_partitions) + " partition" +
           (stats.wide_partitions == 1 ? "" : "s") + " over the guidance of " +
@@ -369,6 +370,18 @@ std::string FormatStatsJson(const TableStats& stats) {
       {"rings", std::move(rings)},
       {"wide_partitions", stats.wide_partitions},
       {"warnings", stats.warnings}};
+  nlohmann::ordered_json indexes = nlohmann::ordered_json::array();
+  for (const IndexStats& index : stats.indexes) {
+    indexes.push_back({{"name", index.name},
+                       {"target", index.target},
+                       {"built", index.built},
+                       {"values", index.values},
+                       {"matches", index.matches},
+                       {"widest_value", index.widest_value},
+                       {"widest_matches", index.widest_matches},
+                       {"high_cardinality", index.high_cardinality}});
+  }
+  json["indexes"] = std::move(indexes);
   // Names are valid UTF-8 (key values are validated); replacing bad bytes
   // keeps dump from throwing should one ever not be.
   return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";

@@ -11,6 +11,7 @@
 #include "engine/cql/table_schema.h"
 #include "engine/status.h"
 #include "engine/store/read_view.h"
+#include "fs/formats/index_stats.h"
 
 namespace cellfs::fs {
 
@@ -60,17 +61,20 @@ struct TableStats {
   // "partition 'X' has 123456 rows, over the guidance of 100000".
   std::vector<std::string> warnings;
   uint64_t wide_partitions = 0;
+  std::vector<IndexStats> indexes;  // fs/formats/index_stats.h
 };
 
-// Scans the table once at `view` (every live partition and row), with
-// memory flat in the table's size. `widest_count`: how many of the widest
+// Scans the table once at `view` (every live partition and row), then
+// each of its indexes (ComputeIndexStats), with memory flat in the table's
+// size. `widest_count`: how many of the widest
 // partitions to keep. IOError / Corruption from the read.
 Status ComputeTableStats(const ReadView& view, const TableHandle& table, size_t widest_count,
                          TableStats* out);
 
 // The text of TABLE/@stats: a summary, the two percentile tables (as
 // nodetool tablehistograms lays them out), the widest partitions, the ring
-// spreads with their skew, and the warnings. Ends with '\n'.
+// spreads with their skew, the indexes (FormatIndexStatsText), and the
+// warnings. Ends with '\n'.
 std::string FormatStatsText(const TableStats& stats);
 
 // The same as one JSON object (TABLE/@stats.json, `cellfs stats --json`):
@@ -78,7 +82,9 @@ std::string FormatStatsText(const TableStats& stats);
 //  "rows_per_partition":{"p50",...,"min","max"}, "bytes_per_partition":{...},
 //  "widest":[{"name","token","rows","bytes"}], "rings":[{"nodes",
 //  "partitions":[...],"bytes":[...],"partition_skew","byte_skew"}],
-//  "wide_partitions", "warnings":[...]}. Ends with '\n'.
+//  "wide_partitions", "warnings":[...], "indexes":[{"name","target","built",
+//  "values","matches","widest_value","widest_matches","high_cardinality"}]}.
+//  Ends with '\n'.
 std::string FormatStatsJson(const TableStats& stats);
 
 }  // namespace cellfs::fs

@@ -433,3 +433,61 @@ TEST_CASE("the JSON report has the documented keys and values", "[table_stats]")
 
 }  // namespace
 }  // namespace cellfs::fs
+
+namespace cellfs::fs {
+namespace {
+
+TEST_CASE("each index reports its distinct values, live matches and widest value",
+          "[table_stats][index]") {
+  Db db;
+  db.Ddl("CREATE INDEX by_v ON ks.t (v); CREATE INDEX by_s ON ks.t (s);");
+  const TableHandle t = db.t();
+  // v: "a" on 3 rows, "b" on 1, then one "a" overwritten by "c" (its stale
+  // entry must not count); s: one value per partition.
+  for (int c = 0; c < 4; ++c) {
+    Write(*db.engine, [&](Mutation& m) {
+      const Key pk = {c < 2 ? "p" : "q"};
+      const Key ck = {Int32(static_cast<uint32_t>(c))};
+      const ColumnValue cells[] = {Set(t, "v", c == 3 ? "b" : "a"), Set(t, "s", pk[0] + "s")};
+      return m.Insert(t, pk, ck, cells);
+    });
+  }
+  Write(*db.engine, [&](Mutation& m) {
+    const Key pk = {"p"};
+    const Key ck = {Int32(0)};
+    const ColumnValue cells[] = {Set(t, "v", "c")};
+    return m.Update(t, pk, ck, cells);
+  });
+  const TableStats stats = Stats(db, db.t());
+  REQUIRE(stats.indexes.size() == 2);
+  const IndexStats& v = stats.indexes[0];
+  CHECK(v.name == "by_v");
+  CHECK(v.built);
+  CHECK(v.values == 3);   // a, b, c
+  CHECK(v.matches == 4);  // a twice, b, c
+  CHECK(v.widest_value == "a");
+  CHECK(v.widest_matches == 2);
+  CHECK(!v.high_cardinality);
+  const IndexStats& s = stats.indexes[1];
+  CHECK(s.values == 2);   // 'ps', 'qs'
+  CHECK(s.matches == 2);  // one partition each
+  const std::string text = FormatStatsText(stats);
+  CHECK_THAT(text, Catch::Contains("by_v (v): 3 values / 4 matches, widest a with 2"));
+  const auto json = nlohmann::json::parse(FormatStatsJson(stats));
+  CHECK(json["indexes"][0]["widest_value"] == "a");
+}
+
+TEST_CASE("an index with about one match per value is flagged high-cardinality",
+          "[table_stats][index]") {
+  Db db;
+  db.Ddl("CREATE INDEX by_c ON ks.wide (c);");
+  WriteWideRows(db, 1, 0, kHighCardinalityMatches);
+  const TableStats stats = Stats(db, db.wide());
+  REQUIRE(stats.indexes.size() == 1);
+  CHECK(stats.indexes[0].values == kHighCardinalityMatches);
+  CHECK(stats.indexes[0].high_cardinality);
+  CHECK_THAT(FormatStatsText(stats), Catch::Contains("a high-cardinality index"));
+}
+
+}  // namespace
+}  // namespace cellfs::fs

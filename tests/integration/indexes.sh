@@ -39,6 +39,9 @@ check_index() {
 
 step "@by/country/<value>: the index's rows, each reading like the row"
 check_index "after the build"
+expect_contains "@stats gives the index's cardinality and widest value" \
+  "users_country_idx (country): 3 values / 300 matches, widest US with 150" \
+  "$(cat "$MNT/ks/users/@stats")"
 expect_eq "75 FR users" 75 "$(ls "$MNT/ks/users/@by/country/FR" | wc -l)"
 expect_eq "an entry reads like the row" "user8" "$(cat "$MNT/ks/users/@by/country/FR/8/name")"
 expect_eq "@json exports the matches" 75 "$(wc -l <"$MNT/ks/users/@by/country/FR/@json")"

@@ -232,7 +232,8 @@ Result<std::unique_ptr<IndexIterator>> ReadView::NewIndexIterator(const TableHan
   }
   const bool equality =
       lower && upper && *lower == *upper && bounds.lower_inclusive && bounds.upper_inclusive;
-  if (!equality && IsElementIndex(*table, stored)) {
+  // A walk of the whole index (statistics) is allowed on any index.
+  if (!equality && (lower || upper) && IsElementIndex(*table, stored)) {
     return Status::InvalidArgument("an index on collection elements answers equality only");
   }
   return std::unique_ptr<IndexIterator>(std::make_unique<IndexIteratorImpl>(

@@ -35,6 +35,7 @@ class IndexIteratorImpl final : public IndexIterator {
   bool partition_match() const override { return partition_match_; }
   std::span<const std::string> clustering() const override { return clustering_; }
   const RowFragment& row() const override { return row_; }
+  std::string_view value() const override { return shards_->shard(); }
 
  private:
   // From the cursors' position on, the first entry that checks out.

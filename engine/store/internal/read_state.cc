@@ -5,7 +5,10 @@
 namespace cellfs {
 
 ReadState::ReadState(EngineCore* engine_core, int64_t read_time)
-    : core(engine_core), point(engine_core->storage->NewReadPoint()), now(read_time) {}
+    : core(engine_core),
+      schema_before(engine_core->CurrentSchema()),
+      point(engine_core->storage->NewReadPoint()),
+      now(read_time) {}
 
 ReadState::~ReadState() = default;
 

@@ -21,6 +21,9 @@ struct ReadState {
                                              bool fill_cache = true) const;
 
   EngineCore* const core;
+  // The schema as it was just before the read point was taken: what it says
+  // is built (an index, a view) has all its entries in the snapshot.
+  const std::shared_ptr<const storage::SchemaState> schema_before;
   const std::unique_ptr<storage::ReadPoint> point;
   const int64_t now;  // microseconds
 };

@@ -64,8 +64,8 @@ class ViewRowIterator final : public RowIterator {
   ReadView reader_;
   TableHandle view_;
   TableHandle base_;
+  ViewRowScan scan_;  // before it_, whose cursor views scan_.partition_prefix
   std::unique_ptr<storage::Cursor> it_;
-  ViewRowScan scan_;
   size_t range_ = 0;
   bool positioned_ = false;
   uint64_t returned_ = 0;

@@ -66,6 +66,30 @@ RowMarker MarkerFrom(const Cell& cell) {
   return marker;
 }
 
+// The marker of a view row whose base row has none: it lives exactly as
+// long as what keeps the view row alive: the regular key cell, else the
+// base row (its newest cell's time; no expiry while any cell has none,
+// else the latest expiry).
+RowMarker LentMarker(const RowFragment& base_row, const RowCell* key_cell) {
+  if (key_cell != nullptr) return MarkerFrom(key_cell->cell);
+  RowMarker marker;
+  const Cell* latest = nullptr;
+  bool expires = true;
+  for (const RowCell& cell : base_row.cells) {
+    marker.write_time = std::max(marker.write_time, cell.cell.write_time);
+    if (!cell.cell.is_expiring()) {
+      expires = false;
+    } else if (latest == nullptr || cell.cell.local_deletion_time > latest->local_deletion_time) {
+      latest = &cell.cell;
+    }
+  }
+  if (expires && latest != nullptr) {
+    marker.ttl = latest->ttl;
+    marker.expiry = latest->local_deletion_time;
+  }
+  return marker;
+}
+
 }  // namespace
 
 Result<TableHandle> ViewBase(const ReadState& state, const TableSchema& view) {
@@ -76,8 +100,11 @@ Result<TableHandle> ViewBase(const ReadState& state, const TableSchema& view) {
   if (base == nullptr || !schema->IsLiveId(view.id)) {
     return Status::NotFound("materialized view " + view.def.name + " was dropped");
   }
-  if (TableHandle now = schema->FindTableById(view.id);
-      now != nullptr && now->view && !now->view->built) {
+  // Built by the snapshot's time, so the build's entries are all in it (a
+  // snapshot from before the view existed, or before its build ended, may
+  // lack some).
+  if (TableHandle then = state.schema_before->FindTableById(view.id);
+      then == nullptr || !then->view || !then->view->built) {
     return Status::FailedPrecondition("materialized view " + view.def.name +
                                       " is still being built");
   }
@@ -108,14 +135,7 @@ Result<std::optional<RowFragment>> ReadViewRow(const ReadView& base_reader, cons
   }
   RowFragment out;
   out.marker = base_row.marker;
-  if (!out.marker) {
-    const RowCell* lender = key_cell;
-    for (size_t i = 0; key_cell == nullptr && i < base_row.cells.size(); ++i) {
-      const RowCell& cell = base_row.cells[i];
-      if (lender == nullptr || cell.cell.write_time > lender->cell.write_time) lender = &cell;
-    }
-    if (lender != nullptr) out.marker = MarkerFrom(lender->cell);
-  }
+  if (!out.marker) out.marker = LentMarker(base_row, key_cell);
   for (RowCell& cell : base_row.cells) {
     if (view.ColumnIndexById(cell.column_id)) out.cells.push_back(std::move(cell));
   }
