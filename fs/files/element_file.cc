@@ -99,12 +99,8 @@ Status ApplyEdit(FileContext* context, const Node& node, const ElementEdit& edit
 
 // The kernel's view of the column's file and of this name changed.
 void InvalidateAfterEdit(FileContext* context, const Node& node) {
-  NodeId plain = node.id;
-  plain.write = {};
-  plain.element.clear();
-  context->InvalidateNode(plain);
+  context->InvalidateCell(node);  // the name first: the cell may be gone
   context->InvalidateNode(node.id);
-  context->InvalidateCellName(node);
 }
 
 class ElementFile final : public OpenFile {

@@ -33,6 +33,20 @@ void FileContext::InvalidateCellName(const Node& cell) {
   InvalidateName(dir, ColumnName(*cell.table, *column));
 }
 
+void FileContext::InvalidateNamedNode(const NodeId& parent, const std::string& name,
+                                      const NodeId& node) {
+  InvalidateName(parent, name);
+  InvalidateNode(node);
+}
+
+void FileContext::InvalidateCell(const Node& cell) {
+  InvalidateCellName(cell);
+  NodeId plain = cell.id;
+  plain.write = {};
+  plain.element.clear();
+  InvalidateNode(plain);
+}
+
 void FileContext::AwaitInvalidations() { notifier_->AwaitSent(1000); }
 
 void FileContext::InvalidateName(const NodeId& parent, const std::string& name) {

@@ -37,11 +37,16 @@ class FileContext {
   std::string RefusalsText() const { return tree_->refusals.Render(); }  // MOUNT/@errors
 
   // ---- Invalidation after a change that other kernel objects may cache.
+  // The notifier sends names before attributes (fs/files/notifier.h).
   void InvalidateNode(const NodeId& id);  // its attributes and data, if the kernel has it
   void InvalidateName(const NodeId& parent, const std::string& name);
+  // `name` in `parent` and the node it named (deleted, or changed).
+  void InvalidateNamedNode(const NodeId& parent, const std::string& name, const NodeId& node);
   // The kernel should look the cell's plain name up again (its entry
-  // timeout was bounded by a TTL that changed).
+  // timeout was bounded by a TTL that changed, or the cell is gone).
   void InvalidateCellName(const Node& cell);
+  // The cell's plain name and its plain node.
+  void InvalidateCell(const Node& cell);
   // Returns once the invalidations asked so far reached the kernel (at most
   // a second): for writes whose writer must see their effect through the
   // kernel's caches when its syscall returns (@insert's close, DDL).

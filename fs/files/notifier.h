@@ -12,6 +12,16 @@ namespace cellfs::fs {
 // from the calling thread: the fs calls these from inside request handlers,
 // and invalidating from inside a related request can deadlock. The binding
 // queues them and a thread of its own sends them.
+//
+// Names before attributes: an implementation that queues sends every
+// queued entry invalidation before the inode invalidations still waiting.
+// The kernel checks the permissions of a cached name's inode with a
+// GETATTR once that inode's attributes are stale; a node deleted through
+// another name (`rm col@timestamp=T`, a CQL DELETE) must not be met that
+// way while the name's own invalidation still waits behind an attribute
+// one, or `echo v > col` fails where it should create the cell. Sending a
+// name's invalidation early is always safe: the kernel only looks it up
+// again.
 class Notifier {
  public:
   virtual ~Notifier() = default;

@@ -317,15 +317,12 @@ class CellFile final : public OpenFile {
     stored_.reset();  // content_ is the one copy a handle keeps
     NodeId plain = node_.id;
     plain.write = {};
+    // A removed cell's name, or the plain name whose timeout follows a new
+    // TTL, goes before the node (file_context.h's order rule).
+    if (removes_cell_ || !node_.id.write.empty()) context_->InvalidateCellName(node_);
     context_->InvalidateNode(plain);  // its size and mtime changed
-    if (!node_.id.write.empty()) {
-      context_->InvalidateNode(node_.id);
-      context_->InvalidateCellName(node_);  // the plain name's timeout follows the new TTL
-    }
-    if (removes_cell_) {
-      context_->InvalidateCellName(node_);
-      context_->AwaitInvalidations();  // a flush holds no directory lock
-    }
+    if (!node_.id.write.empty()) context_->InvalidateNode(node_.id);
+    if (removes_cell_) context_->AwaitInvalidations();  // a flush holds no directory lock
     if (!node_.id.clustering.empty()) {
       NodeId row = plain;
       row.kind = NodeKind::kRow;

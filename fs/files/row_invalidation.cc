@@ -35,9 +35,8 @@ void InvalidateRow(FileContext* context, const TableSchema& table, const NodeId&
     cell.kind = NodeKind::kCell;
     cell.column_id = table.column_ids[column];
     if (!context->inodes().Find(EncodeNodeId(cell))) continue;
-    context->InvalidateNode(cell);
     // A null deleted it: the kernel must look the name up again.
-    context->InvalidateName(is_static ? partition : dir, ColumnName(table, column));
+    context->InvalidateNamedNode(is_static ? partition : dir, ColumnName(table, column), cell);
   }
 }
 
@@ -82,9 +81,10 @@ void InvalidateDeletion(FileContext* context, const NodeId& table, const TableSc
   NodeId row = partition;
   row.kind = NodeKind::kRow;
   row.clustering.assign(clustering.begin(), clustering.end());
-  context->InvalidateNode(row);
   if (auto name = KeyName(schema, schema.partition_key_count(), clustering)) {
-    context->InvalidateName(partition, *name);
+    context->InvalidateNamedNode(partition, *name, row);
+  } else {
+    context->InvalidateNode(row);
   }
 }
 

@@ -60,6 +60,11 @@ int AttrOps::GetAttr(uint64_t inode, NodeAttr* out, double* attr_timeout) {
   ReadView view = tree_->engine->NewReadView();
   NodeState state;
   if (Status s = tree_->StateOf(node.value(), view, &state, /*held=*/true); !s.ok()) {
+    // A cell gone behind a name the kernel still caches: ESTALE makes a
+    // path walk start again with every name looked up anew (the VFS's
+    // LOOKUP_REVAL retry), so stat(2) answers ENOENT and open(O_CREAT)
+    // creates the cell, where ENOENT would fail the open.
+    if (s.code() == StatusCode::kNotFound && node.value().id.kind == NodeKind::kCell) return ESTALE;
     return ErrnoFromStatus(s);
   }
   *out = state.attr;
@@ -82,7 +87,7 @@ int AttrOps::SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr* o
     return Refuse(EINVAL, "only a cell's file can be truncated to a length other than 0");
   }
   int result = GetAttr(inode, out, attr_timeout);
-  if (result == ENOENT && id.kind == NodeKind::kCell) {
+  if (result == ESTALE && id.kind == NodeKind::kCell) {
     *out = NodeAttr{};
     out->mode = S_IFREG | 0644;
     tree_->FinishAttr(inode, out);

@@ -162,12 +162,16 @@ int FileOps::Unlink(uint64_t parent, std::string_view name) {
     dir.write = {};
     tree_->Keep(dir);
   }
-  NodeId plain = child.id;
-  plain.write = {};
-  files_->InvalidateNode(plain);
   // Removed through `col@timestamp=T`: the kernel still holds an entry for
-  // `col`, which would answer the next create with ENOENT until it expired.
-  if (!child.id.write.empty()) files_->InvalidateCellName(child);
+  // `col`, which would answer the next create with ENOENT until it expired;
+  // its name goes before its node (file_context.h's order rule).
+  if (!child.id.write.empty()) {
+    files_->InvalidateCell(child);
+  } else {
+    NodeId plain = child.id;
+    plain.write = {};
+    files_->InvalidateNode(plain);
+  }
   return 0;
 }
 

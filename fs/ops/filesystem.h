@@ -91,6 +91,8 @@ class Filesystem {
   // ---- Names and attributes.
   int Lookup(uint64_t parent, std::string_view name, Entry* out);
   void Forget(uint64_t inode, uint64_t count);
+  // ESTALE for a cell that is gone (deleted or expired) while the kernel
+  // holds it: the VFS then walks a path again looking every name up anew.
   int GetAttr(uint64_t inode, NodeAttr* out, double* attr_timeout);
   // setattr (chmod, chown, utimens, truncate), the changes decided here:
   // - A mode, owner or group that is already true succeeds (`cp -p`,

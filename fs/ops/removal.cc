@@ -108,8 +108,7 @@ int Removal::RemoveKeyDirectory(const Node& dir, std::string_view name, const No
     if (SplitWriteSuffixes(name, &base, &ignored).ok() && base != name) {
       NodeId plain = child.id;
       plain.write = {};
-      files_->InvalidateNode(plain);
-      files_->InvalidateName(dir.id, std::string(base));
+      files_->InvalidateNamedNode(dir.id, std::string(base), plain);
     }
   }
   return 0;
@@ -148,10 +147,7 @@ int Removal::WriteRangeTombstone(const Node& slice) {
   // `ls PK/CK` must not answer from the kernel's cache what the range
   // deleted (rows newer than a timestamped range are looked up again too).
   const NodeId partition = PlainPartition(slice.id);
-  for (const HeldRow& row : held) {
-    files_->InvalidateNode(row.id);
-    files_->InvalidateName(partition, row.name);
-  }
+  for (const HeldRow& row : held) files_->InvalidateNamedNode(partition, row.name, row.id);
   return 0;
 }
 

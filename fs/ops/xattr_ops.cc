@@ -137,8 +137,8 @@ int XattrOps::RewriteWithTtl(uint64_t inode, int64_t ttl) {
                              std::span<const ColumnValue>(&value, 1), attributes);
   if (s.ok()) s = files_->Apply(std::move(mutation));
   if (!s.ok()) return ErrnoFromStatus(s);
-  files_->InvalidateNode(cell_node.id);
   files_->InvalidateCellName(cell_node);  // its entry timeout follows the new TTL
+  files_->InvalidateNode(cell_node.id);
   return 0;
 }
 

@@ -65,6 +65,70 @@ TEST_CASE("@insert invalidates the rows and cells the kernel holds", "[kernel_in
   }
 }
 
+// A name is invalidated with the node it named, whichever name the
+// deletion came through: the kernel must not keep `v` after `rm
+// v@timestamp=T`, nor a row's name after a range tombstone or a CQL DELETE.
+TEST_CASE("a deletion invalidates the kernel's name and node of what it deleted",
+          "[kernel_invalidation]") {
+  FsDriver d;
+  MakeTables(d);
+  REQUIRE(d.Mkdir("ks/t/p") == 0);
+  REQUIRE(d.Mkdir("ks/t/p/1") == 0);
+  REQUIRE(d.Write("ks/t/p/1/v@timestamp=100", "old\n") == 0);
+  REQUIRE(d.Write("ks/t/p/s@timestamp=100", "static\n") == 0);
+  const uint64_t partition = InodeOf(d, "ks/t/p");
+  const uint64_t row = InodeOf(d, "ks/t/p/1");
+  const uint64_t cell = InodeOf(d, "ks/t/p/1/v");
+  const uint64_t static_cell = InodeOf(d, "ks/t/p/s");
+  d.notifier().Clear();
+
+  SECTION("rm col@timestamp=T") {
+    REQUIRE(d.Rm("ks/t/p/1/v@timestamp=200") == 0);
+    CHECK(d.notifier().SawEntry(row, "v"));
+    CHECK(d.notifier().SawInode(cell));
+    // Until that reaches the kernel, it may check the cached `v` with a
+    // GETATTR: ESTALE, so the VFS looks `v` up again and `echo > v` creates.
+    fs::NodeAttr attr;
+    double timeout = 0;
+    CHECK(d.fs().GetAttr(cell, &attr, &timeout) == ESTALE);
+    CHECK(d.Write("ks/t/p/1/v", "new\n") == 0);
+    CHECK(d.fs().GetAttr(cell, &attr, &timeout) == 0);
+  }
+  SECTION("rm of a static cell @timestamp=T") {
+    REQUIRE(d.Rm("ks/t/p/s@timestamp=200") == 0);
+    CHECK(d.notifier().SawEntry(partition, "s"));
+    CHECK(d.notifier().SawInode(static_cell));
+  }
+  SECTION("rm -r ROW@timestamp=T") {
+    REQUIRE(d.Rmdir("ks/t/p/1@timestamp=200") == 0);
+    CHECK(d.notifier().SawEntry(partition, "1"));
+    CHECK(d.notifier().SawInode(row));
+  }
+  SECTION("a range tombstone over held rows") {
+    // As rm -r walks it: what lies beneath, then the slice itself.
+    REQUIRE(d.Rm("ks/t/p/@lt=5/1/v") == 0);
+    REQUIRE(d.Rmdir("ks/t/p/@lt=5/1") == 0);
+    REQUIRE(d.Rmdir("ks/t/p/@lt=5") == 0);
+    CHECK(d.notifier().SawEntry(partition, "1"));
+    CHECK(d.notifier().SawInode(row));
+  }
+  SECTION("CQL DELETE of the row and of a cell") {
+    std::string transcript;
+    REQUIRE(d.Cql("DELETE v FROM ks.t WHERE k = 'p' AND c = 1;", &transcript) == 0);
+    CHECK(d.notifier().SawEntry(row, "v"));
+    CHECK(d.notifier().SawInode(cell));
+    d.notifier().Clear();
+    REQUIRE(d.Cql("DELETE FROM ks.t WHERE k = 'p' AND c = 1;", &transcript) == 0);
+    CHECK(d.notifier().SawEntry(partition, "1"));
+    CHECK(d.notifier().SawInode(row));
+  }
+  SECTION("@insert with a null") {
+    REQUIRE(d.Write("ks/t/@insert", "{\"k\": \"p\", \"c\": 1, \"v\": null}\n") == 0);
+    CHECK(d.notifier().SawEntry(row, "v"));
+    CHECK(d.notifier().SawInode(cell));
+  }
+}
+
 TEST_CASE("DROP and CREATE of a table in one @cql write invalidate its name and @schema",
           "[kernel_invalidation]") {
   FsDriver d;
