@@ -243,6 +243,16 @@ Status Mutation::PutRowAndStatic(const TableSchema& table) {
   const bool has_row = !b.row.empty();
   const bool has_static = !b.static_row.empty();
   uint64_t sequences[2] = {0, 0};
+  // A value an index or a view's key cannot hold refuses the write whole.
+  if (!table.indexes.empty()) {
+    if (has_row) CELLFS_RETURN_IF_ERROR(storage::CheckIndexedValues(table, b.row.fragment()));
+    if (has_static) {
+      CELLFS_RETURN_IF_ERROR(storage::CheckIndexedValues(table, b.static_row.fragment()));
+    }
+  }
+  if (!table.views.empty() && has_row) {
+    CELLFS_RETURN_IF_ERROR(storage::CheckViewKeyValues(table, b.row.fragment()));
+  }
   if (has_row) CELLFS_RETURN_IF_ERROR(core_->sequences.Next(&sequences[0]));
   if (has_static) CELLFS_RETURN_IF_ERROR(core_->sequences.Next(&sequences[1]));
   if (has_row) PutFragment(table, &b.row_group, b.prefix.size(), sequences[0], b.row.fragment());

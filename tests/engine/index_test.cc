@@ -197,6 +197,42 @@ TEST_CASE("static, clustering and partition key columns and collections are inde
   CHECK(Equal(db, "users_tags_idx", "a").empty());
 }
 
+// Cassandra refuses a value an index cannot hold (65535 bytes or more)
+// with this message; the write stores nothing, rather than a row its index
+// would not find.
+TEST_CASE("a value of 65535 bytes or more for an index refuses the write", "[index]") {
+  TestEngine db;
+  db.Ddl(kSchema);
+  db.Ddl(
+      "CREATE INDEX by_country ON users (country); CREATE INDEX ON users (s);"
+      "CREATE INDEX ON users (tags); CREATE INDEX by_entry ON users (entries(props));");
+  TableHandle t = db.Table("ks", "users");
+  auto refusal = [&](const std::string& column, const std::string& literal) {
+    Mutation m = db.engine->NewMutation();
+    std::vector<ColumnValue> values{Cell(*t, column, literal)};
+    Status s = m.Insert(t, Key(*t, {"1", "0"}, 0), Key(*t, {"10"}, 2), values);
+    return s.ok() ? std::string() : s.message();
+  };
+  const std::string longest(65534, 'x');
+  const std::string too_long(65535, 'x');
+  CHECK(refusal("country", longest).empty());  // text: the literal unquoted
+  CHECK(refusal("country", too_long) ==
+        "Cannot index value of size 65535 for index by_country on ks.users(country) (maximum "
+        "allowed size=65535)");
+  CHECK(refusal("s", too_long + "x") ==
+        "Cannot index value of size 65536 for index users_s_idx on ks.users(s) (maximum allowed "
+        "size=65535)");
+  CHECK(refusal("tags", "{'a', '" + too_long + "'}") ==
+        "Cannot index value of size 65535 for index users_tags_idx on ks.users(tags) (maximum "
+        "allowed size=65535)");
+  // An entry counts its key and value as Cassandra's composite does: 2 + k + 1 + 2 + 4 + 1.
+  CHECK(refusal("props", "{'" + std::string(65525, 'k') + "': 1}") ==
+        "Cannot index value of size 65535 for index by_entry on ks.users(props) (maximum allowed "
+        "size=65535)");
+  CHECK(refusal("props", "{'" + std::string(65524, 'k') + "': 1}").empty());
+  CHECK(Equal(db, "by_country", longest).empty());  // nothing above was applied
+}
+
 TEST_CASE("indexes persist across reopen and are reclaimed when dropped or truncated", "[index]") {
   TestEngine db;
   db.Ddl(kSchema);

@@ -72,6 +72,15 @@ sleep 2
 expect_missing "an expired cell is gone" "$MNT/ks/users/@by/country/FR/1000"
 check_index "after the writes"
 
+step "a value too long to index refuses the write, in Cassandra's words, and keeps the old value"
+python3 -c 'print("x" * 70000)' >"$WORK/long.txt"
+expect_fail_errno "a 70000-byte indexed value" "Invalid argument" \
+  cp "$WORK/long.txt" "$MNT/ks/users/1/country"
+expect_contains "the reason in @errors" \
+  "Cannot index value of size 70000 for index users_country_idx on ks.users(country) (maximum allowed size=65535)" \
+  "$(cat "$MNT/@errors")"
+expect_eq "the old value stays" FR "$(cat "$MNT/ks/users/1/country")"
+
 step "the index survives a remount"
 unmount_fs
 mount_fs

@@ -1,6 +1,7 @@
 // Index entries from the cells and keys of a stored fragment.
 #include "engine/store/internal/index_entries.h"
 
+#include "engine/cql/cql_identifier.h"
 #include "engine/cql/key_codec.h"
 #include "engine/store/internal/storage_keys.h"
 
@@ -64,6 +65,63 @@ void AppendIndexValue(const TableSchema& table, const IndexSchema& index, const 
     default:
       return;
   }
+}
+
+namespace {
+
+// FBUtilities.MAX_UNSIGNED_SHORT: Cassandra refuses an indexed value this
+// long or longer.
+constexpr size_t kMaxIndexedValueBytes = 0xFFFF;
+
+// The serialized length of a collection element kept as a key component
+// (a set's element, a map's key, in the cell's path).
+size_t ElementSize(const CqlType& type, std::string_view component) {
+  std::string value;
+  if (!DecodeKeyComponent(type, SortOrder::kAsc, &component, &value).ok()) return 0;
+  return value.size();
+}
+
+// The size Cassandra gives the value `index` takes from `cell`.
+size_t IndexedValueSize(const CqlType& type, const IndexSchema& index, const RowCell& cell) {
+  if (cell.path.empty()) return cell.cell.value.size();
+  switch (type.kind()) {
+    case TypeKind::kSet:
+      return ElementSize(*type.params()[0], cell.path);
+    case TypeKind::kList:
+      return cell.cell.value.size();
+    case TypeKind::kMap: {
+      const size_t key = ElementSize(*type.params()[0], cell.path);
+      if (index.target == IndexTargetKind::kKeys) return key;
+      if (index.target == IndexTargetKind::kEntries) {
+        return 2 + key + 1 + 2 + cell.cell.value.size() + 1;  // CompositeType(key, value)
+      }
+      return cell.cell.value.size();
+    }
+    default:
+      return cell.cell.value.size();
+  }
+}
+
+}  // namespace
+
+Status CheckIndexedValues(const TableSchema& table, const RowFragment& fragment) {
+  for (size_t i = 0; i < table.indexes.size(); ++i) {
+    const IndexSchema& index = table.indexes[i];
+    const ColumnDef& column = table.column(index.column);
+    if (column.is_primary_key()) continue;
+    const uint32_t id = table.column_ids[index.column];
+    for (const RowCell& cell : fragment.cells) {
+      if (cell.column_id != id || cell.cell.kind != CellKind::kRegular) continue;
+      const size_t size = IndexedValueSize(*column.type, index, cell);
+      if (size < kMaxIndexedValueBytes) continue;
+      const std::string name = i < table.def.indexes.size() ? table.def.indexes[i].name : "";
+      return Status::InvalidArgument(
+          "Cannot index value of size " + std::to_string(size) + " for index " + name + " on " +
+          QuoteIdentifier(table.def.keyspace) + "." + QuoteIdentifier(table.def.name) + "(" +
+          column.name + ") (maximum allowed size=" + std::to_string(kMaxIndexedValueBytes) + ")");
+    }
+  }
+  return Status::Ok();
 }
 
 Status IndexValuesOf(const TableSchema& table, const IndexSchema& index, std::string_view group,

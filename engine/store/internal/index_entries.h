@@ -57,6 +57,15 @@ void PutIndexEntries(const TableSchema& table, std::string_view group, size_t pr
 void AppendIndexValue(const TableSchema& table, const IndexSchema& index, const RowCell& cell,
                       std::string* out);
 
+// Cassandra's refusal of a value an index cannot hold: InvalidArgument
+// "Cannot index value of size N for index I on ks.t(col) (maximum allowed
+// size=65535)" when a live cell of `fragment` gives an index of `table` on
+// a regular or static column a value of 65535 bytes or more (one
+// element's, for KEYS, VALUES and ENTRIES: ENTRIES counts key and value as
+// Cassandra's composite does). Checked before the fragment is written, so
+// the write is refused whole rather than stored without its entry.
+Status CheckIndexedValues(const TableSchema& table, const RowFragment& fragment);
+
 // Identifies the set of `table`'s indexes and materialized views (their
 // ids): a write prepared with one set must not land once the set has
 // changed.

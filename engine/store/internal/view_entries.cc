@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "engine/cql/cql_identifier.h"
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/token.h"
 
@@ -37,6 +38,24 @@ bool DecodeBaseKey(const TableSchema& base, std::string_view group, size_t prefi
 }
 
 }  // namespace
+
+Status CheckViewKeyValues(const TableSchema& base, const RowFragment& fragment) {
+  constexpr size_t kMaxKeyValueBytes = 0xFFFF;  // a key component's u16 length
+  for (const TableHandle& handle : base.views) {
+    const TableSchema& view = *handle;
+    if (!view.view->regular_key) continue;
+    const RowCell* cell = fragment.FindCell(view.view->regular_key_column_id);
+    if (cell == nullptr || cell->cell.kind != CellKind::kRegular) continue;
+    if (cell->cell.value.size() <= kMaxKeyValueBytes) continue;
+    const ColumnDef& column = view.column(*view.view->regular_key);
+    return Status::InvalidArgument(
+        "Key length of " + std::to_string(cell->cell.value.size()) + " is longer than maximum of " +
+        std::to_string(kMaxKeyValueBytes) + ": column " + column.name +
+        " is in the primary key of materialized view " + QuoteIdentifier(view.def.keyspace) + "." +
+        QuoteIdentifier(view.def.name));
+  }
+  return Status::Ok();
+}
 
 void ViewKeyOf(const TableSchema& view, std::span<const std::string> base_key,
                std::string_view regular_value, std::vector<std::string>* view_key) {

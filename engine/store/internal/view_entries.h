@@ -39,6 +39,13 @@ struct ViewEntryScratch {
 void PutViewEntries(const TableSchema& base, std::string_view group, size_t prefix_size,
                     const RowFragment& fragment, ViewEntryScratch* scratch, Batch* batch);
 
+// InvalidArgument when a live cell of `fragment` holds, for a view of
+// `base` keyed by that column, a value longer than a key may be (65535
+// bytes): the base write is refused whole rather than stored without its
+// view row. (Cassandra itself has no clean answer here: its view update
+// fails after the base write.)
+Status CheckViewKeyValues(const TableSchema& base, const RowFragment& fragment);
+
 // The key values (partition key, then clustering, canonical serialized) of
 // view `view`'s row for a base row with key values `base_key` (partition
 // key then clustering) and regular key column value `regular_value`
