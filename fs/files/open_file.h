@@ -77,6 +77,13 @@ std::unique_ptr<OpenFile> NewTextFile(std::string content, bool direct_io = fals
 int OpenCellFile(FileContext* context, const Node& node, int flags, bool created,
                  std::unique_ptr<OpenFile>* out);
 
+// A scratch file (fs/tree/scratch_files.h), read and written in place:
+// writes and truncations change the daemon's copy at once (EFBIG past a
+// cell's 64 MiB, ENOSPC past the scratch budget); nothing is stored until
+// it is renamed over a cell (AttrOps::Rename).
+std::unique_ptr<OpenFile> NewScratchFile(FileContext* context,
+                                         std::shared_ptr<ScratchFiles::File> file);
+
 // An element name of a cell (node.id.element set: `tags@remove`,
 // `l@prepend`, `m@key=k`, `l@index=2`, `u@field=f`; fs/formats/element_suffix.h),
 // opened for writing (EACCES for reading: it has no content of its own).

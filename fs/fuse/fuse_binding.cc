@@ -360,8 +360,8 @@ void MkNod(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode, dev
   Reply(fuse_reply_err, req, Fs(req).MkNod(parent, name, mode));
 }
 void Rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t new_parent,
-            const char* new_name, unsigned int) {
-  Reply(fuse_reply_err, req, Fs(req).Rename(parent, name, new_parent, new_name));
+            const char* new_name, unsigned int flags) {
+  Reply(fuse_reply_err, req, Fs(req).Rename(parent, name, new_parent, new_name, flags));
 }
 
 // ---- The guard every handler runs under (fs/fuse/request_guard.h).

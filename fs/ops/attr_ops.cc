@@ -45,6 +45,13 @@ int AttrOps::Lookup(uint64_t parent, std::string_view name, Entry* out) {
     return ErrnoFromStatus(live);
   }
   if (exact.ok()) return ENOENT;
+  if (exact.code() == StatusCode::kNotFound && tree_->HoldsCells(directory.value())) {
+    Node scratch = tree_->ScratchChild(directory.value(), name);
+    if (tree_->StateOf(scratch, view, &state).ok()) {
+      tree_->MakeEntry(scratch, state, view.now(), out);
+      return 0;
+    }
+  }
   // `CK@update` names a directory only mkdir makes (write_suffixes.h), so
   // it is looked up as absent, not as a key that does not parse.
   if (std::string_view base; SplitUpdateFlag(name, &base)) return ENOENT;
@@ -79,7 +86,7 @@ int AttrOps::SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr* o
   if (!node.ok()) return ErrnoFromStatus(node.status());
   const NodeId& id = node.value().id;
   if (int e = files_->WriteRefusal(node.value())) return e;
-  if (id.kind == NodeKind::kCell) {
+  if (id.kind == NodeKind::kCell || id.kind == NodeKind::kScratch) {
     int e = handle != 0 ? file_ops_->Truncate(handle, size)
                         : file_ops_->TruncateCell(node.value(), size);
     if (e != 0) return e;
@@ -99,6 +106,16 @@ int AttrOps::SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr* o
   return result;
 }
 
+bool AttrOps::SetScratchMode(uint64_t inode, mode_t mode) {
+  Result<Node> node = tree_->NodeOf(inode);
+  if (!node.ok() || node.value().id.kind != NodeKind::kScratch) return false;
+  std::shared_ptr<ScratchFiles::File> file = tree_->scratch.Find(EncodeNodeId(node.value().id));
+  if (!file) return false;
+  std::lock_guard lock(file->mutex);
+  file->mode = mode;
+  return true;
+}
+
 int AttrOps::SetAttr(uint64_t inode, const AttrChanges& changes, const Caller& caller,
                      uint64_t handle, NodeAttr* out, double* attr_timeout) {
   if (changes.mode || changes.uid || changes.gid) {
@@ -108,17 +125,22 @@ int AttrOps::SetAttr(uint64_t inode, const AttrChanges& changes, const Caller& c
     if (int e = GetAttr(inode, &now, &timeout)) return e;
     if (caller.uid != 0 && caller.uid != now.uid) return EPERM;  // neither owner nor root
     constexpr mode_t kPermissionBits = 07777;
-    bool already =
-        (!changes.mode || (*changes.mode & kPermissionBits) == (now.mode & kPermissionBits)) &&
+    const bool same_owner =
         (!changes.uid || *changes.uid == now.uid) && (!changes.gid || *changes.gid == now.gid);
-    if (!already) return EPERM;
+    bool same_mode =
+        !changes.mode || (*changes.mode & kPermissionBits) == (now.mode & kPermissionBits);
+    // A scratch file takes the mode it is given (sed -i and rsync give it
+    // the cell's before the rename).
+    if (!same_mode && same_owner && SetScratchMode(inode, *changes.mode & kPermissionBits)) {
+      same_mode = true;
+    }
+    if (!same_mode || !same_owner) return EPERM;
   }
   // Times need no check: they are ignored (changes.times).
   if (changes.size) return SetSize(inode, *changes.size, handle, out, attr_timeout);
   return GetAttr(inode, out, attr_timeout);
 }
 
-int AttrOps::Rename(uint64_t, std::string_view, uint64_t, std::string_view) { return EPERM; }
 int AttrOps::Link(uint64_t, uint64_t, std::string_view) { return EPERM; }
 int AttrOps::Symlink(std::string_view, uint64_t, std::string_view) { return EPERM; }
 int AttrOps::MkNod(uint64_t, std::string_view, mode_t) { return EPERM; }

@@ -34,13 +34,15 @@ class AttrOps {
               NodeAttr* out, double* attr_timeout);
   int SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr* out, double* attr_timeout);
 
-  int Rename(uint64_t parent, std::string_view name, uint64_t new_parent,
-             std::string_view new_name);
   int Link(uint64_t inode, uint64_t new_parent, std::string_view new_name);
   int Symlink(std::string_view target, uint64_t parent, std::string_view name);
   int MkNod(uint64_t parent, std::string_view name, mode_t mode);
 
  private:
+  // Gives scratch file `inode` the permission bits `mode`; false when it
+  // is no scratch file.
+  bool SetScratchMode(uint64_t inode, mode_t mode);
+
   TreeContext* const tree_;
   FileContext* const files_;
   FileOps* const file_ops_;

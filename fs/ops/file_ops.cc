@@ -112,8 +112,14 @@ int FileOps::Create(uint64_t parent, std::string_view name, int flags, Entry* ou
   if (IsVirtualName(name)) return Refuse(EPERM, "no file named with '@' can be made");
   Node child;
   Status s = tree_->ChildOf(directory.value(), name, /*split_suffixes=*/true, &child);
-  if (s.code() == StatusCode::kNotFound)
+  if (s.code() == StatusCode::kNotFound) {
+    // mkstemp(3)'s O_EXCL create of a name that is no column: a scratch
+    // file, to be renamed over a cell (sed -i, editors, rsync, tempfile).
+    if ((flags & O_EXCL) != 0 && tree_->HoldsCells(directory.value())) {
+      return CreateScratch(directory.value(), name, flags, out, reply);
+    }
     return Refuse(EINVAL, UnknownColumn(directory.value(), name));
+  }
   if (!s.ok()) return ErrnoFromStatus(s);
   // A key is EISDIR: rows are made by mkdir.
   if (int e = files_->WriteRefusal(child)) return e;
@@ -132,12 +138,36 @@ int FileOps::Create(uint64_t parent, std::string_view name, int flags, Entry* ou
   return 0;
 }
 
+int FileOps::CreateScratch(const Node& directory, std::string_view name, int flags, Entry* out,
+                           OpenReply* reply) {
+  const Node scratch = tree_->ScratchChild(directory, name);
+  const int64_t now = files_->engine->clock().NowMicros();
+  if (int e = tree_->scratch.Create(EncodeNodeId(scratch.id), 0600, now)) {  // mkstemp's mode
+    return e == ENOSPC ? Refuse(ENOSPC, "too many scratch files (" +
+                                            std::to_string(ScratchFiles::kMaxFiles) +
+                                            "): rename or remove one first")
+                       : e;
+  }
+  NodeState state;
+  if (Status s = tree_->StateOf(scratch, files_->engine->NewReadView(), &state); !s.ok()) {
+    return ErrnoFromStatus(s);
+  }
+  tree_->MakeEntry(scratch, state, now, out);
+  Reply(&open_, out->attr.inode,
+        NewScratchFile(files_, tree_->scratch.Find(EncodeNodeId(scratch.id))), flags, reply);
+  return 0;
+}
+
 int FileOps::Unlink(uint64_t parent, std::string_view name) {
   Result<Node> directory = tree_->NodeOf(parent);
   if (!directory.ok()) return ErrnoFromStatus(directory.status());
   if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
   if (int e = files_->QueryViewRefusal(directory.value())) return e;
   if (IsVirtualName(name)) return EPERM;
+  if (tree_->HoldsCells(directory.value()) &&
+      tree_->scratch.Remove(EncodeNodeId(tree_->ScratchChild(directory.value(), name).id))) {
+    return 0;  // a scratch file: nothing was stored
+  }
   Node child;
   Status s = tree_->ChildOf(directory.value(), name, false, &child);
   if (!s.ok()) s = tree_->ChildOf(directory.value(), name, true, &child);  // col@timestamp=T
@@ -175,6 +205,53 @@ int FileOps::Unlink(uint64_t parent, std::string_view name) {
   return 0;
 }
 
+int FileOps::Rename(uint64_t parent, std::string_view name, uint64_t new_parent,
+                    std::string_view new_name, unsigned flags) {
+  Result<Node> directory = tree_->NodeOf(parent);
+  if (!directory.ok()) return ErrnoFromStatus(directory.status());
+  const Node& dir = directory.value();
+  std::shared_ptr<ScratchFiles::File> scratch;
+  std::string identity;
+  if (tree_->HoldsCells(dir)) {
+    identity = EncodeNodeId(tree_->ScratchChild(dir, name).id);
+    scratch = tree_->scratch.Find(identity);
+  }
+  if (!scratch) return EPERM;  // keys and cells are never renamed
+  if (flags != 0) return Refuse(EINVAL, "a scratch file is renamed without rename(2) flags");
+  if (new_parent != parent) {
+    return Refuse(EXDEV, "a scratch file is renamed over a cell of its own directory");
+  }
+  if (Status s = files_->CheckWritable(); !s.ok()) return ErrnoFromStatus(s);
+  Node target;
+  Status s = tree_->ChildOf(dir, new_name, /*split_suffixes=*/true, &target);
+  if (s.code() == StatusCode::kNotFound) return Refuse(EINVAL, UnknownColumn(dir, new_name));
+  if (!s.ok()) return ErrnoFromStatus(s);
+  if (int e = files_->WriteRefusal(target)) return e;
+  if (target.id.kind != NodeKind::kCell) return EISDIR;
+  // The scratch file's whole content, written as `cat FILE > col` would.
+  std::unique_ptr<OpenFile> file;
+  if (int e = OpenCellFile(files_, target, O_WRONLY | O_TRUNC, false, &file)) return e;
+  std::lock_guard file_lock(file->mutex);
+  int e = 0;
+  {
+    std::lock_guard scratch_lock(scratch->mutex);
+    const std::string& content = scratch->content();
+    if (content.empty()) {
+      e = file->Truncate(0);  // the empty value, where the type has one
+    } else {
+      ssize_t wrote = file->Write(0, content);
+      if (wrote < 0) e = static_cast<int>(-wrote);
+    }
+  }
+  if (e == 0) e = file->Flush();
+  if (e != 0) {
+    file->Discard();
+    return e;
+  }
+  tree_->scratch.Remove(identity);
+  return 0;
+}
+
 int FileOps::Open(uint64_t inode, int flags, OpenReply* reply) {
   Result<Node> node = tree_->NodeOf(inode);
   if (!node.ok()) return ErrnoFromStatus(node.status());
@@ -189,6 +266,17 @@ int FileOps::Open(uint64_t inode, int flags, OpenReply* reply) {
     case NodeKind::kVirtualFile:
       if (int e = OpenVirtual(files_, node.value(), flags, &file)) return e;
       break;
+    case NodeKind::kScratch: {
+      std::shared_ptr<ScratchFiles::File> scratch =
+          tree_->scratch.Find(EncodeNodeId(node.value().id));
+      if (!scratch) return ENOENT;
+      if ((flags & O_TRUNC) != 0 && Writing(flags)) {
+        std::lock_guard lock(scratch->mutex);
+        if (int e = scratch->Resize(0, files_->engine->clock().NowMicros())) return e;
+      }
+      file = NewScratchFile(files_, std::move(scratch));
+      break;
+    }
     default:
       return EISDIR;
   }
@@ -249,6 +337,12 @@ int FileOps::Truncate(uint64_t handle, uint64_t size) {
 }
 
 int FileOps::TruncateCell(const Node& cell, uint64_t size) {
+  if (cell.id.kind == NodeKind::kScratch) {
+    std::shared_ptr<ScratchFiles::File> scratch = tree_->scratch.Find(EncodeNodeId(cell.id));
+    if (!scratch) return ENOENT;
+    std::lock_guard lock(scratch->mutex);
+    return scratch->Resize(size, files_->engine->clock().NowMicros());
+  }
   // As an open for writing, an ftruncate and a close: one path for both.
   std::unique_ptr<OpenFile> file;
   if (int e = OpenCellFile(files_, cell, O_RDWR, false, &file)) return e;

@@ -28,8 +28,15 @@ class FileOps {
   FileOps(const FileOps&) = delete;
   FileOps& operator=(const FileOps&) = delete;
 
+  // A name that is no column, created with O_EXCL in a directory that
+  // holds cells, makes a scratch file (fs/tree/scratch_files.h); without
+  // O_EXCL it is EINVAL, "Undefined column name".
   int Create(uint64_t parent, std::string_view name, int flags, Entry* out, OpenReply* reply);
+  // A scratch file's name removes it; a cell's deletes the cell.
   int Unlink(uint64_t parent, std::string_view name);
+  // Filesystem::Rename.
+  int Rename(uint64_t parent, std::string_view name, uint64_t new_parent, std::string_view new_name,
+             unsigned flags);
   int Open(uint64_t inode, int flags, OpenReply* reply);
   int Read(uint64_t handle, uint64_t offset, size_t size, std::string* out);
   ssize_t Write(uint64_t handle, uint64_t offset, std::string_view data);
@@ -47,13 +54,16 @@ class FileOps {
   // close would; EINVAL for a size 0 of a type without an empty spelling,
   // or a result that does not parse, and then nothing changes).
   int Truncate(uint64_t handle, uint64_t size);
-  int TruncateCell(const Node& cell, uint64_t size);
+  int TruncateCell(const Node& cell, uint64_t size);  // also of a scratch file
 
   // Releases every file the kernel never released (shutdown), each storing
   // what it holds. REQUIRES: no request is in progress.
   void ReleaseAll();
 
  private:
+  int CreateScratch(const Node& directory, std::string_view name, int flags, Entry* out,
+                    OpenReply* reply);
+
   TreeContext* const tree_;
   FileContext* const files_;
   HandleTable<OpenFile> open_;  // the open files, by fuse_file_info::fh

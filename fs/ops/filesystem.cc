@@ -95,9 +95,10 @@ int Filesystem::SetSize(uint64_t inode, uint64_t size, uint64_t handle, NodeAttr
                     [&] { return impl_->attrs.SetSize(inode, size, handle, out, attr_timeout); });
 }
 int Filesystem::Rename(uint64_t parent, std::string_view name, uint64_t new_parent,
-                       std::string_view new_name) {
-  return impl_->Run("rename", parent, name,
-                    [&] { return impl_->attrs.Rename(parent, name, new_parent, new_name); });
+                       std::string_view new_name, unsigned flags) {
+  return impl_->Run("rename", parent, name, [&] {
+    return impl_->file_ops.Rename(parent, name, new_parent, new_name, flags);
+  });
 }
 int Filesystem::Link(uint64_t inode, uint64_t new_parent, std::string_view new_name) {
   return impl_->Run("link", new_parent, new_name,

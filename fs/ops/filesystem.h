@@ -168,12 +168,21 @@ class Filesystem {
   // storing nothing.
   void Discard(uint64_t handle);
 
-  // ---- Names the tree never takes: a key is an identity (Cassandra has
-  // no UPDATE of a primary key) and the tree holds keys and cells, never
+  // rename(2) of a scratch file (fs/tree/scratch_files.h) onto a cell's
+  // name in the same directory stores its content as the cell's value, as
+  // a write of the whole file would (a column's name with write suffixes
+  // or an element suffix too: `col@ttl=60`); the scratch file is gone. A
+  // value that does not parse fails the rename with EINVAL and its reason,
+  // and the scratch file stays. EXDEV into another directory (mv then
+  // copies), EINVAL for rename(2) flags or a target that is no column.
+  // Every other rename is EPERM: a key is an identity (Cassandra has no
+  // UPDATE of a primary key).
+  int Rename(uint64_t parent, std::string_view name, uint64_t new_parent, std::string_view new_name,
+             unsigned flags = 0);
+
+  // ---- Names the tree never takes: the tree holds keys and cells, never
   // links or device nodes, so these are EPERM, not ENOSYS ("Function not
   // implemented" reads like a missing feature).
-  int Rename(uint64_t parent, std::string_view name, uint64_t new_parent,
-             std::string_view new_name);
   int Link(uint64_t inode, uint64_t new_parent, std::string_view new_name);
   int Symlink(std::string_view target, uint64_t parent, std::string_view name);
   int MkNod(uint64_t parent, std::string_view name, mode_t mode);

@@ -105,6 +105,7 @@ std::string EncodeNodeId(const NodeId& id) {
   PutList(&out, id.clustering);
   PutU32(&out, id.column_id);
   PutBytes(&out, id.element);
+  PutBytes(&out, id.scratch);
   PutOptionalI64(&out, id.write.ttl);
   PutOptionalI64(&out, id.write.timestamp);
   out.push_back(static_cast<char>(id.file));
@@ -118,9 +119,10 @@ Status DecodeNodeId(std::string_view bytes, NodeId* id) {
   bool ok = in.U8(&kind) && in.Bytes(&id->keyspace) && in.Bytes(&id->table) &&
             in.U32(&id->table_id) && in.List(&id->partition_key) && in.List(&id->slice) &&
             in.List(&id->query) && in.U8(&table_query) && in.List(&id->clustering) &&
-            in.U32(&id->column_id) && in.Bytes(&id->element) && in.OptionalI64(&id->write.ttl) &&
-            in.OptionalI64(&id->write.timestamp) && in.U8(&file) && in.U8(&directory) && in.done();
-  if (!ok || kind > static_cast<uint8_t>(NodeKind::kQuery) ||
+            in.U32(&id->column_id) && in.Bytes(&id->element) && in.Bytes(&id->scratch) &&
+            in.OptionalI64(&id->write.ttl) && in.OptionalI64(&id->write.timestamp) &&
+            in.U8(&file) && in.U8(&directory) && in.done();
+  if (!ok || kind > static_cast<uint8_t>(NodeKind::kScratch) ||
       directory > static_cast<uint8_t>(NodeKind::kQuery) ||
       file > static_cast<uint8_t>(VirtualName::Kind::kColumns)) {
     return Status::Corruption("not a node identity");

@@ -25,6 +25,8 @@ enum class NodeKind : uint8_t {
   kVirtualFile,  // @cql, @schema, @json, @csv, @insert, @stats, @count
   kQuery,        // a query directory: @where, @where/col=value, a table's
                  // @limit=N, @columns=a,b (fs/tree/query_path.h)
+  kScratch,      // a scratch file beside cells, to be renamed over one
+                 // (fs/tree/scratch_files.h); in a row or a partition
 };
 
 // A plain value type. Fields not used by a kind stay empty / zero, so that
@@ -51,6 +53,9 @@ struct NodeId {
   // kCell reached by an element name (`m@key=k`, `tags@remove`): its
   // element suffix (fs/formats/element_suffix.h); empty for the cell itself.
   std::string element;
+  // kScratch: the scratch file's name (its directory is given by the
+  // fields above, as for a cell).
+  std::string scratch;
   // kCell, kRow and @insert: the write suffixes of the name the node was
   // reached by ("col@ttl=60"); the same cell under its plain name is another
   // node, so every open of it knows its TTL.

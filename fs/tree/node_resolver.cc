@@ -360,9 +360,23 @@ Status TreeContext::ChildOf(const Node& parent, std::string_view name, bool spli
       return ColumnChild(parent, name, split_suffixes, child);
     case NodeKind::kCell:
     case NodeKind::kVirtualFile:
+    case NodeKind::kScratch:
       return Status::NotFound("not a directory");
   }
   return Status::NotFound("no such node");
+}
+
+bool TreeContext::HoldsCells(const Node& dir) const {
+  if (!dir.id.slice.empty() || !dir.id.query.empty() || !dir.table || dir.table->view) return false;
+  return dir.id.kind == NodeKind::kRow || (dir.id.kind == NodeKind::kPartition && !dir.clustered());
+}
+
+Node TreeContext::ScratchChild(const Node& dir, std::string_view name) const {
+  Node child = dir;
+  child.id.kind = NodeKind::kScratch;
+  child.id.write = {};
+  child.id.scratch.assign(name);
+  return child;
 }
 
 }  // namespace cellfs::fs

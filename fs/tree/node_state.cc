@@ -122,6 +122,7 @@ Writability WritabilityOf(const Node& node) {
   }
   switch (node.id.kind) {
     case NodeKind::kCell:
+    case NodeKind::kScratch:
       return Writability::kWritable;
     case NodeKind::kVirtualFile:
       switch (node.id.file) {
@@ -269,6 +270,17 @@ Status TreeContext::StateOf(const Node& node, const ReadView& view, NodeState* s
       *state = CellState(*node.table->column(column).type, *cell.value());
       return Status::Ok();
     }
+    case NodeKind::kScratch: {
+      std::shared_ptr<ScratchFiles::File> file = scratch.Find(EncodeNodeId(id));
+      if (!file) return Status::NotFound("no such scratch file");
+      std::lock_guard lock(file->mutex);
+      *state = NodeState{};
+      state->attr.mode = S_IFREG | file->mode;
+      state->attr.nlink = 1;
+      state->attr.size = file->content().size();
+      state->attr.mtime_micros = file->mtime_micros;
+      return Status::Ok();
+    }
     case NodeKind::kVirtualFile: {
       Node directory = node;
       directory.id.kind = id.directory;
@@ -305,6 +317,9 @@ void TreeContext::FinishAttr(uint64_t inode, NodeAttr* attr) const {
 double TreeContext::TimeoutFor(const Node& node, const NodeState& state, int64_t now_micros,
                                double bound) const {
   if (!node.id.write.empty()) return 0;  // a suffixed name is a one-off spelling
+  // A scratch file is renamed away: the kernel must look its name up again
+  // (and, after the rename, find the cell's own inode under it).
+  if (node.id.kind == NodeKind::kScratch) return 0;
   // A row beneath a query may stop matching it when any of its cells
   // changes, which no invalidation follows: asked again on every use.
   if (!node.id.query.empty() && node.id.kind != NodeKind::kQuery) return 0;

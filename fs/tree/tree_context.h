@@ -14,6 +14,7 @@
 #include "fs/tree/node.h"
 #include "fs/tree/node_attr.h"
 #include "fs/tree/refusal_log.h"
+#include "fs/tree/scratch_files.h"
 
 namespace cellfs::fs {
 
@@ -36,6 +37,8 @@ class TreeContext {
   const int64_t mount_micros;
   // The mount's latest refusals (MOUNT/@errors); thread-safe itself.
   RefusalLog refusals;
+  // The scratch files beside cells (fs/tree/scratch_files.h); thread-safe.
+  ScratchFiles scratch;
 
   // ---- Node resolution (fs/tree/node_resolver.cc).
   // The node the kernel's inode stands for; NotFound when forgotten or
@@ -47,6 +50,13 @@ class TreeContext {
   // key or column. NotFound for names that cannot exist here; the key
   // parser's InvalidArgument / NameTooLong for keys that do not parse.
   Status ChildOf(const Node& parent, std::string_view name, bool split_suffixes, Node* child) const;
+  // Whether scratch files can be made in `dir`: a row, or the partition of
+  // a table without clustering columns (in a clustered partition a name is
+  // a row's key), not under a slice or a query, not in a materialized view.
+  bool HoldsCells(const Node& dir) const;
+  // The scratch file `name` of `dir` (REQUIRES: HoldsCells(dir)), whether
+  // or not it exists.
+  Node ScratchChild(const Node& dir, std::string_view name) const;
   // The table a node id names, checked against its table id.
   Result<TableHandle> TableOf(const NodeId& id) const;
 

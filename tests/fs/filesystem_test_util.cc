@@ -178,6 +178,7 @@ int FsDriver::Write(std::string_view path, std::string_view data, int flags, siz
   if (found == 0) {
     Hold(entry.attr.inode);
     SetStep("open");
+    if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) return EEXIST;  // as the VFS does
     // The kernel keeps O_CREAT / O_EXCL to itself on open (fuse_send_open).
     if (int e = fs_->Open(entry.attr.inode, flags & ~(O_CREAT | O_EXCL), &reply)) return e;
     if ((flags & O_APPEND) != 0) offset = entry.attr.size;

@@ -1,0 +1,81 @@
+// ScratchFiles: the temporary files that `sed -i`, editors, rsync and
+// Python's tempfile write beside a cell and then rename over it
+// (docs/FILESYSTEM.md "Scratch files"). A name that is not a column,
+// created with O_EXCL (as mkstemp(3) creates), becomes one: held by the
+// daemon in memory, never stored, never listed, gone at unmount. Renaming
+// it onto a column's name writes its content as that cell's value in one
+// write; a typo without O_EXCL (`echo v > emial`) is still refused.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace cellfs::fs {
+
+// Thread-safe: mutex_ guards the map; each file's own mutex guards its
+// content; the byte budget has its own lock, taken last.
+class ScratchFiles {
+ public:
+  static constexpr size_t kMaxFiles = 64;               // at once, on a mount
+  static constexpr size_t kMaxFileBytes = 64u << 20;    // a cell's limit
+  static constexpr size_t kMaxTotalBytes = 256u << 20;  // all of them together
+
+  // The bytes all scratch files hold, shared with each file so that one
+  // still open after its name is gone gives its bytes back when it goes.
+  class Budget {
+   public:
+    // Charges a growth from `from` to `to` bytes (a shrink gives bytes
+    // back). ENOSPC, changing nothing, when it would pass kMaxTotalBytes.
+    int Charge(size_t from, size_t to);
+
+   private:
+    std::mutex mutex_;
+    size_t total_ = 0;  // guarded by mutex_
+  };
+
+  class File {
+   public:
+    explicit File(std::shared_ptr<Budget> budget) : budget_(std::move(budget)) {}
+    ~File() { (void)budget_->Charge(content_.size(), 0); }
+    File(const File&) = delete;
+    File& operator=(const File&) = delete;
+
+    // Writes `data` at `offset` (zero-filling a gap); Resize cuts or
+    // zero-extends. EFBIG past kMaxFileBytes, ENOSPC past the budget;
+    // then nothing changes. REQUIRES (all members): mutex held.
+    int Write(uint64_t offset, std::string_view data, int64_t now_micros);
+    int Resize(uint64_t size, int64_t now_micros);
+    const std::string& content() const { return content_; }
+
+    std::mutex mutex;
+    uint32_t mode = 0600;  // permission bits
+    int64_t mtime_micros = 0;
+
+   private:
+    const std::shared_ptr<Budget> budget_;
+    std::string content_;
+  };
+
+  // Makes the scratch file `identity` (an encoded kScratch NodeId), empty.
+  // EEXIST when it exists; ENOSPC when kMaxFiles are held.
+  int Create(const std::string& identity, uint32_t mode, int64_t now_micros);
+  // The file, or null when there is none (never made, removed, renamed).
+  std::shared_ptr<File> Find(const std::string& identity) const;
+  // Takes the file out of the tree (unlink, or renamed over a cell); its
+  // bytes go back once no open file holds it. False when absent.
+  bool Remove(const std::string& identity);
+
+  size_t count() const;
+
+ private:
+  const std::shared_ptr<Budget> budget_ = std::make_shared<Budget>();
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<File>> files_;  // guarded by mutex_
+};
+
+}  // namespace cellfs::fs
