@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "fs/files/open_file.h"
+#include "fs/tree/refusal_log.h"
 
 namespace cellfs::fs {
 namespace {
@@ -24,12 +25,21 @@ class ScratchFile final : public OpenFile {
 
   ssize_t Write(uint64_t offset, std::string_view data) override {
     std::lock_guard lock(file_->mutex);
+    // Renamed over a cell, which took its content then: a later write
+    // would reach nothing (after an unlink it reaches the open file alone,
+    // as on any file system).
+    if (file_->fate == ScratchFiles::Fate::kRenamed) {
+      return -Refuse(ESTALE, "this scratch file was renamed over its cell: write to the cell");
+    }
     if (int e = file_->Write(offset, data, Now())) return -e;
     return static_cast<ssize_t>(data.size());
   }
 
   int Truncate(uint64_t size) override {
     std::lock_guard lock(file_->mutex);
+    if (file_->fate == ScratchFiles::Fate::kRenamed) {
+      return Refuse(ESTALE, "this scratch file was renamed over its cell: truncate the cell");
+    }
     return file_->Resize(size, Now());
   }
 

@@ -140,9 +140,14 @@ int FileOps::Create(uint64_t parent, std::string_view name, int flags, Entry* ou
 
 int FileOps::CreateScratch(const Node& directory, std::string_view name, int flags, Entry* out,
                            OpenReply* reply) {
+  if (name.size() > 255) return Refuse(ENAMETOOLONG, "a file name is at most 255 bytes");
+  if (directory.table->def.FindColumn(std::string(name)) != nullptr) {
+    return Refuse(EINVAL, UnknownColumn(directory, name));  // a key column's name
+  }
   const Node scratch = tree_->ScratchChild(directory, name);
   const int64_t now = files_->engine->clock().NowMicros();
-  if (int e = tree_->scratch.Create(EncodeNodeId(scratch.id), 0600, now)) {  // mkstemp's mode
+  if (int e = tree_->scratch.Create(EncodeNodeId(scratch.id), tree_->ScratchDirectory(directory),
+                                    0600, now)) {  // mkstemp's mode
     return e == ENOSPC ? Refuse(ENOSPC, "too many scratch files (" +
                                             std::to_string(ScratchFiles::kMaxFiles) +
                                             "): rename or remove one first")
@@ -165,7 +170,8 @@ int FileOps::Unlink(uint64_t parent, std::string_view name) {
   if (int e = files_->QueryViewRefusal(directory.value())) return e;
   if (IsVirtualName(name)) return EPERM;
   if (tree_->HoldsCells(directory.value()) &&
-      tree_->scratch.Remove(EncodeNodeId(tree_->ScratchChild(directory.value(), name).id))) {
+      tree_->scratch.Remove(EncodeNodeId(tree_->ScratchChild(directory.value(), name).id),
+                            ScratchFiles::Fate::kUnlinked)) {
     return 0;  // a scratch file: nothing was stored
   }
   Node child;
@@ -217,6 +223,7 @@ int FileOps::Rename(uint64_t parent, std::string_view name, uint64_t new_parent,
     scratch = tree_->scratch.Find(identity);
   }
   if (!scratch) return EPERM;  // keys and cells are never renamed
+  if (new_name.size() > 255) return Refuse(ENAMETOOLONG, "a file name is at most 255 bytes");
   if (flags != 0) return Refuse(EINVAL, "a scratch file is renamed without rename(2) flags");
   if (new_parent != parent) {
     return Refuse(EXDEV, "a scratch file is renamed over a cell of its own directory");
@@ -226,8 +233,11 @@ int FileOps::Rename(uint64_t parent, std::string_view name, uint64_t new_parent,
   Status s = tree_->ChildOf(dir, new_name, /*split_suffixes=*/true, &target);
   if (s.code() == StatusCode::kNotFound) return Refuse(EINVAL, UnknownColumn(dir, new_name));
   if (!s.ok()) return ErrnoFromStatus(s);
+  if (target.id.kind != NodeKind::kCell) {
+    return Refuse(EINVAL,
+                  "a scratch file is renamed over a cell, not over " + std::string(new_name));
+  }
   if (int e = files_->WriteRefusal(target)) return e;
-  if (target.id.kind != NodeKind::kCell) return EISDIR;
   // The scratch file's whole content, written as `cat FILE > col` would.
   std::unique_ptr<OpenFile> file;
   if (int e = OpenCellFile(files_, target, O_WRONLY | O_TRUNC, false, &file)) return e;
@@ -248,7 +258,7 @@ int FileOps::Rename(uint64_t parent, std::string_view name, uint64_t new_parent,
     file->Discard();
     return e;
   }
-  tree_->scratch.Remove(identity);
+  tree_->scratch.Remove(identity, ScratchFiles::Fate::kRenamed);
   return 0;
 }
 

@@ -94,6 +94,7 @@ int Removal::RemoveKeyDirectory(const Node& dir, std::string_view name, const No
   if (s.ok()) s = files_->Apply(std::move(mutation));
   if (!s.ok()) return ErrnoFromStatus(s);
   tree_->Unkeep(child.id);
+  tree_->scratch.RemoveIn(tree_->ScratchDirectory(child));  // they go with their directory
   if (child.id.kind == NodeKind::kRow) {
     NodeId partition = dir.id;
     partition.kind = NodeKind::kPartition;

@@ -61,6 +61,7 @@ std::string NodePath(const Node& node) {
     Append(column ? node.table->def.columns[*column].name : std::string("?"), &path);
     path += id.element;
   }
+  if (id.kind == NodeKind::kScratch) Append(id.scratch, &path);
   if (id.kind == NodeKind::kVirtualFile) {
     std::string_view name = FixedVirtualName(id.file);
     Append(name.empty() ? std::string_view("@?") : name, &path);

@@ -371,6 +371,12 @@ bool TreeContext::HoldsCells(const Node& dir) const {
   return dir.id.kind == NodeKind::kRow || (dir.id.kind == NodeKind::kPartition && !dir.clustered());
 }
 
+std::string TreeContext::ScratchDirectory(const Node& dir) const {
+  NodeId id = dir.id;
+  id.write = {};
+  return EncodeNodeId(id);
+}
+
 Node TreeContext::ScratchChild(const Node& dir, std::string_view name) const {
   Node child = dir;
   child.id.kind = NodeKind::kScratch;

@@ -271,12 +271,16 @@ Status TreeContext::StateOf(const Node& node, const ReadView& view, NodeState* s
       return Status::Ok();
     }
     case NodeKind::kScratch: {
-      std::shared_ptr<ScratchFiles::File> file = scratch.Find(EncodeNodeId(id));
+      const std::string identity = EncodeNodeId(id);
+      std::shared_ptr<ScratchFiles::File> file = scratch.Find(identity);
+      // Its name gone (renamed, removed), an open file still holds it:
+      // fstat of that descriptor shows it with no link, as Unix does.
+      if (!file) file = scratch.FindGone(identity);
       if (!file) return Status::NotFound("no such scratch file");
       std::lock_guard lock(file->mutex);
       *state = NodeState{};
       state->attr.mode = S_IFREG | file->mode;
-      state->attr.nlink = 1;
+      state->attr.nlink = file->fate == ScratchFiles::Fate::kNamed ? 1 : 0;
       state->attr.size = file->content().size();
       state->attr.mtime_micros = file->mtime_micros;
       return Status::Ok();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <iterator>
 
 namespace cellfs::fs {
 
@@ -33,31 +34,72 @@ int ScratchFiles::File::Resize(uint64_t size, int64_t now_micros) {
   return 0;
 }
 
-int ScratchFiles::Create(const std::string& identity, uint32_t mode, int64_t now_micros) {
+int ScratchFiles::Create(const std::string& identity, const std::string& directory, uint32_t mode,
+                         int64_t now_micros) {
   std::lock_guard lock(mutex_);
   if (files_.count(identity) != 0) return EEXIST;
-  if (files_.size() >= kMaxFiles) return ENOSPC;
+  if (files_.size() >= kMaxFiles) {
+    for (auto it = files_.begin(); it != files_.end();) {
+      auto next = std::next(it);
+      // use_count 1: no open file holds it (the count only grows through
+      // Find, under this lock).
+      if (it->second.file.use_count() == 1 &&
+          now_micros - it->second.file->mtime_micros > kIdleMicros) {
+        TakeName(it, Fate::kUnlinked);
+      }
+      it = next;
+    }
+    if (files_.size() >= kMaxFiles) return ENOSPC;
+  }
   auto file = std::make_shared<File>(budget_);
   file->mode = mode & 07777;
   file->mtime_micros = now_micros;
-  files_.emplace(identity, std::move(file));
+  gone_.erase(identity);
+  files_.emplace(identity, Entry{directory, std::move(file)});
   return 0;
 }
 
 std::shared_ptr<ScratchFiles::File> ScratchFiles::Find(const std::string& identity) const {
   std::lock_guard lock(mutex_);
   auto it = files_.find(identity);
-  return it == files_.end() ? nullptr : it->second;
+  return it == files_.end() ? nullptr : it->second.file;
 }
 
-bool ScratchFiles::Remove(const std::string& identity) {
-  std::shared_ptr<File> removed;  // released after the lock: its bytes go back then
+std::shared_ptr<ScratchFiles::File> ScratchFiles::FindGone(const std::string& identity) const {
+  std::lock_guard lock(mutex_);
+  auto it = gone_.find(identity);
+  return it == gone_.end() ? nullptr : it->second.lock();
+}
+
+bool ScratchFiles::Remove(const std::string& identity, Fate fate) {
   std::lock_guard lock(mutex_);
   auto it = files_.find(identity);
   if (it == files_.end()) return false;
-  removed = std::move(it->second);
-  files_.erase(it);
+  TakeName(it, fate);
   return true;
+}
+
+void ScratchFiles::RemoveIn(const std::string& directory) {
+  std::lock_guard lock(mutex_);
+  for (auto it = files_.begin(); it != files_.end();) {
+    auto next = std::next(it);
+    if (it->second.directory == directory) TakeName(it, Fate::kUnlinked);
+    it = next;
+  }
+}
+
+void ScratchFiles::TakeName(std::unordered_map<std::string, Entry>::iterator it, Fate fate) {
+  for (auto gone = gone_.begin(); gone != gone_.end();) {  // forget what no one holds
+    gone = gone->second.expired() ? gone_.erase(gone) : std::next(gone);
+  }
+  std::shared_ptr<File> file = std::move(it->second.file);
+  {
+    std::lock_guard file_lock(file->mutex);
+    file->fate = fate;
+  }
+  if (file.use_count() > 1) gone_[it->first] = file;  // an open file still holds it
+  files_.erase(it);
+  // `file` goes last: when no open file holds it, its bytes go back here.
 }
 
 size_t ScratchFiles::count() const {

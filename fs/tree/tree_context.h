@@ -57,6 +57,8 @@ class TreeContext {
   // The scratch file `name` of `dir` (REQUIRES: HoldsCells(dir)), whether
   // or not it exists.
   Node ScratchChild(const Node& dir, std::string_view name) const;
+  // The identity ScratchFiles knows `dir` by: its id without write suffixes.
+  std::string ScratchDirectory(const Node& dir) const;
   // The table a node id names, checked against its table id.
   Result<TableHandle> TableOf(const NodeId& id) const;
 

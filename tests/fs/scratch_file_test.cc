@@ -140,5 +140,73 @@ TEST_CASE("scratch files take a mode, a truncation, and are bounded in number", 
   CHECK(d.Write("ks/t/p/1/onetoomany", "", kMkstemp) == 0);
 }
 
+TEST_CASE("an open scratch file after its rename or unlink", "[scratch]") {
+  ScratchDb s;
+  FsDriver& d = s.d;
+  fs::Entry entry;
+  fs::OpenReply reply;
+  REQUIRE(d.fs().Create(s.row, "tmpo", kMkstemp, &entry, &reply) == 0);
+  REQUIRE(d.fs().Write(reply.handle, 0, "new\n") == 4);
+  const uint64_t inode = entry.attr.inode;
+  REQUIRE(s.Rename("tmpo", "v") == 0);
+  CHECK(d.Cat("ks/t/p/1/v") == "new\n");
+  // fstat of the descriptor: the file, with no link left.
+  fs::NodeAttr attr;
+  double timeout = 0;
+  REQUIRE(d.fs().GetAttr(inode, &attr, &timeout) == 0);
+  CHECK(attr.nlink == 0);
+  CHECK(attr.size == 4);
+  // A later write would reach nothing: refused, with the reason.
+  CHECK(d.fs().Write(reply.handle, 4, "more\n") == -ESTALE);
+  CHECK(d.Cat("@errors").find("renamed over its cell") != std::string::npos);
+  CHECK(d.Cat("ks/t/p/1/v") == "new\n");
+  d.fs().Release(reply.handle);
+
+  // After an unlink the open file is still a file, as on any file system.
+  REQUIRE(d.fs().Create(s.row, "tmpu", kMkstemp, &entry, &reply) == 0);
+  REQUIRE(d.Rm("ks/t/p/1/tmpu") == 0);
+  CHECK(d.fs().Write(reply.handle, 0, "abc") == 3);
+  REQUIRE(d.fs().GetAttr(entry.attr.inode, &attr, &timeout) == 0);
+  CHECK(attr.nlink == 0);
+  CHECK(attr.size == 3);
+  d.fs().Release(reply.handle);
+  CHECK(d.fs().GetAttr(entry.attr.inode, &attr, &timeout) == ENOENT);
+}
+
+TEST_CASE("scratch files go with their directory, and idle ones are taken back", "[scratch]") {
+  ScratchDb s;
+  FsDriver& d = s.d;
+  REQUIRE(d.Write("ks/t/p/1/tmpr", "half", kMkstemp) == 0);
+  // rm -r of the row: rm removes what it lists, then rmdir.
+  REQUIRE(d.Rm("ks/t/p/1/v") == 0);
+  REQUIRE(d.Rm("ks/t/p/1/n") == 0);
+  REQUIRE(d.Rmdir("ks/t/p/1") == 0);
+  REQUIRE(d.Mkdir("ks/t/p/1") == 0);
+  fs::NodeAttr attr;
+  CHECK(d.Stat("ks/t/p/1/tmpr", &attr) == ENOENT);  // a new row starts empty
+
+  // Names no tool will rename (it was killed first) fill the slots; once
+  // idle for kIdleMicros, a create takes them back.
+  for (size_t i = 0; i < fs::ScratchFiles::kMaxFiles; ++i) {
+    REQUIRE(d.Write("ks/t/p/1/left" + std::to_string(i), "", kMkstemp) == 0);
+  }
+  CHECK(d.Write("ks/t/p/1/next", "", kMkstemp) == ENOSPC);
+  d.clock().AdvanceSeconds(10 * 60 + 1);
+  CHECK(d.Write("ks/t/p/1/next", "", kMkstemp) == 0);
+  CHECK(d.Stat("ks/t/p/1/left0", &attr) == ENOENT);
+}
+
+TEST_CASE("names a scratch file may not have", "[scratch]") {
+  ScratchDb s;
+  FsDriver& d = s.d;
+  CHECK(d.Write("ks/t/p/1/k", "x", kMkstemp) == EINVAL);  // key columns' names
+  CHECK(d.Write("ks/t/p/1/c", "x", kMkstemp) == EINVAL);
+  CHECK(d.Write("ks/t/p/1/" + std::string(256, 't'), "x", kMkstemp) == ENAMETOOLONG);
+  CHECK(d.Write("ks/t/p/1/" + std::string(255, 't'), "x", kMkstemp) == 0);
+  REQUIRE(d.Write("ks/t/p/1/tmpj", "x", kMkstemp) == 0);
+  CHECK(s.Rename("tmpj", "@json") == EINVAL);
+  CHECK(d.Cat("@errors").find("ks/t/p/1/tmpj") != std::string::npos);  // the path names it
+}
+
 }  // namespace
 }  // namespace cellfs::testing
