@@ -60,6 +60,14 @@ RefusalLog::RefusalLog(size_t capacity, Sink sink)
 bool RefusalLog::Worth(std::string_view operation, int err) {
   if (err == EINTR) return false;
   if (operation == "mkdir" && err == EEXIST) return false;
+  // The ACLs and security labels that `cp -a`, `sed -i` and `rsync -A`
+  // copy onto every file they write: cellfs has none, and those tools go
+  // on without them.
+  if (err == EOPNOTSUPP &&
+      (operation.starts_with("setxattr(system.") || operation.starts_with("setxattr(security.") ||
+       operation.starts_with("removexattr(system."))) {
+    return false;
+  }
   if (IsProbe(operation)) {
     return err != ENOENT && err != ENODATA && err != ERANGE && err != EOPNOTSUPP && err != EEXIST &&
            err != ENOTDIR;

@@ -40,7 +40,9 @@ class RefusalLog {
   // about. Not: the answers of probing requests (a lookup or stat of a name
   // that does not exist, an attribute or name that is absent: ENOENT,
   // ENODATA, ERANGE, EOPNOTSUPP from reads), an EEXIST from mkdir (mkdir -p
-  // meets every existing parent), an interrupted request (EINTR).
+  // meets every existing parent), an interrupted request (EINTR), the
+  // EOPNOTSUPP of a system.* or security.* attribute set (the ACLs and
+  // labels `cp -a` and `sed -i` copy onto whatever they write).
   static bool Worth(std::string_view operation, int err);
 
   // Keeps `refusal` (reason and path cut to their bounds), dropping the

@@ -85,6 +85,10 @@ TEST_CASE("probing answers are not refusals; refused changes are", "[refusal]") 
   CHECK(RefusalLog::Worth("unlink", ENOENT));
   CHECK(RefusalLog::Worth("create", EEXIST));  // O_EXCL
   CHECK(RefusalLog::Worth("setxattr(user.cellfs.ttl)", EOPNOTSUPP));
+  CHECK(RefusalLog::Worth("setxattr(user.other)", EOPNOTSUPP));
+  CHECK_FALSE(RefusalLog::Worth("setxattr(system.posix_acl_access)", EOPNOTSUPP));  // cp -a
+  CHECK_FALSE(RefusalLog::Worth("setxattr(security.selinux)", EOPNOTSUPP));
+  CHECK(RefusalLog::Worth("setxattr(system.posix_acl_access)", EACCES));
   CHECK(RefusalLog::Worth("close", ENOSPC));
 }
 

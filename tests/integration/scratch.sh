@@ -22,6 +22,7 @@ expect_eq "the edited text" "hello there" "$(cat "$R/v")"
 expect_ok "sed -i on an int" sed -i 's/41/42/' "$R/n"
 expect_eq "the edited int" 42 "$(cat "$R/n")"
 expect_eq "no scratch file is listed" "n v" "$(ls "$R" | tr '\n' ' ' | sed 's/ $//')"
+expect_not_contains "the ACL sed copies is no refusal" "posix_acl" "$(cat "$MNT/@errors")"
 
 step "a value the column refuses fails the rename, with its reason; the old value stays"
 expect_fail_errno "sed -i leaving no int" "" sed -i 's/42/forty-two/' "$R/n"
