@@ -41,3 +41,13 @@ expect_ok "rsync --inplace, the same again" rsync --inplace -I "$WORK/src/v" "$R
 expect_eq "still the same value" "short" "$(cat "$R/v")"
 
 unmount_fs
+
+step "the command line's conventions: help, -V on every subcommand, unknown options named"
+expect_contains "cellfs help lists the subcommands" "Usage: cellfs [OPTIONS] [SUBCOMMAND]" \
+  "$("$CELLFS" help)"
+expect_contains "cellfs help load explains load" "Usage: cellfs load" "$("$CELLFS" help load)"
+expect_match "cellfs -V" "^cellfs [0-9]+\.[0-9]+\.[0-9]+$" "$("$CELLFS" -V)"
+expect_match "cellfs mount -V" "^cellfs [0-9]+\.[0-9]+\.[0-9]+$" "$("$CELLFS" mount -V)"
+expect_fail_errno "cellfs --bogus" "not expected: --bogus" "$CELLFS" --bogus
+expect_fail_errno "cellfs alone" "a subcommand is required" "$CELLFS"
+expect_fail_errno "cellfs help nosuch" "no subcommand nosuch" "$CELLFS" help nosuch

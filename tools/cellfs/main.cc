@@ -2,6 +2,7 @@
 // to its runner (mount_command, umount_command, sync_command, cql_command,
 // load_command, dump_command, stats_command).
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <string>
 
 #include "tools/cellfs/cql_command.h"
@@ -198,7 +199,8 @@ int main(int argc, char** argv) {
       "cellfs: a Cassandra-style partitioned store, served as a directory tree over "
       "FUSE.",
       "cellfs");
-  app.set_version_flag("--version", std::string("cellfs ") + CELLFS_VERSION);
+  const std::string version = std::string("cellfs ") + CELLFS_VERSION;
+  app.set_version_flag("-V,--version", version);
   app.footer(
       "Example:\n"
       "  cellfs mount ~/cellfs-data /mnt/cellfs\n"
@@ -208,7 +210,9 @@ int main(int argc, char** argv) {
       "  cellfs load /mnt/cellfs demo.users users.jsonl; cellfs dump /mnt/cellfs demo.users\n"
       "  cellfs umount /mnt/cellfs\n"
       "Run `cellfs SUBCOMMAND --help` for each subcommand's options.");
-  app.require_subcommand(1, 1);
+  // At most one; none is reported after parsing, so that an unknown option
+  // (`cellfs --bogus`) is named as such first.
+  app.require_subcommand(0, 1);
   MountArgs mount_args;
   UmountArgs umount_args;
   SyncArgs sync_args;
@@ -227,10 +231,43 @@ int main(int argc, char** argv) {
   CLI::App* dump = AddDump(app, &dump_args);
   CLI::App* stats = AddStats(app, &stats_args);
   CLI::App* demo = AddDemo(app, &demo_args);
+  // `cellfs help [SUBCOMMAND]`, as git and ip have it.
+  std::string help_topic;
+  CLI::App* help = app.add_subcommand("help", "Show this help, or a subcommand's");
+  help->add_option("SUBCOMMAND", help_topic, "The subcommand to explain");
+  for (CLI::App* subcommand : app.get_subcommands({})) {
+    subcommand->set_version_flag("-V,--version", version);  // `cellfs mount -V` too
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;  // usage errors exit 2, as getopt tools do
+  }
+  if (help->parsed()) {
+    // The formatter directly: App::help() would explain `help` itself, the
+    // subcommand that was parsed.
+    if (help_topic.empty()) {
+      std::fputs(app.get_formatter()->make_help(&app, "cellfs", CLI::AppFormatMode::Normal).c_str(),
+                 stdout);
+      return 0;
+    }
+    CLI::App* topic = nullptr;
+    try {
+      topic = app.get_subcommand(help_topic);
+    } catch (const CLI::OptionNotFound&) {
+      std::fprintf(stderr, "cellfs help: no subcommand %s (cellfs help lists them)\n",
+                   help_topic.c_str());
+      return 2;
+    }
+    std::fputs(topic->get_formatter()
+                   ->make_help(topic, "cellfs " + help_topic, CLI::AppFormatMode::Normal)
+                   .c_str(),
+               stdout);
+    return 0;
+  }
+  if (app.get_subcommands().empty()) {
+    std::fputs("cellfs: a subcommand is required (cellfs help lists them)\n", stderr);
+    return 2;
   }
   if (mount->parsed()) return cellfs::tools::RunMount(mount_args);
   if (umount->parsed()) return cellfs::tools::RunUmount(umount_args);
