@@ -165,6 +165,48 @@ expect_contains "a bad --ttl is named" "--ttl" "$ERR"
 ROWS=$((ROWS + 1))
 PARTITIONS=$((PARTITIONS + 1))
 
+step "many refused records: 100 reasons shown, every row in --errfile, which loads again"
+cql "CREATE TABLE bulk.e (p int, c int, v text, PRIMARY KEY (p, c))"
+py 'import sys
+with open(sys.argv[1], "w") as f:
+    f.write("p,c,v\n")
+    for i in range(500):
+        f.write("1,%s,row %d\n" % (i if i % 2 else "x%d" % i, i))' "$WORK/many.csv"
+run load "$MNT" bulk.e "$WORK/many.csv" --errfile "$WORK/many.err"
+expect_eq "exit code with refused records" 1 "$RC"
+expect_contains "the summary" "250 rows stored, 250 refused" "$OUT"
+expect_eq "100 reasons on stderr" 100 "$(grep -c "^$WORK/many.csv: line [0-9]*: " <<<"$ERR")"
+expect_line "the rest counted" "$WORK/many.csv: ... and 150 more refused records (their rows are in $WORK/many.err)" "$ERR"
+expect_eq "the errfile: the header and the 250 rows" 251 "$(wc -l <"$WORK/many.err")"
+expect_eq "its first row" "1,x0,row 0" "$(sed -n 2p "$WORK/many.err")"
+sed -i 's/^1,x\([0-9]*\),/1,\1,/' "$WORK/many.err"
+run load "$MNT" bulk.e "$WORK/many.err"
+expect_eq "the fixed errfile loads" 0 "$RC"
+expect_eq "every row now" 500 "$(cat "$MNT/bulk/e/1/@count")"
+
+step "--max-errors stops the load: later files unread, a long file at its next checkpoint"
+printf '{"p": 2, "c": "bad"}\n%.0s' $(seq 20) >"$WORK/bad20.jsonl"
+printf '{"p": 3, "c": 1, "v": "never"}\n' >"$WORK/later.jsonl"
+run load "$MNT" bulk.e "$WORK/bad20.jsonl" "$WORK/later.jsonl" --max-errors 10
+expect_eq "exit code of a stopped load" 1 "$RC"
+expect_contains "why it stopped" "stopped: more than 10 records refused (--max-errors)" "$ERR"
+expect_missing "the later file was not loaded" "$MNT/bulk/e/3"
+py 'import sys
+with open(sys.argv[1], "w") as f:
+    for i in range(20): f.write("{\"p\": 4, \"c\": \"bad\"}\n")
+    for i in range(300000): f.write("{\"p\": 4, \"c\": %d, \"v\": \"padding padding\"}\n" % i)' \
+  "$WORK/long.jsonl"
+run load "$MNT" bulk.e "$WORK/long.jsonl" --max-errors 5
+expect_eq "exit code of a load stopped inside a file" 1 "$RC"
+expect_contains "stopped inside the file" "the rest of this file and any later file are not" "$ERR"
+stored=$(cat "$MNT/bulk/e/4/@count")
+[[ $stored -gt 0 && $stored -lt 300000 ]] || fail "rows stored before the stop: $stored of 300000"
+run load "$MNT" bulk.e "$WORK/bad20.jsonl" --max-errors 20
+expect_eq "exactly the limit refused: no stop" 1 "$RC"
+expect_not_contains "no stop at the limit" "stopped" "$ERR"
+run load --offline "$WORK/nosuchdir" bulk.e "$WORK/bad20.jsonl" --max-errors -2
+expect_eq "a --max-errors below -1 is a usage error" 2 "$RC"
+
 step "what cannot be loaded or dumped"
 run load "$MNT" bulk.nosuch "$WORK/ttl.jsonl"
 expect_eq "exit code for a missing table" 1 "$RC"
@@ -238,6 +280,9 @@ expect_contains "offline summary" "loaded $WORK/offline.jsonl: 2 rows stored, 1 
 expect_contains "offline second file" "loaded $WORK/stdin.jsonl: 2 rows stored, 0 refused" "$OUT"
 run load --offline "$DATA" bulk.t "$WORK/stdin.jsonl"
 expect_eq "exit code of a clean load --offline" 0 "$RC"
+run load --offline "$DATA" bulk.e "$WORK/bad20.jsonl" "$WORK/later.jsonl" --max-errors 10
+expect_eq "exit code of a stopped offline load" 1 "$RC"
+expect_contains "why the offline load stopped" "more than 10 records refused" "$ERR"
 run stats --offline "$DATA" bulk.t --json
 expect_eq "offline stats count the new partition" "$((PARTITIONS + 1))" \
   "$(py 'import json,sys; print(json.loads(sys.stdin.read())["partitions"])' <<<"$OUT")"
@@ -245,6 +290,7 @@ expect_eq "offline stats count the new partition" "$((PARTITIONS + 1))" \
 step "a remount serves what was loaded offline"
 mount_fs
 expect_eq "an offline-loaded cell" "offline 3" "$(cat "$T/400/3/v")"
+expect_missing "the file after the offline stop was not loaded" "$MNT/bulk/e/3"
 expect_eq "dump line count after the offline load" "$((ROWS + 2))" \
   "$("$CELLFS" dump "$MNT" bulk.t | wc -l)"
 unmount_fs

@@ -22,6 +22,7 @@
 #include "fs/formats/insert_parser.h"
 #include "fs/tree/virtual_name.h"
 #include "tools/cellfs/control_file.h"
+#include "tools/cellfs/load_errors.h"
 #include "tools/cellfs/offline_store.h"
 #include "tools/cellfs/progress.h"
 
@@ -51,6 +52,7 @@ Buffer NewBuffer() { return Buffer(static_cast<char*>(std::aligned_alloc(kAlignm
 struct FileResult {
   bool usable = true;  // false: the file, the mount or the store failed (already said)
   bool refused = false;
+  bool stopped = false;  // more records were refused than --max-errors allowed
   uint64_t stored = 0;
   uint64_t refused_count = 0;
   std::string refusals;  // "line N: message\n" per refused record
@@ -192,17 +194,15 @@ std::string FileLineNumbers(const std::string& report, const RecordFilter& filte
   return out;
 }
 
-// Prints what became of one file; true when all of it was stored.
-bool Conclude(const std::string& file, ProgressMeter& meter, const FileResult& result) {
+// Prints what became of one file, its refused rows into `errfile` (may be
+// null); true when all of it was stored.
+bool Conclude(const std::string& file, ProgressMeter& meter, const FileResult& result,
+              const LoadArgs& args, ErrFile* errfile) {
   meter.Clear();
   std::string label = Label(file);
-  size_t start = 0;
-  while (start < result.refusals.size()) {
-    size_t end = result.refusals.find('\n', start);
-    if (end == std::string::npos) end = result.refusals.size();
-    std::fprintf(stderr, "%s: %.*s\n", label.c_str(), static_cast<int>(end - start),
-                 result.refusals.data() + start);
-    start = end + 1;
+  PrintRefusals(label, result.refusals, errfile != nullptr ? errfile->path() : "");
+  if (errfile != nullptr && !errfile->AddRows(file, RefusedLines(result.refusals), args.header)) {
+    return false;
   }
   if (!result.usable) return false;
   std::printf("%s\n",
@@ -279,7 +279,7 @@ void SayInterrupted(const std::string& file, int err, const std::optional<Checkp
 // applies what came before: the checkpoint a failed mount is reported
 // from. False after a message when the input or @insert fails.
 bool SendInput(int in, int out, const std::string& file, const std::string& insert_path,
-               RecordFilter& filter, ProgressMeter& meter, FileResult* result) {
+               RecordFilter& filter, ProgressMeter& meter, uint64_t allowance, FileResult* result) {
   Buffer buffer = NewBuffer();
   std::optional<Checkpoint> done;
   uint64_t since_checkpoint = 0;
@@ -321,6 +321,10 @@ bool SendInput(int in, int out, const std::string& file, const std::string& inse
       FileResult so_far;
       if (ReadWholeFile(out, insert_path, &report) && ParseReport(report, &so_far)) {
         done = Checkpoint{boundary->lines, boundary->records, so_far.stored};
+        if (so_far.refused_count > allowance) {  // --max-errors: send no more
+          result->stopped = true;
+          break;
+        }
       }
       since_checkpoint = size - cut;
       carried = size - cut;
@@ -353,7 +357,8 @@ bool ParseReport(const std::string& report, FileResult* result) {
 }
 
 FileResult LoadFileThroughMount(const std::string& file, const std::string& insert_path,
-                                const LoadArgs& args, ProgressMeter& meter, int in) {
+                                const LoadArgs& args, ProgressMeter& meter, int in,
+                                uint64_t allowance) {
   RecordFilter filter(args.skip_rows, !args.header.empty());
   FileResult result;
   int out = open(insert_path.c_str(), O_RDWR | O_CLOEXEC);
@@ -375,7 +380,7 @@ FileResult LoadFileThroughMount(const std::string& file, const std::string& inse
       return result;
     }
   }
-  result.usable = SendInput(in, out, file, insert_path, filter, meter, &result) &&
+  result.usable = SendInput(in, out, file, insert_path, filter, meter, allowance, &result) &&
                   ReadWholeFile(out, insert_path, &report);
   if (close(out) != 0 && result.usable) {
     if (errno == EINVAL) {
@@ -396,21 +401,42 @@ FileResult LoadFileThroughMount(const std::string& file, const std::string& inse
 }
 
 // Loads every input file of `args` in turn with `load_file(file, meter,
-// descriptor)`, each with its own progress meter and summary; true when
-// every file opened and every row of each was stored.
+// descriptor, allowance)`, each with its own progress meter and summary,
+// until more records than --max-errors were refused (`allowance`: how many
+// more refusals the file may have); true when every file opened and every
+// row of each was stored.
 template <typename LoadFile>
 bool LoadEachFile(const LoadArgs& args, const LoadFile& load_file) {
+  std::unique_ptr<ErrFile> errfile;
+  if (!args.errfile.empty()) {
+    errfile = ErrFile::Create(args.errfile);
+    if (!errfile) return false;
+  }
   bool all_stored = true;
+  uint64_t refused = 0;
   for (const std::string& file : args.files) {
     int in = OpenInput(file);
     if (in < 0) {
       all_stored = false;
       continue;
     }
+    const uint64_t allowance =
+        args.max_errors < 0 ? UINT64_MAX : static_cast<uint64_t>(args.max_errors) - refused;
     ProgressMeter meter(Label(file), InputSize(in), StderrIsTerminal());
-    FileResult result = load_file(file, meter, in);
+    FileResult result = load_file(file, meter, in, allowance);
     CloseInput(in);
-    all_stored = Conclude(file, meter, result) && all_stored;
+    all_stored = Conclude(file, meter, result, args, errfile.get()) && all_stored;
+    refused += result.refused_count;
+    if (args.max_errors >= 0 &&
+        (result.stopped || refused > static_cast<uint64_t>(args.max_errors))) {
+      std::fprintf(stderr,
+                   "cellfs load: stopped: more than %lld records refused (--max-errors); what "
+                   "was read before is stored, %s\n",
+                   static_cast<long long>(args.max_errors),
+                   result.stopped ? "the rest of this file and any later file are not"
+                                  : "any later file is not");
+      return false;
+    }
   }
   return all_stored;
 }
@@ -418,9 +444,10 @@ bool LoadEachFile(const LoadArgs& args, const LoadFile& load_file) {
 int LoadThroughMount(const LoadArgs& args, const WriteAttributes& suffixes) {
   std::string insert_path = args.target + "/" + args.keyspace + "/" + args.table + "/@insert" +
                             fs::FormatWriteSuffixes(suffixes);
-  bool all_stored = LoadEachFile(args, [&](const std::string& file, ProgressMeter& meter, int in) {
-    return LoadFileThroughMount(file, insert_path, args, meter, in);
-  });
+  bool all_stored = LoadEachFile(
+      args, [&](const std::string& file, ProgressMeter& meter, int in, uint64_t allowance) {
+        return LoadFileThroughMount(file, insert_path, args, meter, in, allowance);
+      });
   return all_stored ? 0 : 1;
 }
 
@@ -428,7 +455,7 @@ int LoadThroughMount(const LoadArgs& args, const WriteAttributes& suffixes) {
 
 FileResult LoadFileOffline(Engine* engine, const TableHandle& table,
                            const WriteAttributes& suffixes, const std::string& file,
-                           const LoadArgs& args, ProgressMeter& meter, int in) {
+                           const LoadArgs& args, ProgressMeter& meter, int in, uint64_t allowance) {
   FileResult result;
   RecordFilter filter(args.skip_rows, !args.header.empty());
   std::optional<RecordFilter::Boundary> unused;
@@ -452,8 +479,12 @@ FileResult LoadFileOffline(Engine* engine, const TableHandle& table,
     meter.Advance(size, CountLines(buffer.get(), size));
     size_t kept = filter.Filter(buffer.get(), size, &unused);
     parser.Feed(std::string_view(buffer.get(), kept), sink);
+    if (batcher.error_count() > allowance) {  // --max-errors: read no more
+      result.stopped = true;
+      break;
+    }
   }
-  if (result.usable) parser.Finish(sink);
+  if (result.usable && !result.stopped) parser.Finish(sink);
   Status flushed = batcher.Flush();
   if (!flushed.ok()) {
     meter.Clear();
@@ -474,9 +505,10 @@ int LoadOffline(const LoadArgs& args, const WriteAttributes& suffixes) {
     std::fprintf(stderr, "cellfs: %s: %s\n", args.target.c_str(), table.status().message().c_str());
     return 1;
   }
-  bool all_stored = LoadEachFile(args, [&](const std::string& file, ProgressMeter& meter, int in) {
-    return LoadFileOffline(engine.get(), *table, suffixes, file, args, meter, in);
-  });
+  bool all_stored = LoadEachFile(
+      args, [&](const std::string& file, ProgressMeter& meter, int in, uint64_t allowance) {
+        return LoadFileOffline(engine.get(), *table, suffixes, file, args, meter, in, allowance);
+      });
   Status synced = engine->Sync();
   if (!synced.ok()) {
     std::fprintf(stderr, "cellfs: syncing %s: %s\n", args.target.c_str(), synced.message().c_str());

@@ -2,6 +2,7 @@
 // mount's TABLE/@insert or, with --offline, straight into a data directory.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct LoadArgs {
   // are then all records (the shell's COPY FROM without HEADER = true);
   // line numbers stay the file's. Empty: each file starts with its own.
   std::string header;
+  // --max-errors: stop once more records than this were refused, over all
+  // files (cqlsh COPY's MAXPARSEERRORS and MAXINSERTERRORS); -1: no limit.
+  int64_t max_errors = -1;
+  std::string errfile;  // --errfile: where the refused records' rows go
 };
 
 // Loads each file in turn, each on an @insert of its own (line numbers count
@@ -29,7 +34,13 @@ struct LoadArgs {
 // boundary, so it knows which rows are stored: when the mount fails
 // meanwhile (the daemon killed) it says on stderr "FILE: interrupted:
 // rows up to line N (M rows) are stored; resume with --skip-rows K". Refused records are printed to
-// stderr as "FILE: line N: message"; each file ends with "loaded FILE: N rows stored, M refused, R
+// stderr as "FILE: line N: message", the first kShownRefusals of each file
+// (tools/cellfs/load_errors.h), and their rows go to `errfile` when set.
+// With `max_errors` >= 0, once more records than that were refused the
+// load stops: through a mount at the next checkpoint (every 8 MiB of input:
+// what was sent before it is stored), offline after the current 1 MiB
+// block; no further file is read, and stderr says "stopped: more than N
+// records refused". Each file ends with "loaded FILE: N rows stored, M refused, R
 // lines/s" on stdout. On a terminal stderr shows a progress bar meanwhile. Valid records are stored
 // whatever else the file holds. Offline: the store must not be mounted (its lock is held then); it
 // is synced before the command returns. Returns the exit code: 0 when every record of every file

@@ -141,11 +141,22 @@ CLI::App* AddLoad(CLI::App& app, LoadArgs* args) {
                    "Skip the first N records of each FILE (after a CSV header), as cqlsh "
                    "COPY's SKIPROWS: resumes an interrupted load")
       ->type_name("N");
+  load->add_option("--max-errors", args->max_errors,
+                   "Stop once more than N records were refused, over all files (cqlsh COPY's "
+                   "MAXPARSEERRORS); -1: no limit")
+      ->type_name("N")
+      ->check(CLI::Range(int64_t{-1}, INT64_MAX))
+      ->capture_default_str();
+  load->add_option("--errfile", args->errfile,
+                   "Write the refused records' rows to FILE, to fix and load again (cqlsh "
+                   "COPY's ERRFILE)")
+      ->type_name("FILE");
   load->footer(
       "Each FILE holds JSON Lines (one object per line, every key column present) or\n"
       "CSV with a header line, and is written to MOUNTPOINT/KS/TABLE/@insert. Valid\n"
       "records are stored; each refused one is printed to stderr as \"FILE: line N:\n"
-      "message\". Prints \"loaded FILE: N rows stored, M refused, R lines/s\" per file\n"
+      "message\" (the first 100 of a file; --errfile keeps all their rows). Prints \"loaded FILE: "
+      "N rows stored, M refused, R lines/s\" per file\n"
       "(with a progress bar on a terminal). Exits 1 when any record was refused or\n"
       "anything failed. If the mount fails meanwhile, it prints which rows are stored\n"
       "and the --skip-rows that resumes after them.\n"
