@@ -131,6 +131,28 @@ TEST_CASE("COPY names a table, columns, a direction, a file and HEADER", "[shell
   CHECK(ParseShellCommand("COPY t INTO 'f'")->kind == ShellCommand::Kind::kInvalid);
 }
 
+TEST_CASE("COPY FROM takes MAXPARSEERRORS, MAXINSERTERRORS and ERRFILE", "[shell]") {
+  auto from = ParseShellCommand(
+      "COPY t FROM 'in.csv' WITH HEADER = true AND MAXPARSEERRORS = 10 AND ERRFILE = 'bad.csv'");
+  REQUIRE(from);
+  REQUIRE(from->kind == ShellCommand::Kind::kCopy);
+  CHECK(from->header);
+  CHECK(from->max_errors == 10);
+  CHECK(from->errfile == "bad.csv");
+  // One limit for both kinds of refusal: the smaller.
+  auto both = ParseShellCommand("COPY t FROM 'f' WITH MAXINSERTERRORS = 3 AND MAXPARSEERRORS = 7");
+  REQUIRE(both);
+  CHECK(both->max_errors == 3);
+  auto none = ParseShellCommand("COPY t FROM 'f' WITH MAXPARSEERRORS = -1");
+  REQUIRE(none);
+  CHECK(none->kind == ShellCommand::Kind::kCopy);
+  CHECK(none->max_errors == -1);
+  CHECK(ParseShellCommand("COPY t FROM 'f' WITH MAXPARSEERRORS = many")->kind ==
+        ShellCommand::Kind::kInvalid);
+  CHECK(ParseShellCommand("COPY t TO 'f' WITH ERRFILE = 'x'")->kind ==
+        ShellCommand::Kind::kInvalid);
+}
+
 // ---- EXPAND ON from the table.
 
 std::vector<std::string> Lines(std::string_view text) {

@@ -62,6 +62,8 @@ bool RunCopy(const ShellCommand& copy, const std::string& mount_point,
   args.keyspace = keyspace;
   args.table = copy.table;
   args.files = {copy.file};
+  args.max_errors = copy.max_errors;
+  args.errfile = copy.errfile;
   // The file's own header names the columns, unless a list does (its header
   // line is then skipped, as cqlsh skips it) or there is none (the table's
   // columns in order, as cqlsh takes them).

@@ -155,17 +155,37 @@ ShellCommand ParseCopy(const std::vector<Token>& t) {
   if (!IsWord(t, i, "WITH")) return Invalid(usage);
   ++i;
   for (;;) {
-    if (!IsWord(t, i, "HEADER")) {
-      return Invalid("COPY in cellfs takes one option, HEADER = true|false");
+    const bool header = IsWord(t, i, "HEADER");
+    const bool limit = IsWord(t, i, "MAXPARSEERRORS") || IsWord(t, i, "MAXINSERTERRORS");
+    const bool errfile = IsWord(t, i, "ERRFILE");
+    if (!header && !limit && !errfile) {
+      return Invalid(
+          "COPY in cellfs takes HEADER = true|false, and with FROM MAXPARSEERRORS, "
+          "MAXINSERTERRORS and ERRFILE");
+    }
+    if ((limit || errfile) && command.copy_to) {
+      return Invalid(t[i].text + " is an option of COPY FROM");
     }
     if (!IsPunct(t, i + 1, '=')) return Invalid(usage);
+    const std::string option = t[i].text;
     i += 2;
-    if (i < t.size() && Lower(t[i].text) == "true") {
+    if (i >= t.size()) return Invalid(usage);
+    const std::string value = t[i].text;
+    if (header && Lower(value) == "true") {
       command.header = true;
-    } else if (i < t.size() && Lower(t[i].text) == "false") {
+    } else if (header && Lower(value) == "false") {
       command.header = false;
-    } else {
+    } else if (header) {
       return Invalid("HEADER takes true or false");
+    } else if (errfile) {
+      command.errfile = value;
+    } else {
+      int64_t n = 0;
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+      if (ec != std::errc() || end != value.data() + value.size() || n < -1) {
+        return Invalid(option + " takes a number of records, or -1 for no limit");
+      }
+      if (n >= 0 && (command.max_errors < 0 || n < command.max_errors)) command.max_errors = n;
     }
     ++i;
     if (i == t.size()) return command;
@@ -209,6 +229,7 @@ std::string ShellHelpText() {
          "  SOURCE 'file'              run the statements in a file\n"
          "  COPY [ks.]t TO 'file'      export the table as CSV (with a header)\n"
          "  COPY [ks.]t [(cols)] FROM 'file' [WITH HEADER = true]   import CSV\n"
+         "      (and MAXPARSEERRORS = n, ERRFILE = 'file': refused rows kept)\n"
          "  HELP                       this list\n"
          "  EXIT, QUIT, Ctrl-D         leave; Ctrl-C drops the statement being typed\n";
 }

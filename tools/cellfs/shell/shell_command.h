@@ -24,7 +24,12 @@ struct ShellCommand {
   std::vector<std::string> columns;
   bool copy_to = false;  // TO: export; FROM: import
   bool header = false;   // cqlsh's default
-  std::string error;     // kInvalid: what is wrong, for the user
+  // FROM only: MAXPARSEERRORS / MAXINSERTERRORS (the smaller, when both:
+  // cellfs counts every refused record against one limit; -1 none) and
+  // ERRFILE, as `cellfs load --max-errors --errfile`.
+  int64_t max_errors = -1;
+  std::string errfile;
+  std::string error;  // kInvalid: what is wrong, for the user
 };
 
 // The shell command `line` spells (keywords in any case, an optional final
