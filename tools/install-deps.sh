@@ -12,6 +12,7 @@ packages=(
   libedit-dev                 # the interactive `cellfs cql` shell
   clang-14 libclang-rt-14-dev # libFuzzer runs (tools/fuzz.sh)
   clang-format-14             # the format check (tools/test.sh)
+  groff-base                  # the manual page's check (tests/integration/install.sh)
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

@@ -535,6 +535,10 @@ Result<WriteAttributes> ParseSuffixes(const LoadArgs& args) {
 }  // namespace
 
 int RunLoad(const LoadArgs& args) {
+  if (args.max_errors < -1) {
+    std::fprintf(stderr, "cellfs: --max-errors takes a number of records, or -1 for no limit\n");
+    return 2;
+  }
   Result<WriteAttributes> suffixes = ParseSuffixes(args);
   if (!suffixes.ok()) {
     std::fprintf(stderr, "cellfs: %s\n", suffixes.status().message().c_str());

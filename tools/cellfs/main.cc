@@ -144,9 +144,7 @@ CLI::App* AddLoad(CLI::App& app, LoadArgs* args) {
   load->add_option("--max-errors", args->max_errors,
                    "Stop once more than N records were refused, over all files (cqlsh COPY's "
                    "MAXPARSEERRORS); -1: no limit")
-      ->type_name("N")
-      ->check(CLI::Range(int64_t{-1}, INT64_MAX))
-      ->capture_default_str();
+      ->type_name("N");
   load->add_option("--errfile", args->errfile,
                    "Write the refused records' rows to FILE, to fix and load again (cqlsh "
                    "COPY's ERRFILE)")
