@@ -16,6 +16,34 @@ expect_exists "the mount helper" "$ROOT/sbin/mount.cellfs"
 expect_exists "the manual page" "$ROOT/usr/local/share/man/man1/cellfs.1"
 expect_exists "bash completion" "$ROOT/usr/local/share/bash-completion/completions/cellfs"
 
+step "mount(8) through the installed helper, with no PATH (as mount(8) runs helpers)"
+# The helper runs the cellfs installed in PREFIX/bin; this root's copy is put
+# there, and the helper in /sbin, for the step only (when they are free).
+if [[ ! -e /usr/local/bin/cellfs && -w /usr/local/bin && ! -e /sbin/mount.cellfs && -w /sbin ]]
+then
+  ln -s "$ROOT/usr/local/bin/cellfs" /usr/local/bin/cellfs
+  ln -s "$ROOT/sbin/mount.cellfs" /sbin/mount.cellfs
+  _remember_mount "$MNT"
+  rc=0
+  env -i /sbin/mount.cellfs "$DATA" "$MNT" -o rw,noauto || rc=$?
+  if [[ $rc -eq 0 ]]; then
+    _PIDS+=("$(daemon_pid_of "$DATA")")
+    expect_eq "the helper's mount serves" "fuse.cellfs" "$(findmnt -n -o FSTYPE "$MNT")"
+    fusermount3 -u "$MNT"
+  fi
+  rc2=0
+  env -i PATH=/usr/bin:/bin mount -t cellfs "$DATA" "$MNT" || rc2=$?
+  rm -f /usr/local/bin/cellfs /sbin/mount.cellfs
+  expect_eq "the installed helper mounted with no PATH" 0 "$rc"
+  expect_eq "mount -t cellfs through the installed helper" 0 "$rc2"
+  if [[ $rc2 -eq 0 ]]; then
+    _PIDS+=("$(daemon_pid_of "$DATA")")
+    fusermount3 -u "$MNT"
+  fi
+else
+  echo "--- [$SCENARIO] (skipped: /usr/local/bin/cellfs or /sbin/mount.cellfs exists, or not writable)"
+fi
+
 step "the manual page renders without warnings and names every virtual file"
 command -v groff >/dev/null || die "groff is not installed (tools/install-deps.sh: groff-base)"
 page=$(groff -man -Tutf8 -ww "$ROOT/usr/local/share/man/man1/cellfs.1" 2>"$WORK/groff.err" |

@@ -1,7 +1,7 @@
 // mount.cellfs: the mount(8) helper, so that `mount -t cellfs DATADIR MNT`
 // and /etc/fstab entries (`DATADIR MNT cellfs defaults 0 0`) work. It runs
-// `cellfs mount` (found beside this program, else on PATH) with the options
-// that concern cellfs.
+// `cellfs mount` (found beside this program, else where `cmake --install`
+// put it, else on PATH) with the options that concern cellfs.
 #include <unistd.h>
 
 #include <cerrno>
@@ -15,14 +15,20 @@
 
 namespace {
 
-// `cellfs` in the directory of this executable, when there is one.
-std::string CellfsBesideUs() {
+// The `cellfs` to run: the one in the directory of this executable (a
+// build tree), else where `cmake --install` put it (mount(8) runs helpers
+// with no PATH, and installs the helper in /sbin, away from PREFIX/bin),
+// else whichever PATH finds.
+std::string CellfsToRun() {
   char self[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n <= 0) return "cellfs";
-  std::string path(self, static_cast<size_t>(n));
-  std::string beside = path.substr(0, path.rfind('/') + 1) + "cellfs";
-  return access(beside.c_str(), X_OK) == 0 ? beside : "cellfs";
+  if (n > 0) {
+    std::string path(self, static_cast<size_t>(n));
+    std::string beside = path.substr(0, path.rfind('/') + 1) + "cellfs";
+    if (access(beside.c_str(), X_OK) == 0) return beside;
+  }
+  if (access(CELLFS_INSTALLED_PATH, X_OK) == 0) return CELLFS_INSTALLED_PATH;
+  return "cellfs";
 }
 
 }  // namespace
@@ -37,7 +43,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const cellfs::tools::MountHelperArgs& helper = parsed.value();
-  std::string cellfs = CellfsBesideUs();
+  std::string cellfs = CellfsToRun();
   std::vector<std::string> command = {cellfs, "mount"};
   if (!helper.cellfs_options.empty()) {
     command.push_back("-o");
