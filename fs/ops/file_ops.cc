@@ -200,7 +200,7 @@ int FileOps::Unlink(uint64_t parent, std::string_view name) {
   }
   // Removed through `col@timestamp=T`: the kernel still holds an entry for
   // `col`, which would answer the next create with ENOENT until it expired;
-  // its name goes before its node (file_context.h's order rule).
+  // the notifier sends names before attributes (fs/files/notifier.h).
   if (!child.id.write.empty()) {
     files_->InvalidateCell(child);
   } else {
