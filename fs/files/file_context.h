@@ -35,7 +35,6 @@ class FileContext {
   void Unkeep(const NodeId& id) { tree_->Unkeep(id); }
   const InodeTable& inodes() const { return *tree_->inodes; }
   std::string RefusalsText() const { return tree_->refusals.Render(); }  // MOUNT/@errors
-  ScratchFiles& scratch() { return tree_->scratch; }
 
   // ---- Invalidation after a change that other kernel objects may cache.
   // The notifier sends names before attributes (fs/files/notifier.h).

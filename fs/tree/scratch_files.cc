@@ -102,9 +102,4 @@ void ScratchFiles::TakeName(std::unordered_map<std::string, Entry>::iterator it,
   // `file` goes last: when no open file holds it, its bytes go back here.
 }
 
-size_t ScratchFiles::count() const {
-  std::lock_guard lock(mutex_);
-  return files_.size();
-}
-
 }  // namespace cellfs::fs

@@ -93,8 +93,6 @@ class ScratchFiles {
   // or partition NodeId): its rmdir, which they must not outlive.
   void RemoveIn(const std::string& directory);
 
-  size_t count() const;
-
  private:
   struct Entry {
     std::string directory;
