@@ -493,7 +493,12 @@ std::string EscapeOptionValue(const std::string& value) {
 class SessionArgs {
  public:
   explicit SessionArgs(const SessionOptions& options) {
-    std::string mount_options =
+    // A user's options first: cellfs's fsname= (the data directory) and
+    // subtype=cellfs come after and win, since cellfs's own tools find
+    // their mounts by them.
+    std::string mount_options;
+    for (const std::string& option : options.fuse_options) mount_options += option + ",";
+    mount_options +=
         "fsname=" + EscapeOptionValue(options.fs_name) + ",subtype=cellfs,default_permissions";
     if (options.allow_other) mount_options += ",allow_other";
     if (options.read_only) mount_options += ",ro";
@@ -525,6 +530,24 @@ int RunLoop(fuse_session* session, unsigned max_threads) {
 }
 
 }  // namespace
+
+Status CheckFuseOptions(const std::vector<std::string>& options) {
+  if (options.empty()) return Status::Ok();
+  SessionOptions session;
+  session.fs_name = "cellfs";
+  session.fuse_options = options;
+  SessionArgs args(session);
+  const fuse_lowlevel_ops ops{};
+  fuse_session* parsed = fuse_session_new(args.get(), &ops, sizeof(ops), nullptr);
+  if (parsed != nullptr) {
+    fuse_session_destroy(parsed);
+    return Status::Ok();
+  }
+  std::string joined;
+  for (const std::string& option : options) joined += (joined.empty() ? "" : ",") + option;
+  return Status::InvalidArgument("libfuse does not take the mount options " + joined +
+                                 " (it names the one it refuses above)");
+}
 
 FuseSession::FuseSession(SessionOptions options)
     : options_(std::move(options)), notifier_(std::make_unique<KernelNotifierThread>()) {}

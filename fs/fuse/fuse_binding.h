@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/status.h"
 #include "fs/ops/filesystem.h"
@@ -22,7 +23,15 @@ struct SessionOptions {
   bool read_only = false;    // mounted "ro"
   std::string fs_name;       // shown by mount(8) as the source: the data directory
   unsigned max_threads = 8;  // the session loop's worker threads
+  // Further -o options for libfuse, before cellfs's own (so cellfs's
+  // fsname= and subtype= win); CheckFuseOptions says whether it takes them.
+  std::vector<std::string> fuse_options;
 };
+
+// Whether libfuse's parser takes `options` (as SessionOptions::fuse_options):
+// InvalidArgument naming them when it does not (libfuse says which on
+// stderr). Mounts nothing: a check to make before anything is created.
+Status CheckFuseOptions(const std::vector<std::string>& options);
 
 // One FUSE session: the mount it serves and the kernel notifier it owns.
 // Build the Filesystem with notifier(), then Serve() it:

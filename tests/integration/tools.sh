@@ -51,3 +51,14 @@ expect_match "cellfs mount -V" "^cellfs [0-9]+\.[0-9]+\.[0-9]+$" "$("$CELLFS" mo
 expect_fail_errno "cellfs --bogus" "not expected: --bogus" "$CELLFS" --bogus
 expect_fail_errno "cellfs alone" "a subcommand is required" "$CELLFS"
 expect_fail_errno "cellfs help nosuch" "no subcommand nosuch" "$CELLFS" help nosuch
+
+step "FUSE file systems' usual mount options go to libfuse; one it does not know creates nothing"
+mount_fs "$WORK/data2" "$MNT" "noatime,lazytime,nosuid,default_permissions,allow_root,fsname=other,subtype=x"
+expect_contains "libfuse's flag reached the mount" "nosuid" "$(findmnt -n -o OPTIONS "$MNT")"
+expect_eq "cellfs's type stays" "fuse.cellfs" "$(findmnt -n -o FSTYPE "$MNT")"
+expect_eq "cellfs's source stays: the data directory" "$WORK/data2" "$(findmnt -n -o SOURCE "$MNT")"
+mkdir "$MNT/ks2"
+unmount_fs
+expect_fail_errno "an option neither cellfs nor libfuse knows" "does not take the mount options" \
+  "$CELLFS" mount -o nosuchoption "$WORK/data3" "$MNT"
+expect_missing "no data directory was made for it" "$WORK/data3"

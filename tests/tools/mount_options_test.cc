@@ -36,8 +36,21 @@ TEST_CASE("empty option text keeps the defaults", "[mount_options]") {
   CHECK(parsed.value().entry_timeout == 60.0);
 }
 
-TEST_CASE("bad mount options are refused naming the option", "[mount_options]") {
-  for (const char* text : {"bogus", "commit=sometimes", "entry_timeout=-1", "entry_timeout=x",
+TEST_CASE("other options are libfuse's to judge, in order", "[mount_options]") {
+  auto parsed = ParseMountOptions("noatime,ro,allow_root,nosuid,fsname=x,bogus=1,lazytime");
+  REQUIRE(parsed.ok());
+  CHECK(parsed.value().read_only);
+  // The access-time flags are cellfs's (it keeps no atimes): taken, no-ops.
+  CHECK(parsed.value().fuse_options ==
+        std::vector<std::string>{"allow_root", "nosuid", "fsname=x", "bogus=1"});
+  CHECK(IsCellfsOption("noatime"));
+  CHECK(IsCellfsOption("commit=batch"));
+  CHECK_FALSE(IsCellfsOption("commit=sometimes"));
+  CHECK_FALSE(IsCellfsOption("allow_root"));
+}
+
+TEST_CASE("bad values of cellfs's options are refused naming the option", "[mount_options]") {
+  for (const char* text : {"commit=sometimes", "entry_timeout=-1", "entry_timeout=x",
                            "commit=batch,commit_interval_ms=10", "commit_interval_ms=abc"}) {
     INFO(text);
     auto parsed = ParseMountOptions(text);

@@ -132,6 +132,7 @@ fs::SessionOptions SessionOptionsFor(const MountPaths& paths, const MountOptions
   out.debug = options.debug;
   out.allow_other = options.allow_other;
   out.read_only = options.read_only;
+  out.fuse_options = options.fuse_options;
   return out;
 }
 
@@ -190,6 +191,11 @@ int RunMount(const MountArgs& args) {
   Result<MountOptions> options = ParseMountOptions(JoinOptions(args.options));
   if (!options.ok()) {
     std::fprintf(stderr, "cellfs: %s\n", options.status().message().c_str());
+    return 2;
+  }
+  // Before the data directory is made: a refused option creates nothing.
+  if (Status taken = fs::CheckFuseOptions(options->fuse_options); !taken.ok()) {
+    std::fprintf(stderr, "cellfs: %s\n", taken.message().c_str());
     return 2;
   }
   Result<MountPaths> paths = PreparePaths(args, options->read_only);

@@ -12,11 +12,11 @@ namespace {
 // mount(8)'s generic options: handled by mount(8) itself, or meaningless
 // for a FUSE daemon (which is always nosuid,nodev).
 bool IsGenericOption(std::string_view option) {
-  static constexpr std::array<std::string_view, 26> kGeneric = {
+  static constexpr std::array<std::string_view, 28> kGeneric = {
       "defaults",   "auto",     "noauto", "user",    "users",    "nouser",     "owner",
       "group",      "_netdev",  "nofail", "suid",    "nosuid",   "dev",        "nodev",
       "exec",       "noexec",   "atime",  "noatime", "relatime", "norelatime", "strictatime",
-      "nodiratime", "diratime", "sync",   "async",   "rw"};
+      "nodiratime", "diratime", "sync",   "async",   "rw",       "lazytime",   "nolazytime"};
   for (std::string_view generic : kGeneric) {
     if (option == generic) return true;
   }
@@ -36,7 +36,7 @@ void FilterOptions(std::string_view text, bool sloppy, std::string* out) {
     std::string_view option = text.substr(0, comma);
     text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
     if (option.empty() || IsGenericOption(option)) continue;
-    if (sloppy && !ParseMountOptions(option).ok()) continue;
+    if (sloppy && !IsCellfsOption(option)) continue;
     AppendOption(option, out);
   }
 }

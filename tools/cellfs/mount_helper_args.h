@@ -23,9 +23,10 @@ struct MountHelperArgs {
 // mean nothing to a FUSE daemon or that mount(8) handles itself (defaults,
 // auto/noauto, user/users/nouser, owner, group, _netdev, nofail, comment=,
 // x-*, suid/nosuid, dev/nodev, exec/noexec, the atime family, sync/async,
-// rw, silent/loud) are dropped; the rest is kept for `cellfs mount -o`,
-// which refuses what it does not know — unless -s (sloppy) was given, in
-// which case options cellfs does not know are dropped too.
+// rw, lazytime, silent/loud) are dropped; the rest is kept for `cellfs
+// mount -o`, where libfuse's parser judges what cellfs does not take itself
+// — unless -s (sloppy) was given, in which case every option that is not
+// cellfs's own is dropped (libfuse's included: sloppy mode cannot ask it).
 // InvalidArgument naming the problem for a missing DATADIR or MOUNTPOINT,
 // an unknown flag, or a flag missing its value.
 Result<MountHelperArgs> ParseMountHelperArgs(const std::vector<std::string>& args);

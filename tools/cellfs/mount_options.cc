@@ -47,6 +47,15 @@ Status ParseCommitMode(std::string_view value, CommitMode* out) {
   return Status::Ok();
 }
 
+bool IsAtimeOption(std::string_view key) {
+  for (std::string_view atime :
+       {"atime", "noatime", "relatime", "norelatime", "strictatime", "nostrictatime", "lazytime",
+        "nolazytime", "diratime", "nodiratime"}) {
+    if (key == atime) return true;
+  }
+  return false;
+}
+
 Status ApplyOption(std::string_view option, MountOptions* out) {
   size_t equals = option.find('=');
   std::string_view key = option.substr(0, equals);
@@ -61,8 +70,11 @@ Status ApplyOption(std::string_view option, MountOptions* out) {
       out->read_only = false;
     } else if (key == "allow_other") {
       out->allow_other = true;
+    } else if (IsAtimeOption(key)) {
+      // cellfs keeps no access times (an mtime is a write time): fstab's
+      // noatime, lazytime... are taken and change nothing.
     } else {
-      return Status::InvalidArgument("unknown mount option '" + std::string(option) + "'");
+      out->fuse_options.emplace_back(option);  // libfuse's to judge
     }
     return Status::Ok();
   }
@@ -70,7 +82,8 @@ Status ApplyOption(std::string_view option, MountOptions* out) {
   if (key == "attr_timeout") return ParseSeconds(key, value, &out->attr_timeout);
   if (key == "commit") return ParseCommitMode(value, &out->commit_mode);
   if (key == "commit_interval_ms") return ParseMillis(key, value, &out->commit_interval_ms);
-  return Status::InvalidArgument("unknown mount option '" + std::string(option) + "'");
+  out->fuse_options.emplace_back(option);
+  return Status::Ok();
 }
 
 }  // namespace
@@ -87,7 +100,18 @@ const char kMountOptionsHelp[] =
     "                          Cassandra's commitlog_sync: periodic (default),\n"
     "                          group or batch\n"
     "  commit_interval_ms=N    periodic: the sync period (default 10000);\n"
-    "                          group: the group window (default 15)\n";
+    "                          group: the group window (default 15)\n"
+    "  noatime, lazytime, relatime, ... taken; cellfs keeps no access times\n"
+    "Any other option goes to libfuse, which takes FUSE file systems' usual\n"
+    "ones (allow_root, auto_unmount, default_permissions, max_read=; fsname=\n"
+    "and subtype= are taken but cellfs's own stay, for its tools) and mount(8)'s\n"
+    "flags (noatime, lazytime, nosuid, nodev, noexec, sync, dirsync...); one\n"
+    "it does not know is refused before anything is created.\n";
+
+bool IsCellfsOption(std::string_view option) {
+  MountOptions parsed;
+  return ApplyOption(option, &parsed).ok() && parsed.fuse_options.empty();
+}
 
 Result<MountOptions> ParseMountOptions(std::string_view text) {
   MountOptions options;

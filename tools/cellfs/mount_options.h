@@ -2,7 +2,9 @@
 // text and turned into the engine's, the filesystem's and the session's options.
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/engine_options.h"
 #include "engine/status.h"
@@ -17,16 +19,26 @@ struct MountOptions {
   double attr_timeout = 60.0;
   CommitMode commit_mode = CommitMode::kPeriodic;
   int commit_interval_ms = 0;  // 0: the engine's default for the mode
+  // Every other option, as written, for libfuse's own parser
+  // (fs::CheckFuseOptions): allow_root, auto_unmount, fsname=, noatime...
+  std::vector<std::string> fuse_options;
 };
 
 // The options every `cellfs mount --help` lists, one per line.
 extern const char kMountOptionsHelp[];
 
-// Parses "opt,opt=value,...". Known: debug, ro, rw, allow_other,
+// Parses "opt,opt=value,...". cellfs's own: debug, ro, rw, allow_other,
 // entry_timeout=SECONDS, attr_timeout=SECONDS, commit=periodic|group|batch,
 // commit_interval_ms=N (the periodic sync period or the group window; not
-// with commit=batch). InvalidArgument naming the offending option otherwise.
+// with commit=batch); InvalidArgument naming the option for a bad value of
+// one of them. Any other option goes to `fuse_options`, for libfuse to
+// accept or refuse (FUSE filesystems' usual options, and mount(8)'s flags
+// such as noatime).
 Result<MountOptions> ParseMountOptions(std::string_view text);
+
+// Whether `option` (one, no comma) is one of cellfs's own with a good value
+// (the access-time flags included), not one left to libfuse.
+bool IsCellfsOption(std::string_view option);
 
 // The engine's options for a mount with `options`: the commit mode and its
 // interval, read-only, the background sweeper on.
