@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -43,8 +44,23 @@ auto Reply(Send send, fuse_req_t req, Args&&... args) {
 // What every handler reaches through fuse_req_userdata.
 struct Binding {
   Filesystem* filesystem;
-  std::string data_dir;  // statfs reports the disk under it
+  std::string data_dir;   // statfs reports the disk under it
+  unsigned max_read = 0;  // a max_read= mount option (libfuse wants init to repeat it); 0: none
 };
+
+// The value of the last max_read= among `options`; 0 when none parses.
+unsigned MaxReadOption(const std::vector<std::string>& options) {
+  unsigned value = 0;
+  for (const std::string& option : options) {
+    constexpr std::string_view kKey = "max_read=";
+    if (!option.starts_with(kKey)) continue;
+    unsigned parsed = 0;
+    const char* end = option.data() + option.size();
+    auto [at, error] = std::from_chars(option.data() + kKey.size(), end, parsed);
+    value = error == std::errc() && at == end ? parsed : 0;
+  }
+  return value;
+}
 
 Filesystem& Fs(fuse_req_t req) {
   return *static_cast<Binding*>(fuse_req_userdata(req))->filesystem;
@@ -129,7 +145,7 @@ bool IsDotOrDotDot(const std::string& name) { return name == "." || name == ".."
 
 // ---- Handlers, in fuse_lowlevel_ops order.
 
-void Init(void*, fuse_conn_info* conn) {
+void Init(void* userdata, fuse_conn_info* conn) {
   // O_TRUNC arrives with open, so a truncating write is one open, not a
   // setattr racing another writer. Readdirplus (auto) stays as libfuse sets
   // it; writeback caching stays off so a bad value fails its own write.
@@ -139,6 +155,9 @@ void Init(void*, fuse_conn_info* conn) {
   // there are no cached pages for an mtime change to invalidate.
   conn->want &= ~static_cast<unsigned>(FUSE_CAP_AUTO_INVAL_DATA);
   conn->max_write = kMaxWrite;
+  // libfuse refuses a session whose init does not repeat a max_read= option.
+  const unsigned max_read = static_cast<Binding*>(userdata)->max_read;
+  if (max_read != 0) conn->max_read = max_read;
   // max_readahead stays at the kernel's offer: the kernel would only lower
   // a bigger value, and its default suits files that are mostly small.
 }
@@ -456,7 +475,8 @@ fuse_lowlevel_ops MakeOps() {
 
 std::string ErrnoText(int err) { return std::strerror(err); }
 
-// The failures libfuse would only log, turned into a Status that names them.
+}  // namespace
+
 Status CheckMountPoint(const std::string& mount_point) {
   struct stat st {};
   if (stat(mount_point.c_str(), &st) != 0) {
@@ -478,6 +498,8 @@ Status CheckMountPoint(const std::string& mount_point) {
   }
   return Status::Ok();
 }
+
+namespace {
 
 // libfuse splits -o values on ',' and reads '\' as an escape.
 std::string EscapeOptionValue(const std::string& value) {
@@ -560,7 +582,7 @@ Status FuseSession::Serve(Filesystem* filesystem, const std::function<void()>& o
   const SessionOptions& options = options_;
   const std::string& mount_point = options.mount_point;
   CELLFS_RETURN_IF_ERROR(CheckMountPoint(mount_point));
-  Binding binding{filesystem, options.fs_name};
+  Binding binding{filesystem, options.fs_name, MaxReadOption(options.fuse_options)};
   RequestGuard::SetLog(LogEscape);
   g_throw_in = std::getenv("CELLFS_TEST_THROW_IN");
   fuse_lowlevel_ops ops = MakeOps();

@@ -28,6 +28,11 @@ struct SessionOptions {
   std::vector<std::string> fuse_options;
 };
 
+// The mount point's usual faults (missing, not a directory, already a FUSE
+// mount, no /dev/fuse), which libfuse would only log, as an IOError naming
+// them. A check to make before anything is created; Serve makes it again.
+Status CheckMountPoint(const std::string& mount_point);
+
 // Whether libfuse's parser takes `options` (as SessionOptions::fuse_options):
 // InvalidArgument naming them when it does not (libfuse says which on
 // stderr). Mounts nothing: a check to make before anything is created.

@@ -274,7 +274,7 @@ MNT2=$WORK/mnt2
 mkdir "$MNT2"
 _remember_mount "$MNT2"
 for opt in nodefault_permissions no_default_permissions default_permissions=0 \
-           default_permissions=false default_permissions allow_root allow_other=0 \
+           default_permissions=false default_permissions allow_other=0 \
            fsname=x subtype=x user_id=$NOBODY_UID group_id=$NOBODY_GID rootmode=40777 fd=3 \
            dev suid max_read=4096 'ro\,allow_other'; do
   rc=0
@@ -287,6 +287,20 @@ for opt in nodefault_permissions no_default_permissions default_permissions=0 \
     *) fail "cellfs mount -o $opt: exit $rc: $err" ;;
   esac
 done
+# allow_root is libfuse's: the kernel's allow_other, and the daemon answers
+# only root and the mount's owner (EACCES to anyone else), so another user
+# is still kept out; default_permissions stays on.
+timeout 30 "$CELLFS" mount -o allow_root "$WORK/data2" "$MNT2" || fail "-o allow_root exited $?"
+expect_mount_options "-o allow_root" "$MNT2" yes
+ls "$MNT2" >/dev/null || fail "root (the owner) cannot list a mount with allow_root"
+if [[ -z $CROSS_USER ]]; then
+  expect_fail_errno "nobody stats a mount with allow_root" "Permission denied" as_nobody stat "$MNT2"
+  expect_fail_errno "nobody lists a mount with allow_root" "Permission denied" as_nobody ls "$MNT2"
+  expect_fail_errno "nobody writes to a mount with allow_root" "Permission denied" \
+    as_nobody mkdir "$MNT2/ks_nobody"
+  expect_missing "nobody's mkdir made nothing" "$MNT2/ks_nobody"
+fi
+unmount_daemonised "$MNT2" "$WORK/data2"
 HELPER=$(dirname "$CELLFS")/mount.cellfs
 if [[ -x $HELPER ]]; then
   "$HELPER" -s "$WORK/data2" "$MNT2" -o nodefault_permissions,allow_root,suid,dev,exec ||

@@ -62,3 +62,40 @@ unmount_fs
 expect_fail_errno "an option neither cellfs nor libfuse knows" "does not take the mount options" \
   "$CELLFS" mount -o nosuchoption "$WORK/data3" "$MNT"
 expect_missing "no data directory was made for it" "$WORK/data3"
+
+step "a mount that fails takes away the store it made, and only that"
+touch "$WORK/not-a-dir"
+rc=0
+err=$(timeout 30 "$CELLFS" mount "$WORK/data4" "$WORK/not-a-dir" 2>&1) || rc=$?
+[[ $rc -ne 0 ]] || fail "mounting onto a regular file succeeded"
+expect_contains "the failure names the mount point's problem" "Not a directory" "$err"
+expect_missing "a mount point that cannot work makes no data directory" "$WORK/data4"
+# -o blkdev passes libfuse's parser, so the store is made; the kernel then
+# refuses the mount (fuseblk needs a block device).
+rc=0
+err=$(timeout 30 "$CELLFS" mount -o blkdev "$WORK/data4" "$MNT" 2>&1) || rc=$?
+[[ $rc -eq 1 ]] || fail "mount -o blkdev: exit $rc, expected 1: $err"
+expect_missing "the data directory the failed mount made is gone (daemonised)" "$WORK/data4"
+timeout 30 "$CELLFS" mount -f -o blkdev "$WORK/data4" "$MNT" 2>/dev/null &&
+  fail "mount -f -o blkdev succeeded"
+expect_missing "the data directory the failed mount made is gone (foreground)" "$WORK/data4"
+mkdir -m 0700 "$WORK/data5"
+echo keep > "$WORK/data5/notes"
+timeout 30 "$CELLFS" mount -o blkdev "$WORK/data5" "$MNT" 2>/dev/null &&
+  fail "mount -o blkdev succeeded (a directory that was there)"
+expect_eq "a directory that was there stays, with only what it held" "notes" "$(ls -A "$WORK/data5")"
+timeout 30 "$CELLFS" mount -o blkdev "$WORK/data2" "$MNT" 2>/dev/null &&
+  fail "mount -o blkdev succeeded (an existing store)"
+mount_fs "$WORK/data2" "$MNT"
+expect_exists "an existing store is untouched by a failed mount" "$MNT/ks2"
+unmount_fs
+! mountpoint -q "$MNT" || fail "$MNT is still mounted"
+
+step "max_read= reaches the kernel and the mount serves"
+mount_fs "$WORK/data2" "$MNT" "max_read=4096"
+expect_contains "the kernel has max_read" "max_read=4096" "$(findmnt -n -o OPTIONS "$MNT")"
+cql "CREATE TABLE ks2.big (k int PRIMARY KEY, v text)"
+big=$(head -c 9000 /dev/zero | tr '\0' x)
+mkdir "$MNT/ks2/big/1" && printf '%s' "$big" > "$MNT/ks2/big/1/v"
+expect_eq "a 9000-byte value reads back whole in 4096-byte requests" "$big" "$(cat "$MNT/ks2/big/1/v")"
+unmount_fs

@@ -49,6 +49,16 @@ TEST_CASE("other options are libfuse's to judge, in order", "[mount_options]") {
   CHECK_FALSE(IsCellfsOption("allow_root"));
 }
 
+TEST_CASE("suid and dev are refused: libfuse would drop nosuid,nodev for them", "[mount_options]") {
+  for (const char* text : {"suid", "dev", "ro,dev"}) {
+    INFO(text);
+    auto parsed = ParseMountOptions(text);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.status().message().find("always mounts nosuid,nodev") != std::string::npos);
+  }
+  CHECK(ParseMountOptions("nosuid,nodev").ok());
+}
+
 TEST_CASE("bad values of cellfs's options are refused naming the option", "[mount_options]") {
   for (const char* text : {"commit=sometimes", "entry_timeout=-1", "entry_timeout=x",
                            "commit=batch,commit_interval_ms=10", "commit_interval_ms=abc"}) {

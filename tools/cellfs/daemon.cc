@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace cellfs::tools {
 namespace {
@@ -70,9 +71,10 @@ void SyslogFuseMessage(fuse_log_level level, const char* format, va_list args) {
 }
 
 // Closes every descriptor above stderr but `keep_a` and `keep_b` (-1: none).
-void CloseInheritedExcept(int keep_a, int keep_b) {
+void CloseInheritedExcept(std::vector<int> keep_fds) {
+  std::sort(keep_fds.begin(), keep_fds.end());
   unsigned from = 3;
-  for (int keep : {std::min(keep_a, keep_b), std::max(keep_a, keep_b)}) {
+  for (int keep : keep_fds) {
     if (keep < static_cast<int>(from)) continue;
     if (static_cast<unsigned>(keep) > from) close_range(from, static_cast<unsigned>(keep) - 1, 0);
     from = static_cast<unsigned>(keep) + 1;
@@ -91,7 +93,7 @@ void DetachStdio() {
 
 Daemon Daemon::Foreground() { return Daemon(false, -1); }
 
-Result<Daemon> Daemon::Background(int keep_fd) {
+Result<Daemon> Daemon::Background(std::initializer_list<int> keep_fds) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     return Status::IOError(std::string("cannot create a pipe: ") + std::strerror(errno));
@@ -111,7 +113,9 @@ Result<Daemon> Daemon::Background(int keep_fd) {
   close(fds[0]);
   // Descriptors inherited from the caller (a test harness's pipes) would
   // stay open as long as the daemon runs.
-  CloseInheritedExcept(fds[1], keep_fd);
+  std::vector<int> keep(keep_fds);
+  keep.push_back(fds[1]);
+  CloseInheritedExcept(std::move(keep));
   Daemon daemon(true, fds[1]);
   setsid();
   if (chdir("/") != 0) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <initializer_list>
 #include <string>
 
 #include "engine/status.h"
@@ -19,12 +20,12 @@ class Daemon {
 
   // Forks. Returns only in the child, which runs in a session of its own
   // with "/" as its directory and, of the descriptors above stderr, only
-  // `keep_fd` (the data directory's; -1: none); the parent waits for the
+  // `keep_fds` (the data directory's and its parent's; -1s are ignored); the parent waits for the
   // child's report and exits: 0 once the child reports ready, 1 (printing
   // the message) when it reports an error or dies first. IOError when fork
   // or pipe fails (in the original process). Call before any thread exists:
   // threads do not survive fork.
-  static Result<Daemon> Background(int keep_fd = -1);
+  static Result<Daemon> Background(std::initializer_list<int> keep_fds = {});
 
   // The mount is live. The waiting parent exits 0; a background daemon
   // then points stdin, stdout and stderr at /dev/null and logs to syslog

@@ -105,7 +105,8 @@ UniqueFd OpenDirectoryAt(int parent, const std::string& name, int flags) {
 
 }  // namespace
 
-Result<UniqueFd> OpenTrustedDataDir(const std::string& dir, uid_t user, bool create) {
+Result<UniqueFd> OpenTrustedDataDir(const std::string& dir, uid_t user, bool create,
+                                    MadeDirectory* made_out) {
   Result<std::string> resolved = Resolve(dir);
   if (!resolved.ok()) return resolved.status();
   const std::string& path = *resolved;
@@ -139,6 +140,10 @@ Result<UniqueFd> OpenTrustedDataDir(const std::string& dir, uid_t user, bool cre
   // 0700 whatever the umask, which could have narrowed it to unusable.
   if (made && st.st_uid == user && fchmod(data.get(), 0700) == 0) st.st_mode = S_IFDIR | 0700;
   CELLFS_RETURN_IF_ERROR(JudgeDataDir(path, st, user));
+  if (made && made_out != nullptr) {
+    made_out->parent = std::move(current);
+    made_out->name = name;
+  }
   return data;
 }
 

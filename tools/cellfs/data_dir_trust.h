@@ -32,8 +32,15 @@ namespace cellfs::tools {
 // Errors: FailedPrecondition naming the directory at fault, why (owner or
 // mode) and the fix (chown / chmod); IOError when a component cannot be
 // opened (missing, or a symbolic link that appeared during the walk).
-// Thread-safe.
-Result<UniqueFd> OpenTrustedDataDir(const std::string& dir, uid_t user, bool create);
+// When this call created `dir` and `made` is given, *made names it by its
+// judged parent's descriptor (so a failed mount can take it away again);
+// otherwise *made is left empty. Thread-safe.
+struct MadeDirectory {
+  UniqueFd parent;  // O_PATH descriptor of the judged parent
+  std::string name;
+};
+Result<UniqueFd> OpenTrustedDataDir(const std::string& dir, uid_t user, bool create,
+                                    MadeDirectory* made = nullptr);
 
 // The umask under which the store's files are created: owner only, so a
 // store is never readable by others, whatever the caller's umask.

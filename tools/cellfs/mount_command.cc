@@ -21,6 +21,7 @@
 #include "tools/cellfs/daemon.h"
 #include "tools/cellfs/data_dir_trust.h"
 #include "tools/cellfs/mount_options.h"
+#include "tools/cellfs/new_store_cleanup.h"
 #include "tools/cellfs/unique_fd.h"
 
 namespace cellfs::tools {
@@ -67,6 +68,7 @@ struct MountPaths {
   std::string data_dir;     // absolute
   std::string mount_point;  // absolute
   UniqueFd data_dir_fd;     // the judged data directory, which the engine is reached through
+  MadeDirectory made;       // the data directory, when this mount created it
 };
 
 Result<MountPaths> PreparePaths(const MountArgs& args, bool read_only) {
@@ -83,7 +85,8 @@ Result<MountPaths> PreparePaths(const MountArgs& args, bool read_only) {
                                    "; choose a data directory outside it");
   }
   // A read-only mount creates nothing.
-  Result<UniqueFd> data_dir_fd = OpenTrustedDataDir(paths.data_dir, geteuid(), !read_only);
+  Result<UniqueFd> data_dir_fd =
+      OpenTrustedDataDir(paths.data_dir, geteuid(), !read_only, &paths.made);
   if (!data_dir_fd.ok()) return data_dir_fd.status();
   paths.data_dir_fd = std::move(*data_dir_fd);
   return paths;
@@ -136,9 +139,10 @@ fs::SessionOptions SessionOptionsFor(const MountPaths& paths, const MountOptions
   return out;
 }
 
-// Runs the filesystem over an open engine until unmounted; the exit code.
-int ServeEngine(Daemon& daemon, Engine* engine, const MountPaths& paths,
-                const MountOptions& options, TerminationSignalsBlocked* signals) {
+// Runs the filesystem over an open engine until unmounted. *mounted tells
+// whether the mount was made (the failure came after it served).
+Status ServeEngine(Daemon& daemon, Engine* engine, const MountPaths& paths,
+                   const MountOptions& options, TerminationSignalsBlocked* signals, bool* mounted) {
   fs::FuseSession session(SessionOptionsFor(paths, options));
   fs::FilesystemOptions fs_options = FilesystemOptionsFor(options);
   // Every refusal MOUNT/@errors records, also in the log (stderr with -f).
@@ -148,35 +152,45 @@ int ServeEngine(Daemon& daemon, Engine* engine, const MountPaths& paths,
   fs::Filesystem filesystem(engine, session.notifier(), fs_options);
   signals->Restore();
   std::string where = paths.data_dir + " at " + paths.mount_point;
-  Status served = session.Serve(&filesystem, [&] {
+  CELLFS_RETURN_IF_ERROR(session.Serve(&filesystem, [&] {
+    *mounted = true;
     daemon.ReportReady();
     daemon.Log(LOG_INFO, "mounted " + where);
-  });
-  if (!served.ok()) {
-    daemon.ReportError(served.message());
-    return 1;
-  }
+  }));
   daemon.Log(LOG_INFO, "unmounted " + where);
-  return 0;
+  return Status::Ok();
 }
 
-int Serve(Daemon& daemon, const MountArgs& args, const MountPaths& paths,
-          const MountOptions& options) {
+int Serve(Daemon& daemon, const MountArgs& args, MountPaths& paths, const MountOptions& options) {
   TerminationSignalsBlocked signals;
   umask(kStoreUmask);
+  // A mount that fails before it serves takes away the store it created,
+  // before its error reaches the caller.
+  NewStoreCleanup cleanup(paths.data_dir_fd.get(), std::move(paths.made));
+  auto fail = [&](const std::string& message) {
+    if (Status undone = cleanup.Undo(); !undone.ok()) {
+      daemon.Log(LOG_ERR,
+                 "could not remove the new store after the failed mount: " + undone.message());
+    }
+    daemon.ReportError(message);
+    return 1;
+  };
   EngineOptions engine_options = EngineOptionsFor(options);
   engine_options.data_dir_fd = paths.data_dir_fd.get();  // no second walk of the path
   engine_options.on_write_failure = [&daemon](const Status& failure) {
     daemon.Log(LOG_ERR, failure.ToString());  // the one line an operator needs
   };
   Result<std::unique_ptr<Engine>> engine = Engine::Open(paths.data_dir, engine_options);
-  if (!engine.ok()) {
-    daemon.ReportError(args.data_dir + ": " + engine.status().message());
+  if (!engine.ok()) return fail(args.data_dir + ": " + engine.status().message());
+  bool mounted = false;
+  Status served = ServeEngine(daemon, engine->get(), paths, options, &signals, &mounted);
+  engine->reset();  // a clean close: the sweeper stops and the log is synced
+  if (served.ok()) return 0;
+  if (mounted) {
+    daemon.ReportError(served.message());
     return 1;
   }
-  int code = ServeEngine(daemon, engine->get(), paths, options, &signals);
-  engine->reset();  // a clean close: the sweeper stops and the log is synced
-  return code;
+  return fail(served.message());
 }
 
 std::string JoinOptions(const std::vector<std::string>& options) {
@@ -198,6 +212,13 @@ int RunMount(const MountArgs& args) {
     std::fprintf(stderr, "cellfs: %s\n", taken.message().c_str());
     return 2;
   }
+  // The mount point's usual faults, also before anything is created.
+  if (Result<std::string> at = RealPath(args.mount_point); at.ok()) {
+    if (Status usable = fs::CheckMountPoint(*at); !usable.ok()) {
+      std::fprintf(stderr, "cellfs: %s\n", usable.message().c_str());
+      return 1;
+    }
+  }
   Result<MountPaths> paths = PreparePaths(args, options->read_only);
   if (!paths.ok()) {
     std::fprintf(stderr, "cellfs: %s\n", paths.status().message().c_str());
@@ -205,7 +226,8 @@ int RunMount(const MountArgs& args) {
   }
   bool foreground = args.foreground || options->debug;
   Result<Daemon> daemon =
-      foreground ? Daemon::Foreground() : Daemon::Background(paths->data_dir_fd.get());
+      foreground ? Daemon::Foreground()
+                 : Daemon::Background({paths->data_dir_fd.get(), paths->made.parent.get()});
   if (!daemon.ok()) {
     std::fprintf(stderr, "cellfs: %s\n", daemon.status().message().c_str());
     return 1;

@@ -70,6 +70,10 @@ Status ApplyOption(std::string_view option, MountOptions* out) {
       out->read_only = false;
     } else if (key == "allow_other") {
       out->allow_other = true;
+    } else if (key == "suid" || key == "dev") {
+      // libfuse would take them and drop its nosuid,nodev (as root).
+      return Status::InvalidArgument("mount option '" + std::string(option) +
+                                     "' is refused: cellfs always mounts nosuid,nodev");
     } else if (IsAtimeOption(key)) {
       // cellfs keeps no access times (an mtime is a write time): fstab's
       // noatime, lazytime... are taken and change nothing.
