@@ -12,6 +12,7 @@
 
 #include "engine/engine.h"
 #include "fs/files/notifier.h"
+#include "fs/tree/mount_status.h"
 #include "fs/tree/node.h"
 #include "fs/tree/tree_context.h"
 
@@ -35,6 +36,7 @@ class FileContext {
   void Unkeep(const NodeId& id) { tree_->Unkeep(id); }
   const InodeTable& inodes() const { return *tree_->inodes; }
   std::string RefusalsText() const { return tree_->refusals.Render(); }  // MOUNT/@errors
+  std::string StatusText() const { return MountStatusText(*tree_); }     // MOUNT/@status
 
   // ---- Invalidation after a change that other kernel objects may cache.
   // The notifier sends names before attributes (fs/files/notifier.h).

@@ -68,6 +68,10 @@ int OpenVirtual(FileContext* files, const Node& node, int flags, std::unique_ptr
       *out = NewInsertFile(files, table, node.id.write, (flags & O_APPEND) != 0);
       return 0;
     }
+    case VirtualName::Kind::kStatus:
+      // Direct I/O, as @errors: the store's size changes between a stat and the reads.
+      *out = NewTextFile(files->StatusText(), /*direct_io=*/true);
+      return 0;
     case VirtualName::Kind::kErrors:
       // Direct I/O: the log grows between a stat and the reads.
       *out = NewTextFile(files->RefusalsText(), /*direct_io=*/true);

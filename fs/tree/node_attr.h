@@ -23,6 +23,14 @@ struct FilesystemOptions {
   // Receives the line of each refusal MOUNT/@errors records (the daemon's
   // log); may be empty. Called on the refused request's thread.
   std::function<void(const std::string& line)> refusal_sink;
+  // What MOUNT/@status tells of the daemon beyond the tree, filled by
+  // `cellfs mount` (left empty where a Filesystem is built without one).
+  struct Daemon {
+    std::string data_dir;
+    std::string commit;                     // the commit mode: periodic, group or batch
+    int commit_interval_ms = 0;             // the sync period or the group window; 0 for batch
+    std::function<uint64_t()> store_bytes;  // the data directory's size now; may be empty
+  } daemon;
 };
 
 // What stat shows. Sizes are exact: a file's size is what read returns.

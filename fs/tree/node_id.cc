@@ -124,7 +124,7 @@ Status DecodeNodeId(std::string_view bytes, NodeId* id) {
             in.U8(&file) && in.U8(&directory) && in.done();
   if (!ok || kind > static_cast<uint8_t>(NodeKind::kScratch) ||
       directory > static_cast<uint8_t>(NodeKind::kQuery) ||
-      file > static_cast<uint8_t>(VirtualName::Kind::kColumns)) {
+      file > static_cast<uint8_t>(VirtualName::Kind::kStatus)) {
     return Status::Corruption("not a node identity");
   }
   id->kind = static_cast<NodeKind>(kind);

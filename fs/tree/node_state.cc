@@ -10,6 +10,7 @@
 #include "engine/store/cell.h"
 #include "fs/formats/cell_text.h"
 #include "fs/tree/export_text.h"
+#include "fs/tree/mount_status.h"
 #include "fs/tree/query_path.h"
 #include "fs/tree/tree_context.h"
 
@@ -132,7 +133,7 @@ Writability WritabilityOf(const Node& node) {
         case VirtualName::Kind::kJson:
           return node.IsRowJson() || node.IsStaticJson() ? Writability::kWritable
                                                          : Writability::kReadOnlyFile;
-        default:  // @schema, @csv, @stats, @stats.json, @errors
+        default:  // @schema, @csv, @stats, @stats.json, @errors, @status
           return Writability::kReadOnlyFile;
       }
     default:
@@ -301,6 +302,7 @@ Status TreeContext::StateOf(const Node& node, const ReadView& view, NodeState* s
         state->attr.size = text.value().size();
       }
       if (id.file == VirtualName::Kind::kErrors) state->attr.size = refusals.Render().size();
+      if (id.file == VirtualName::Kind::kStatus) state->attr.size = MountStatusText(*this).size();
       if (id.file == VirtualName::Kind::kJson || id.file == VirtualName::Kind::kCsv ||
           id.file == VirtualName::Kind::kCount) {
         return ExportState(node, view, state);

@@ -84,6 +84,7 @@ void RefusalLog::Record(Refusal refusal) {
     if (RepeatsLatest(refusal)) return;
     if (kept_.size() == capacity_) kept_.pop_front();
     kept_.push_back(std::move(refusal));
+    ++recorded_;
   }
   if (sink_) sink_(line);
 }
@@ -93,6 +94,14 @@ bool RefusalLog::RepeatsLatest(const Refusal& refusal) const {
   const Refusal& latest = kept_.back();
   return latest.operation == "write" && latest.path == refusal.path && latest.err == refusal.err &&
          latest.reason == refusal.reason;
+}
+
+RefusalLog::Summary RefusalLog::Summarize() const {
+  std::lock_guard lock(mutex_);
+  Summary summary;
+  summary.recorded = recorded_;
+  if (!kept_.empty()) summary.latest = FormatLine(kept_.back());
+  return summary;
 }
 
 std::string RefusalLog::Render() const {

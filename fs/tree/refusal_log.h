@@ -52,6 +52,14 @@ class RefusalLog {
   // neither kept nor passed on: one refused write is one line.
   void Record(Refusal refusal);
 
+  // How many refusals were recorded since the mount (those dropped for
+  // room included), and the latest's FormatLine (empty when none).
+  struct Summary {
+    uint64_t recorded = 0;
+    std::string latest;
+  };
+  Summary Summarize() const;
+
   // Every refusal kept, oldest first, one FormatLine per line, each ended
   // by '\n'. Empty when there are none.
   std::string Render() const;
@@ -65,8 +73,9 @@ class RefusalLog {
 
   const size_t capacity_;
   const Sink sink_;
-  mutable std::mutex mutex_;  // guards kept_
+  mutable std::mutex mutex_;  // guards kept_ and recorded_
   std::deque<Refusal> kept_;
+  uint64_t recorded_ = 0;
 };
 
 // The reason for the errno the current request is about to return, noted on

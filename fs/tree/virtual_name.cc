@@ -26,6 +26,7 @@ constexpr FixedName kFixedNames[] = {
     {"@reverse", Kind::kReverse}, {"@stats.json", Kind::kStatsJson},
     {"@errors", Kind::kErrors},   {"@count", Kind::kCount},
     {"@where", Kind::kWhere},     {"@by", Kind::kBy},
+    {"@status", Kind::kStatus},
 };
 
 struct BoundName {
@@ -132,6 +133,7 @@ bool IsAllowedIn(VirtualName::Kind kind, TreeLevel level) {
   switch (kind) {
     case Kind::kCql:
     case Kind::kErrors:
+    case Kind::kStatus:
       return level == TreeLevel::kMountRoot;
     case Kind::kSchema:
       return level == TreeLevel::kKeyspace || level == TreeLevel::kTable;

@@ -37,6 +37,8 @@ struct VirtualName {
     kWhere,       // @where: the directory of equality filters `col=value`
     kBy,          // @by: a table's index lookups, @by/<column>/<value>
     kColumns,     // @columns=a,b: a projection for @json / @csv
+    kStatus,      // @status: the mount's daemon, store and health, one JSON object
+    // (node_id.cc checks a stored kind against the last one: append here.)
   };
 
   Kind kind = Kind::kCql;

@@ -77,6 +77,8 @@ std::string FormatName(const VirtualName& name) {
       return "@stats.json";
     case Kind::kErrors:
       return "@errors";
+    case Kind::kStatus:
+      return "@status";
     case Kind::kSliceBound:
       return std::string(name.lower_bound ? "@g" : "@l") + (name.inclusive ? "e=" : "t=") +
              name.bound_text;
@@ -123,6 +125,7 @@ TEST_CASE("every virtual name cellfs knows parses to its kind and arguments", "[
       {"@stats", Fixed(Kind::kStats)},
       {"@stats.json", Fixed(Kind::kStatsJson)},
       {"@errors", Fixed(Kind::kErrors)},
+      {"@status", Fixed(Kind::kStatus)},
       {"@reverse", Fixed(Kind::kReverse)},
       {"@count", Fixed(Kind::kCount)},
       {"@where", Fixed(Kind::kWhere)},
@@ -377,7 +380,7 @@ TEST_CASE("each virtual name exists only at the levels of the tree DESIGN.md giv
       {Kind::kJson, "..TPSRQ"},       {Kind::kCsv, "..TPS.Q"},    {Kind::kStats, "..T...."},
       {Kind::kSliceBound, "...PS.."}, {Kind::kLimit, "..TPS.Q"},  {Kind::kReverse, "...PS.."},
       {Kind::kErrors, "M......"},     {Kind::kCount, "..TPS.Q"},  {Kind::kWhere, "..TPS.Q"},
-      {Kind::kColumns, "..TPS.Q"},
+      {Kind::kColumns, "..TPS.Q"},    {Kind::kStatus, "M......"},
   };
   const std::vector<std::pair<TreeLevel, char>> levels = {
       {TreeLevel::kMountRoot, 'M'}, {TreeLevel::kKeyspace, 'K'}, {TreeLevel::kTable, 'T'},

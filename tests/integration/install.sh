@@ -49,7 +49,7 @@ command -v groff >/dev/null || die "groff is not installed (tools/install-deps.s
 page=$(groff -man -Tutf8 -ww "$ROOT/usr/local/share/man/man1/cellfs.1" 2>"$WORK/groff.err" |
   sed 's/.\x08//g')
 expect_eq "groff's warnings" "" "$(cat "$WORK/groff.err")"
-for name in @cql @errors @schema @insert @json @csv @stats @stats.json @count @ge=T @limit=N \
+for name in @cql @errors @status @schema @insert @json @csv @stats @stats.json @count @ge=T @limit=N \
   @reverse @by/COLUMN/VALUE/ @where/COLUMN=VALUE/ @columns=A,B/ @ttl=S @timestamp=T @update \
   @remove @prepend @index=I @key=K @field=F user.cellfs.ttl user.cellfs.writetime \
   user.cellfs.token commit=MODE; do
@@ -67,7 +67,7 @@ expect_eq "subcommands" "load" "$(complete_words cellfs lo)"
 expect_eq "load's options" "--max-errors" "$(complete_words cellfs load --max)"
 expect_eq "mount options" "commit=batch commit=group commit=periodic commit_interval_ms=" \
   "$(complete_words cellfs mount -o com)"
-expect_eq "help's topics" "stats sync" "$(complete_words cellfs help s)"
+expect_eq "help's topics" "stats status sync" "$(complete_words cellfs help s)"
 mount_fs
 mkdir "$MNT/ks"
 cql "CREATE TABLE ks.users (id int PRIMARY KEY, name text)"

@@ -99,3 +99,36 @@ big=$(head -c 9000 /dev/zero | tr '\0' x)
 mkdir "$MNT/ks2/big/1" && printf '%s' "$big" > "$MNT/ks2/big/1/v"
 expect_eq "a 9000-byte value reads back whole in 4096-byte requests" "$big" "$(cat "$MNT/ks2/big/1/v")"
 unmount_fs
+
+step "cellfs status lists every mount with its data directory, pid, commit mode, size and health"
+MNT3=$WORK/mnt3
+mkdir -p "$MNT3"
+mount_fs "$WORK/data2" "$MNT"
+pid_a=$DAEMON_PID
+mount_fs "$WORK/data6" "$MNT3" "commit=batch"
+pid_b=$DAEMON_PID
+status_json=$("$CELLFS" status --json) || fail "cellfs status --json exited $? with both mounts healthy"
+summary=$(python3 -c '
+import json, sys
+for line in sys.stdin:
+    s = json.loads(line)
+    if s["mount_point"] in sys.argv[1:]:
+        print(s["mount_point"], s["data_dir"], s["pid"], s["commit"], s["commit_interval_ms"],
+              s["writes"], s["refusals"], s["store_bytes"] > 0)
+' "$MNT" "$MNT3" <<<"$status_json")
+expect_eq "status --json of both mounts" \
+  "$MNT $WORK/data2 $pid_a periodic 10000 ok 0 True
+$MNT3 $WORK/data6 $pid_b batch 0 ok 0 True" "$summary"
+table=$("$CELLFS" status "$MNT3") || fail "cellfs status MNT3 exited $?"
+expect_contains "the table names the mount" "$MNT3" "$table"
+expect_contains "the table shows the commit mode" "batch" "$table"
+expect_contains "the table shows the pid" "$pid_b" "$table"
+! printf 'x' > "$MNT3/nosuchkeyspace" 2>/dev/null || fail "a write at the root succeeded"
+refused=$(python3 -c 'import json,sys; s=json.load(sys.stdin); print(s["refusals"], "nosuchkeyspace" in s["latest_refusal"])' <"$MNT3/@status")
+expect_eq "@status counts the refusal and shows the latest" "1 True" "$refused"
+expect_contains "the table shows the latest refusal" "latest refusal:" "$("$CELLFS" status "$MNT3")"
+expect_fail_errno "status of a directory that is no cellfs mount" "not a cellfs mount point" \
+  "$CELLFS" status "$WORK"
+expect_eq "@status is never listed" "" "$(ls -A "$MNT3")"
+unmount_fs "$MNT3" "$pid_b"
+unmount_fs "$MNT" "$pid_a"

@@ -13,6 +13,7 @@
 #include "tools/cellfs/mount_command.h"
 #include "tools/cellfs/mount_options.h"
 #include "tools/cellfs/stats_command.h"
+#include "tools/cellfs/status_command.h"
 #include "tools/cellfs/sync_command.h"
 #include "tools/cellfs/umount_command.h"
 
@@ -25,6 +26,7 @@ using cellfs::tools::ErrorsArgs;
 using cellfs::tools::LoadArgs;
 using cellfs::tools::MountArgs;
 using cellfs::tools::StatsArgs;
+using cellfs::tools::StatusArgs;
 using cellfs::tools::SyncArgs;
 using cellfs::tools::UmountArgs;
 
@@ -80,6 +82,21 @@ CLI::App* AddErrors(CLI::App& app, ErrorsArgs* args) {
       "Prints MOUNTPOINT/@errors: the latest refusals (up to 256), oldest first, one per\n"
       "line: time, request, path (from the mount), errno and the reason. The daemon's\n"
       "log has the same lines (stderr with -f, syslog otherwise).");
+  return command;
+}
+
+CLI::App* AddStatus(CLI::App& app, StatusArgs* args) {
+  CLI::App* command = app.add_subcommand(
+      "status", "Show every cellfs mount: data directory, daemon, commit mode, size, health");
+  command->add_option("MOUNTPOINT", args->mount_points, "Only these mounts");
+  command->add_flag("--json", args->json, "One JSON object per mount (MOUNTPOINT/@status)");
+  command->footer(
+      "Lists the cellfs mounts of this mount namespace from /proc/self/mountinfo and\n"
+      "reads each one's MOUNTPOINT/@status: the data directory, the daemon's pid, the\n"
+      "commit mode, the store's size, whether writes are taken (a failed disk write\n"
+      "stops them until a remount) and the refusals since the mount. A mount that does\n"
+      "not answer within 3 s is listed as such. Exits 1 when a mount does not answer\n"
+      "or refuses writes, 0 otherwise.");
   return command;
 }
 
@@ -226,6 +243,7 @@ int main(int argc, char** argv) {
   UmountArgs umount_args;
   SyncArgs sync_args;
   ErrorsArgs errors_args;
+  StatusArgs status_args;
   CqlArgs cql_args;
   LoadArgs load_args;
   DumpArgs dump_args;
@@ -235,6 +253,7 @@ int main(int argc, char** argv) {
   CLI::App* umount = AddUmount(app, &umount_args);
   CLI::App* sync_command = AddSync(app, &sync_args);
   CLI::App* errors = AddErrors(app, &errors_args);
+  CLI::App* status = AddStatus(app, &status_args);
   CLI::App* cql = AddCql(app, &cql_args);
   CLI::App* load = AddLoad(app, &load_args);
   CLI::App* dump = AddDump(app, &dump_args);
@@ -282,6 +301,7 @@ int main(int argc, char** argv) {
   if (umount->parsed()) return cellfs::tools::RunUmount(umount_args);
   if (sync_command->parsed()) return cellfs::tools::RunSync(sync_args);
   if (errors->parsed()) return cellfs::tools::RunErrors(errors_args);
+  if (status->parsed()) return cellfs::tools::RunStatus(status_args);
   if (cql->parsed()) return cellfs::tools::RunCql(cql_args);
   if (load->parsed()) return cellfs::tools::RunLoad(load_args);
   if (dump->parsed()) return cellfs::tools::RunDump(dump_args);

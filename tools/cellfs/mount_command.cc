@@ -2,6 +2,8 @@
 // and FUSE session, and takes them down in reverse order on unmount.
 #include "tools/cellfs/mount_command.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -9,10 +11,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string_view>
 #include <utility>
 
 #include "engine/engine.h"
@@ -128,6 +132,58 @@ fs::FilesystemOptions FilesystemOptionsFor(const MountOptions& options) {
   return out;
 }
 
+// The bytes of the files in directory `dir_fd` and below: the store's size.
+uint64_t DirectoryBytes(int dir_fd) {
+  int copy = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (copy < 0) return 0;
+  DIR* dir = fdopendir(copy);
+  if (dir == nullptr) {
+    close(copy);
+    return 0;
+  }
+  uint64_t bytes = 0;
+  while (dirent* entry = readdir(dir)) {
+    std::string_view name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    struct stat st {};
+    if (fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (S_ISREG(st.st_mode)) {
+      bytes += static_cast<uint64_t>(st.st_size);
+    } else if (S_ISDIR(st.st_mode)) {
+      UniqueFd below(
+          openat(dirfd(dir), entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      if (below.valid()) bytes += DirectoryBytes(below.get());
+    }
+  }
+  closedir(dir);
+  return bytes;
+}
+
+const char* CommitModeName(CommitMode mode) {
+  switch (mode) {
+    case CommitMode::kPeriodic:
+      return "periodic";
+    case CommitMode::kGroup:
+      return "group";
+    case CommitMode::kBatch:
+      return "batch";
+  }
+  return "?";
+}
+
+// What MOUNT/@status tells of this daemon.
+fs::FilesystemOptions::Daemon DaemonFactsFor(const MountPaths& paths, const EngineOptions& engine) {
+  fs::FilesystemOptions::Daemon facts;
+  facts.data_dir = paths.data_dir;
+  facts.commit = CommitModeName(engine.commit_mode);
+  facts.commit_interval_ms = engine.commit_mode == CommitMode::kPeriodic ? engine.commit_period_ms
+                             : engine.commit_mode == CommitMode::kGroup  ? engine.group_window_ms
+                                                                         : 0;
+  const int dir_fd = paths.data_dir_fd.get();  // held for the daemon's life
+  facts.store_bytes = [dir_fd] { return DirectoryBytes(dir_fd); };
+  return facts;
+}
+
 fs::SessionOptions SessionOptionsFor(const MountPaths& paths, const MountOptions& options) {
   fs::SessionOptions out;
   out.mount_point = paths.mount_point;
@@ -145,6 +201,7 @@ Status ServeEngine(Daemon& daemon, Engine* engine, const MountPaths& paths,
                    const MountOptions& options, TerminationSignalsBlocked* signals, bool* mounted) {
   fs::FuseSession session(SessionOptionsFor(paths, options));
   fs::FilesystemOptions fs_options = FilesystemOptionsFor(options);
+  fs_options.daemon = DaemonFactsFor(paths, EngineOptionsFor(options));
   // Every refusal MOUNT/@errors records, also in the log (stderr with -f).
   fs_options.refusal_sink = [&daemon](const std::string& line) {
     daemon.Log(LOG_WARNING, "refused: " + line);

@@ -73,6 +73,14 @@ std::optional<MountEntry> ParseMountInfoLine(std::string_view line) {
   return entry;
 }
 
+std::vector<MountEntry> ListMounts(std::string_view fs_type) {
+  std::vector<MountEntry> mounts;
+  ForEachMount([&](const MountEntry& entry) {
+    if (entry.fs_type == fs_type) mounts.push_back(entry);
+  });
+  return mounts;
+}
+
 std::optional<MountEntry> FindMount(const std::string& path) {
   std::optional<MountEntry> found;
   ForEachMount([&](const MountEntry& entry) {

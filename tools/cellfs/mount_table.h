@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cellfs::tools {
 
@@ -19,6 +20,9 @@ struct MountEntry {
 
 // One line of /proc/self/mountinfo; nullopt when it does not parse.
 std::optional<MountEntry> ParseMountInfoLine(std::string_view line);
+
+// Every mount of `fs_type` ("fuse.cellfs"), in the table's order.
+std::vector<MountEntry> ListMounts(std::string_view fs_type);
 
 // The topmost mount at `path` (absolute, normalised, symlinks resolved);
 // nullopt when nothing is mounted there.

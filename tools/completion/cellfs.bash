@@ -11,13 +11,14 @@ _cellfs_options() {  # _cellfs_options SUBCOMMAND: its options
     load) echo "--offline --ttl --timestamp --skip-rows --max-errors --errfile" ;;
     dump) echo "--offline --csv -o --output" ;;
     stats) echo "--offline --json --plot" ;;
+    status) echo "--json" ;;
   esac
   echo "-h --help -V --version"
 }
 
 _cellfs() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local subcommands="mount umount sync errors cql load dump stats demo help"
+  local subcommands="mount umount sync errors status cql load dump stats demo help"
   COMPREPLY=()
   if ((COMP_CWORD == 1)); then
     mapfile -t COMPREPLY < <(compgen -W "$subcommands -h --help -V --version" -- "$cur")

@@ -10,6 +10,15 @@
 #include "engine/store/storage/leveldb/leveldb_key.h"
 
 namespace cellfs::storage {
+namespace {
+
+size_t VarintLength(size_t value) {
+  size_t length = 1;
+  for (; value >= 128; value >>= 7) ++length;
+  return length;
+}
+
+}  // namespace
 
 void LevelDbBatch::Put(const Address& at, std::string_view value) { Add(at, value, false); }
 
@@ -28,6 +37,10 @@ void LevelDbBatch::Add(const Address& at, std::string_view value, bool is_delete
   std::memcpy(head, bytes_.data() + key_at, std::min<size_t>(key_size, 8));
   uint64_t head_value = 0;
   for (unsigned char byte : head) head_value = head_value << 8 | byte;
+  // A WriteBatch entry: its tag, the key's length and bytes, for a put the
+  // value's length and bytes.
+  rep_bytes_ += 1 + VarintLength(key_size) + key_size +
+                (is_delete ? 0 : VarintLength(value.size()) + value.size());
   entries_.push_back({head_value, static_cast<uint32_t>(key_at), static_cast<uint32_t>(key_size),
                       static_cast<uint32_t>(value_at), static_cast<uint32_t>(value.size()),
                       is_delete});
@@ -35,6 +48,7 @@ void LevelDbBatch::Add(const Address& at, std::string_view value, bool is_delete
 }
 
 void LevelDbBatch::Clear() {
+  rep_bytes_ = kRepHeader;
   bytes_.clear();
   entries_.clear();
   rep_.Clear();

@@ -28,7 +28,10 @@ class LevelDbBatch final : public Batch {
   void Put(const Address& at, std::string_view value) override;
   void Delete(const Address& at) override;
   void Clear() override;
-  size_t ApproximateSize() const override { return bytes_.size() + entries_.size() * 8; }
+  // Exactly the size of the leveldb::WriteBatch rep() builds (what its own
+  // ApproximateSize says), so a log record's length can be known before it
+  // is written.
+  size_t ApproximateSize() const override { return rep_bytes_; }
   bool empty() const override { return entries_.empty(); }
 
   // The entries as a LevelDB batch, in key order (equal keys in the order
@@ -50,10 +53,12 @@ class LevelDbBatch final : public Batch {
   bool Less(const Entry& a, const Entry& b) const;
   void Note(std::string_view space);
 
-  std::string bytes_;            // keys and values, back to back
-  std::vector<Entry> entries_;   // in the order put
-  std::vector<uint32_t> order_;  // scratch: entry indexes in key order
-  leveldb::WriteBatch rep_;      // built by rep()
+  std::string bytes_;                       // keys and values, back to back
+  std::vector<Entry> entries_;              // in the order put
+  std::vector<uint32_t> order_;             // scratch: entry indexes in key order
+  static constexpr size_t kRepHeader = 12;  // a WriteBatch's sequence and count
+  leveldb::WriteBatch rep_;                 // built by rep()
+  size_t rep_bytes_ = kRepHeader;           // rep_'s size once built
   bool rep_current_ = false;
   std::vector<std::string> spaces_;
 };
