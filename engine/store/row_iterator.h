@@ -2,6 +2,7 @@
 // order (or its reverse) from a LevelDB iterator over a snapshot.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -44,6 +45,14 @@ class RowIterator {
   // column id, with write times and TTLs. Valid until Next().
   // REQUIRES: Valid()
   virtual const RowFragment& row() const = 0;
+
+  // The tombstones the walk has met so far, as Cassandra counts those a
+  // read scans (its tombstone_warn_threshold): each deleted or expired cell
+  // and each row deletion in the rows read, dead rows included, and, once
+  // when the walk starts, the partition's deletion, its range deletions and
+  // its static row's deleted or expired cells (whatever the slice). 0 for
+  // iterators that do not count them.
+  virtual uint64_t tombstones_read() const { return 0; }
 };
 
 }  // namespace cellfs

@@ -56,6 +56,7 @@ class Histogram {
     ++counts_[static_cast<size_t>(bucket)];
     min_ = total_ == 0 ? value : std::min(min_, value);
     max_ = std::max(max_, value);
+    sum_ += static_cast<long double>(value);
     ++total_;
   }
 
@@ -69,6 +70,7 @@ class Histogram {
     out.p99 = Percentile(99);
     out.min = min_;
     out.max = max_;
+    out.mean = static_cast<double>(sum_ / static_cast<long double>(total_));
     return out;
   }
 
@@ -88,6 +90,7 @@ class Histogram {
 
   std::vector<uint64_t> counts_;
   uint64_t total_ = 0, min_ = 0, max_ = 0;
+  long double sum_ = 0;  // for the mean
 };
 
 // The order of "widest": more rows, then more bytes, then the lower token.
@@ -129,6 +132,20 @@ std::string PartitionName(const TableSchema& table, const std::vector<std::strin
     text += (i == 0 ? "" : ",") + FormatLiteral(*types[i], key[i]);
   }
   return text.substr(0, kMaxNameBytes) + "...";
+}
+
+std::string TombstoneWarning(const PartitionSize& p) {
+  return "partition '" + p.name + "' holds " + std::to_string(p.tombstones) +
+         " tombstones, which a read of it scans (Cassandra warns over " +
+         std::to_string(kTombstoneWarning) + " and refuses the read over " +
+         std::to_string(kTombstoneFailure) + ")";
+}
+
+uint64_t ExpiringCells(const RowFragment& row) {
+  uint64_t count = 0;
+  for (const RowCell& cell : row.cells)
+    if (cell.cell.is_expiring()) ++count;
+  return count;
 }
 
 std::string WideWarning(const PartitionSize& p) {
@@ -174,6 +191,7 @@ class StatsBuilder {
     size.token = partition.token();
     for (const std::string& value : key) size.bytes += value.size();
     size.bytes += ValueBytes(partition.static_row());
+    size.expiring += ExpiringCells(partition.static_row());
     out_->cells += partition.static_row().cells.size();
     Result<std::unique_ptr<RowIterator>> made = view.NewRowIterator(table_, key);
     if (!made.ok()) return made.status();
@@ -182,10 +200,12 @@ class StatsBuilder {
       if (Status s = rows.DecodeClustering(&clustering); !s.ok()) return s;
       for (const std::string& value : clustering) size.bytes += value.size();
       size.bytes += ValueBytes(rows.row());
+      size.expiring += ExpiringCells(rows.row());
       out_->cells += rows.row().cells.size();
       ++size.rows;
     }
     if (Status s = rows.status(); !s.ok()) return s;
+    size.tombstones = rows.tombstones_read();
     Fold(std::move(size), key);
     return Status::Ok();
   }
@@ -193,6 +213,8 @@ class StatsBuilder {
   void Finish() {
     out_->rows_per_partition = rows_.Summarize();
     out_->bytes_per_partition = bytes_.Summarize();
+    out_->tombstones_per_partition = tombstones_.Summarize();
+    out_->expiring_per_partition = expiring_.Summarize();
     out_->widest.clear();
     for (; !heap_.empty(); heap_.pop()) out_->widest.push_back(heap_.top());
     std::sort(out_->widest.begin(), out_->widest.end(), Wider);
@@ -207,21 +229,30 @@ class StatsBuilder {
     ++out_->partitions;
     out_->rows += size.rows;
     out_->bytes += size.bytes;
+    out_->tombstones += size.tombstones;
+    out_->expiring_cells += size.expiring;
     rows_.Add(size.rows);
     bytes_.Add(size.bytes);
+    tombstones_.Add(size.tombstones);
+    expiring_.Add(size.expiring);
     for (RingSpread& ring : out_->rings) {
       const size_t node = NodeOf(size.token, ring.nodes);
       ++ring.partitions[node];
       ring.bytes[node] += size.bytes;
     }
     const bool wide = size.rows > kWidePartitionRows || size.bytes > kWidePartitionBytes;
+    const bool tombstones = size.tombstones > kTombstoneWarning;
     const bool keep =
         widest_count_ > 0 && (heap_.size() < widest_count_ || Wider(size, heap_.top()));
-    if (!wide && !keep) return;  // the common case names nothing
+    if (!wide && !tombstones && !keep) return;  // the common case names nothing
     size.name = PartitionName(*table_, key);
     if (wide) {
       ++out_->wide_partitions;
       if (out_->warnings.size() < kMaxWarnings) out_->warnings.push_back(WideWarning(size));
+    }
+    if (tombstones) {
+      ++out_->tombstone_partitions;
+      if (out_->warnings.size() < kMaxWarnings) out_->warnings.push_back(TombstoneWarning(size));
     }
     if (!keep) return;
     if (heap_.size() == widest_count_) heap_.pop();
@@ -231,7 +262,7 @@ class StatsBuilder {
   const TableHandle& table_;
   const size_t widest_count_;
   TableStats* out_;
-  Histogram rows_, bytes_;
+  Histogram rows_, bytes_, tombstones_, expiring_;
   // The least wide of the kept partitions on top.
   std::priority_queue<PartitionSize, std::vector<PartitionSize>,
                       std::function<bool(const PartitionSize&, const PartitionSize&)>>
@@ -270,17 +301,23 @@ std::string Joined(const std::vector<uint64_t>& values) {
 }
 
 std::string PercentileTable(const TableStats& stats) {
-  const Percentiles& r = stats.rows_per_partition;
-  const Percentiles& b = stats.bytes_per_partition;
-  const std::vector<std::pair<const char*, std::pair<uint64_t, uint64_t>>> lines = {
-      {"50%", {r.p50, b.p50}}, {"75%", {r.p75, b.p75}}, {"95%", {r.p95, b.p95}},
-      {"98%", {r.p98, b.p98}}, {"99%", {r.p99, b.p99}}, {"Min", {r.min, b.min}},
-      {"Max", {r.max, b.max}}};
-  std::vector<std::vector<std::string>> rows = {
-      {"Percentile", "Rows/partition", "Bytes/partition"}};
-  for (const auto& [label, values] : lines) {
-    rows.push_back({label, std::to_string(values.first), std::to_string(values.second)});
+  const Percentiles* columns[] = {&stats.rows_per_partition, &stats.bytes_per_partition,
+                                  &stats.tombstones_per_partition, &stats.expiring_per_partition};
+  const std::pair<const char*, uint64_t Percentiles::*> lines[] = {
+      {"50%", &Percentiles::p50}, {"75%", &Percentiles::p75}, {"95%", &Percentiles::p95},
+      {"98%", &Percentiles::p98}, {"99%", &Percentiles::p99}, {"Min", &Percentiles::min},
+      {"Max", &Percentiles::max}};
+  std::vector<std::vector<std::string>> rows = {{"Percentile", "Rows/partition", "Bytes/partition",
+                                                 "Tombstones/partition",
+                                                 "Expiring cells/partition"}};
+  for (const auto& [label, member] : lines) {
+    std::vector<std::string> line = {label};
+    for (const Percentiles* column : columns) line.push_back(std::to_string(column->*member));
+    rows.push_back(std::move(line));
   }
+  std::vector<std::string> means = {"Mean"};
+  for (const Percentiles* column : columns) means.push_back(Fixed2(column->mean));
+  rows.push_back(std::move(means));
   return Columns(rows, "");
 }
 
@@ -296,7 +333,7 @@ std::string WidestTable(const TableStats& stats) {
 
 nlohmann::ordered_json PercentilesJson(const Percentiles& p) {
   return {{"p50", p.p50}, {"p75", p.p75}, {"p95", p.p95}, {"p98", p.p98},
-          {"p99", p.p99}, {"min", p.min}, {"max", p.max}};
+          {"p99", p.p99}, {"min", p.min}, {"max", p.max}, {"mean", p.mean}};
 }
 
 }  // namespace
@@ -321,7 +358,9 @@ std::string FormatStatsText(const TableStats& stats) {
   std::string text = "Table: " + stats.keyspace + "." + stats.table + "\n";
   text += "Partitions: " + std::to_string(stats.partitions) +
           "  Rows: " + std::to_string(stats.rows) + "  Cells: " + std::to_string(stats.cells) +
-          "  Bytes: " + std::to_string(stats.bytes) + "\n\n";
+          "  Bytes: " + std::to_string(stats.bytes) +
+          "  Tombstones: " + std::to_string(stats.tombstones) +
+          "  Expiring cells: " + std::to_string(stats.expiring_cells) + "\n\n";
   text += PercentileTable(stats) + "\n";
   text += "Widest partitions (by rows):\n" + WidestTable(stats) + "\n";
   text += "Token spread (partitions / bytes per node, skew = max/mean):\n";
@@ -331,15 +370,27 @@ std::string FormatStatsText(const TableStats& stats) {
             Fixed2(ring.byte_skew) + ")\n";
   }
   if (!stats.indexes.empty()) text += "\n" + FormatIndexStatsText(stats.indexes);
-  if (stats.wide_partitions == 0) return text + "\nWarnings: none\n";
-  text += "\nWarnings: " + std::to_string(stats.wide_partitions) + " partition" +
-          (stats.wide_partitions == 1 ? "" : "s") + " over the guidance of " +
-          std::to_string(kWidePartitionRows) + " rows or " + std::to_string(kWidePartitionBytes) +
-          " bytes\n";
+  if (stats.wide_partitions == 0 && stats.tombstone_partitions == 0) {
+    return text + "\nWarnings: none\n";
+  }
+  auto partitions = [](uint64_t n) {
+    return std::to_string(n) + " partition" + (n == 1 ? "" : "s");
+  };
+  std::vector<std::string> counts;
+  if (stats.wide_partitions > 0) {
+    counts.push_back(partitions(stats.wide_partitions) + " over the guidance of " +
+                     std::to_string(kWidePartitionRows) + " rows or " +
+                     std::to_string(kWidePartitionBytes) + " bytes");
+  }
+  if (stats.tombstone_partitions > 0) {
+    counts.push_back(partitions(stats.tombstone_partitions) + " over " +
+                     std::to_string(kTombstoneWarning) + " tombstones");
+  }
+  text += "\nWarnings: " + counts[0] + (counts.size() > 1 ? "; " + counts[1] : "") + "\n";
   for (const std::string& warning : stats.warnings) text += "  " + warning + "\n";
-  if (stats.wide_partitions > stats.warnings.size()) {
-    text +=
-        "  ... and " + std::to_string(stats.wide_partitions - stats.warnings.size()) + " more\n";
+  const uint64_t warned = stats.wide_partitions + stats.tombstone_partitions;
+  if (warned > stats.warnings.size()) {
+    text += "  ... and " + std::to_string(warned - stats.warnings.size()) + " more\n";
   }
   return text;
 }
@@ -364,11 +415,16 @@ std::string FormatStatsJson(const TableStats& stats) {
       {"rows", stats.rows},
       {"cells", stats.cells},
       {"bytes", stats.bytes},
+      {"tombstones", stats.tombstones},
+      {"expiring_cells", stats.expiring_cells},
       {"rows_per_partition", PercentilesJson(stats.rows_per_partition)},
       {"bytes_per_partition", PercentilesJson(stats.bytes_per_partition)},
+      {"tombstones_per_partition", PercentilesJson(stats.tombstones_per_partition)},
+      {"expiring_per_partition", PercentilesJson(stats.expiring_per_partition)},
       {"widest", std::move(widest)},
       {"rings", std::move(rings)},
       {"wide_partitions", stats.wide_partitions},
+      {"tombstone_partitions", stats.tombstone_partitions},
       {"warnings", stats.warnings}};
   nlohmann::ordered_json indexes = nlohmann::ordered_json::array();
   for (const IndexStats& index : stats.indexes) {

@@ -19,6 +19,10 @@ namespace cellfs::fs {
 // under 100k rows and 100 MB).
 inline constexpr uint64_t kWidePartitionRows = 100'000;
 inline constexpr uint64_t kWidePartitionBytes = 100'000'000;
+// A read that scans over this many tombstones makes Cassandra warn
+// (tombstone_warn_threshold); over kTombstoneFailure it refuses the read.
+inline constexpr uint64_t kTombstoneWarning = 1'000;
+inline constexpr uint64_t kTombstoneFailure = 100'000;
 
 // "Bytes" throughout are logical: the serialized key values plus the
 // serialized values of the live cells (no storage overhead), so they do not
@@ -28,14 +32,19 @@ struct PartitionSize {
   int64_t token = 0;
   uint64_t rows = 0;  // live rows; a partition of static cells only counts 0
   uint64_t bytes = 0;
+  uint64_t tombstones =
+      0;                  // what a read of the whole partition scans (RowIterator::tombstones_read)
+  uint64_t expiring = 0;  // live cells with a TTL
 };
 
 // Percentiles of a distribution over partitions, from a histogram with
 // buckets growing by 20% (as Cassandra's EstimatedHistogram), so memory
 // stays flat: each percentile is its bucket's upper bound, capped at the
-// exact max; min and max are exact. All 0 when the table has no partitions.
+// exact max; min, max and the mean are exact. All 0 when the table has no
+// partitions.
 struct Percentiles {
   uint64_t p50 = 0, p75 = 0, p95 = 0, p98 = 0, p99 = 0, min = 0, max = 0;
+  double mean = 0;
 };
 
 // A ring of `nodes` nodes owning equal token ranges (node i owns the i-th
@@ -52,15 +61,22 @@ struct RingSpread {
 struct TableStats {
   std::string keyspace, table;
   uint64_t partitions = 0, rows = 0, cells = 0, bytes = 0;
+  uint64_t tombstones = 0, expiring_cells = 0;
   Percentiles rows_per_partition;
   Percentiles bytes_per_partition;
+  Percentiles tombstones_per_partition;
+  Percentiles expiring_per_partition;
   std::vector<PartitionSize> widest;  // by rows, then bytes; at most the count asked
   std::vector<RingSpread> rings;      // 3, 6 and 12 nodes
   // One line per partition over kWidePartitionRows or kWidePartitionBytes,
-  // the first 100 of them (all are counted in `wide_partitions`):
-  // "partition 'X' has 123456 rows, over the guidance of 100000".
+  // or whose read scans over kTombstoneWarning tombstones, the first 100 of
+  // them (all are counted in `wide_partitions` and `tombstone_partitions`):
+  // "partition 'X' has 123456 rows, over the guidance of 100000",
+  // "partition 'X' holds 2345 tombstones, which a read of it scans (Cassandra
+  // warns over 1000 and refuses the read over 100000)".
   std::vector<std::string> warnings;
   uint64_t wide_partitions = 0;
+  uint64_t tombstone_partitions = 0;
   std::vector<IndexStats> indexes;  // fs/formats/index_stats.h
 };
 
@@ -78,11 +94,13 @@ Status ComputeTableStats(const ReadView& view, const TableHandle& table, size_t 
 std::string FormatStatsText(const TableStats& stats);
 
 // The same as one JSON object (TABLE/@stats.json, `cellfs stats --json`):
-// {"keyspace","table","partitions","rows","cells","bytes",
-//  "rows_per_partition":{"p50",...,"min","max"}, "bytes_per_partition":{...},
+// {"keyspace","table","partitions","rows","cells","bytes","tombstones","expiring_cells",
+//  "rows_per_partition":{"p50",...,"min","max","mean"}, "bytes_per_partition":{...},
+//  "tombstones_per_partition":{...}, "expiring_per_partition":{...},
 //  "widest":[{"name","token","rows","bytes"}], "rings":[{"nodes",
 //  "partitions":[...],"bytes":[...],"partition_skew","byte_skew"}],
-//  "wide_partitions", "warnings":[...], "indexes":[{"name","target","built",
+//  "wide_partitions", "tombstone_partitions", "warnings":[...],
+//  "indexes":[{"name","target","built",
 //  "values","matches","widest_value","widest_matches","high_cardinality"}]}.
 //  Ends with '\n'.
 std::string FormatStatsJson(const TableStats& stats);

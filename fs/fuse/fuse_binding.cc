@@ -17,7 +17,7 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -54,10 +54,9 @@ unsigned MaxReadOption(const std::vector<std::string>& options) {
   for (const std::string& option : options) {
     constexpr std::string_view kKey = "max_read=";
     if (!option.starts_with(kKey)) continue;
+    // As libfuse reads it (sscanf "%u"), so both see the same number.
     unsigned parsed = 0;
-    const char* end = option.data() + option.size();
-    auto [at, error] = std::from_chars(option.data() + kKey.size(), end, parsed);
-    value = error == std::errc() && at == end ? parsed : 0;
+    value = std::sscanf(option.c_str() + kKey.size(), "%u", &parsed) == 1 ? parsed : 0;
   }
   return value;
 }

@@ -30,7 +30,10 @@ std::string MountStatusText(const TreeContext& tree) {
   status["store_bytes"] =
       daemon.store_bytes ? nlohmann::json(daemon.store_bytes()) : nlohmann::json(nullptr);
   Status health = tree.engine->WriteHealth();
-  status["writes"] = health.ok() ? std::string("ok") : health.message();
+  status["writes"] = tree.options->read_only
+                         ? std::string("refused: the mount is read-only (-o ro)")
+                     : health.ok() ? std::string("ok")
+                                   : health.message();
   RefusalLog::Summary refusals = tree.refusals.Summarize();
   status["refusals"] = refusals.recorded;
   status["latest_refusal"] = TextOrNull(refusals.latest);

@@ -152,12 +152,14 @@ TEST_CASE("percentiles are the upper bounds of 20% buckets, with min and max exa
   CHECK(rows.p99 == 100);
   CHECK(rows.min == 1);
   CHECK(rows.max == 100);
+  CHECK(rows.mean == Approx(50.5));  // exact: 5050 / 100
   // Bytes: 4 for the key plus 4 per row: 8, 12, ..., 404.
   const Percentiles& bytes = stats.bytes_per_partition;
   CHECK(bytes.p50 == 215);  // 204 falls in (179, 215]
   CHECK(bytes.p75 == 310);  // 304 falls in (258, 310]
   CHECK(bytes.min == 8);
   CHECK(bytes.max == 404);
+  CHECK(bytes.mean == Approx(206.0));  // (8 + 404) / 2
   CHECK(stats.bytes == 4 * 100 + 4 * 5050);
 }
 
@@ -369,16 +371,18 @@ TEST_CASE("the text report lays out the summary, percentiles, widest and rings",
   const std::string text = FormatStatsText(stats);
   CHECK(text.substr(0, text.find("Widest")) ==
         "Table: ks.wide\n"
-        "Partitions: 3  Rows: 6  Cells: 0  Bytes: 36\n"
+        "Partitions: 3  Rows: 6  Cells: 0  Bytes: 36  Tombstones: 0  Expiring cells: 0\n"
         "\n"
-        "Percentile  Rows/partition  Bytes/partition\n"
-        "50%         2               12\n"
-        "75%         3               16\n"
-        "95%         3               16\n"
-        "98%         3               16\n"
-        "99%         3               16\n"
-        "Min         1               8\n"
-        "Max         3               16\n"
+        "Percentile  Rows/partition  Bytes/partition  Tombstones/partition  Expiring "
+        "cells/partition\n"
+        "50%         2               12               0                     0\n"
+        "75%         3               16               0                     0\n"
+        "95%         3               16               0                     0\n"
+        "98%         3               16               0                     0\n"
+        "99%         3               16               0                     0\n"
+        "Min         1               8                0                     0\n"
+        "Max         3               16               0                     0\n"
+        "Mean        2.00            12.00            0.00                  0.00\n"
         "\n");
   CHECK_THAT(text, Catch::Contains("Widest partitions (by rows):\n  Partition  Rows  Bytes  Token\n"
                                    "  '3'        3     16     " +
@@ -409,12 +413,13 @@ TEST_CASE("the JSON report has the documented keys and values", "[table_stats]")
   CHECK(json["partitions"] == 2);
   CHECK(json["rows"] == 6);
   CHECK(json["bytes"] == 4 + 16 + 4 + 8);
-  for (const char* key : {"p50", "p75", "p95", "p98", "p99", "min", "max"}) {
+  for (const char* key : {"p50", "p75", "p95", "p98", "p99", "min", "max", "mean"}) {
     INFO(key);
     CHECK(json["rows_per_partition"].contains(key));
     CHECK(json["bytes_per_partition"].contains(key));
   }
   CHECK(json["rows_per_partition"]["max"] == 4);
+  CHECK(json["rows_per_partition"]["mean"] == 3.0);
   CHECK(json["rows_per_partition"]["min"] == 2);
   REQUIRE(json["widest"].size() == 1);
   CHECK(json["widest"][0]["name"] == "1");
@@ -487,6 +492,85 @@ TEST_CASE("an index with about one match per value is flagged high-cardinality",
   CHECK(stats.indexes[0].values == kHighCardinalityMatches);
   CHECK(stats.indexes[0].high_cardinality);
   CHECK_THAT(FormatStatsText(stats), Catch::Contains("a high-cardinality index"));
+}
+
+}  // namespace
+}  // namespace cellfs::fs
+
+namespace cellfs::fs {
+namespace {
+
+TEST_CASE("each partition's tombstones (what a read of it scans) and expiring cells are counted",
+          "[table_stats]") {
+  Db db;
+  const TableHandle t = db.t();
+  auto key = [&](const char* k) { return Key{Value(*t->column(0).type, k)}; };
+  const size_t v = Col(t, "v");
+  // 'a': 1500 rows; v deleted in 1200 of them, one row deleted, one range
+  // deleted: 1200 + 1 + 1 tombstones, over the warning's 1000.
+  for (uint32_t start = 0; start < 1500; start += 500) {
+    Write(*db.engine, [&](Mutation& m) {
+      for (uint32_t c = start; c < start + 500; ++c) {
+        if (Status s = m.Insert(t, key("a"), Key{Int32(c)}, std::vector{Set(t, "v", "x")});
+            !s.ok()) {
+          return s;
+        }
+      }
+      return Status::Ok();
+    });
+  }
+  Write(*db.engine, [&](Mutation& m) {
+    for (uint32_t c = 0; c < 1200; ++c) {
+      if (Status s = m.DeleteCells(t, key("a"), Key{Int32(c)}, std::vector{v}); !s.ok()) return s;
+    }
+    if (Status s = m.DeleteRow(t, key("a"), Key{Int32(1499)}); !s.ok()) return s;
+    SliceSpec range;
+    range.lower = ClusteringBound{{Int32(1490)}, true};
+    range.upper = ClusteringBound{{Int32(1495)}, false};
+    return m.DeleteRange(t, key("a"), range);
+  });
+  // 'b': three rows whose v expires in an hour, and one whose v expired.
+  WriteAttributes hour;
+  hour.ttl = 3600;
+  WriteAttributes second;
+  second.ttl = 1;
+  Write(*db.engine, [&](Mutation& m) {
+    for (uint32_t c = 0; c < 3; ++c) {
+      if (Status s = m.Update(t, key("b"), Key{Int32(c)}, std::vector{Set(t, "v", "y")}, hour);
+          !s.ok()) {
+        return s;
+      }
+    }
+    if (Status s = m.Insert(t, key("b"), Key{Int32(9)}, {}); !s.ok()) return s;
+    return m.Update(t, key("b"), Key{Int32(9)}, std::vector{Set(t, "v", "gone")}, second);
+  });
+  db.clock.AdvanceSeconds(2);
+
+  const TableStats stats = Stats(db, t);
+  CHECK(stats.partitions == 2);
+  CHECK(stats.tombstones == 1202 + 1);
+  CHECK(stats.expiring_cells == 3);
+  CHECK(stats.tombstones_per_partition.max == 1202);
+  CHECK(stats.tombstones_per_partition.min == 1);  // 'b': its expired v
+  CHECK(stats.tombstones_per_partition.mean == Approx(601.5));
+  CHECK(stats.expiring_per_partition.max == 3);
+  CHECK(stats.expiring_per_partition.min == 0);
+  CHECK(stats.wide_partitions == 0);
+  CHECK(stats.tombstone_partitions == 1);
+  REQUIRE(stats.warnings.size() == 1);
+  CHECK(stats.warnings[0] ==
+        "partition 'a' holds 1202 tombstones, which a read of it scans (Cassandra warns over "
+        "1000 and refuses the read over 100000)");
+  const std::string text = FormatStatsText(stats);
+  CHECK_THAT(text, Catch::Contains("  Tombstones: 1203  Expiring cells: 3\n"));
+  CHECK_THAT(text, Catch::Contains("\nWarnings: 1 partition over 1000 tombstones\n  " +
+                                   stats.warnings[0] + "\n"));
+  const nlohmann::json json = nlohmann::json::parse(FormatStatsJson(stats));
+  CHECK(json["tombstones"] == 1203);
+  CHECK(json["expiring_cells"] == 3);
+  CHECK(json["tombstones_per_partition"]["max"] == 1202);
+  CHECK(json["expiring_per_partition"]["max"] == 3);
+  CHECK(json["tombstone_partitions"] == 1);
 }
 
 }  // namespace

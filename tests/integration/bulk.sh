@@ -242,7 +242,7 @@ import xml.dom.minidom, sys
 d = xml.dom.minidom.parse(sys.argv[1])
 print(d.documentElement.tagName, len(d.getElementsByTagName("rect")) - 1)
 ' "$WORK/stats.svg")
-expect_eq "an svg with a bar per percentile (12) and per node (21)" "svg 33" "$check"
+expect_eq "an svg with a bar per percentile (12) and two per node (42)" "svg 54" "$check"
 
 step "offline commands refuse a mounted data directory"
 run load --offline "$DATA" bulk.t "$WORK/ttl.jsonl"

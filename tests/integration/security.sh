@@ -276,7 +276,8 @@ _remember_mount "$MNT2"
 for opt in nodefault_permissions no_default_permissions default_permissions=0 \
            default_permissions=false default_permissions allow_other=0 \
            fsname=x subtype=x user_id=$NOBODY_UID group_id=$NOBODY_GID rootmode=40777 fd=3 \
-           dev suid max_read=4096 'ro\,allow_other'; do
+           dev suid max_read=4096 'ro\,allow_other' 's\uid' 'd\145v' 'fsname=x\' \
+           'allow\_other'; do
   rc=0
   err=$(timeout 30 "$CELLFS" mount -o "$opt" "$WORK/data2" "$MNT2" 2>&1) || rc=$?
   case $rc in
@@ -293,7 +294,13 @@ done
 timeout 30 "$CELLFS" mount -o allow_root "$WORK/data2" "$MNT2" || fail "-o allow_root exited $?"
 expect_mount_options "-o allow_root" "$MNT2" yes
 ls "$MNT2" >/dev/null || fail "root (the owner) cannot list a mount with allow_root"
+mkdir "$MNT2/ks_root" && stat "$MNT2/ks_root" >/dev/null ||
+  fail "root (the owner) cannot make a keyspace in a mount with allow_root"
 if [[ -z $CROSS_USER ]]; then
+  # Just looked up and stat'ed by root: nothing cached may answer nobody.
+  ! as_nobody test -e "$MNT2/ks_root" || fail "nobody learns that a path exists under allow_root"
+  expect_fail_errno "nobody stats a cached path under allow_root" "Permission denied" \
+    as_nobody stat -c %s "$MNT2/ks_root"
   expect_fail_errno "nobody stats a mount with allow_root" "Permission denied" as_nobody stat "$MNT2"
   expect_fail_errno "nobody lists a mount with allow_root" "Permission denied" as_nobody ls "$MNT2"
   expect_fail_errno "nobody writes to a mount with allow_root" "Permission denied" \

@@ -211,7 +211,7 @@ size_t Count(const std::string& text, const std::string& needle) {
   return n;
 }
 
-TEST_CASE("the stats picture is one SVG document with a bar per percentile and per node",
+TEST_CASE("the stats picture is one SVG document with a bar per percentile and two per node",
           "[stats_plot]") {
   Result<std::string> svg = RenderStatsSvg(StatsJson());
   REQUIRE(svg.ok());
@@ -220,7 +220,7 @@ TEST_CASE("the stats picture is one SVG document with a bar per percentile and p
   CHECK(Count(*svg, "<svg ") == 1);
   CHECK(Count(*svg, "<text ") == Count(*svg, "</text>"));
   std::vector<Rect> bars = Bars(*svg);
-  REQUIRE(bars.size() == 6 + 6 + 3 + 6 + 12);
+  REQUIRE(bars.size() == 6 + 6 + 2 * (3 + 6 + 12));
   for (const char* label : {">p50<", ">p75<", ">p95<", ">p98<", ">p99<", ">max<"}) {
     CHECK(Count(*svg, label) == 2);
   }
@@ -238,18 +238,41 @@ TEST_CASE("the stats picture is one SVG document with a bar per percentile and p
       CHECK(bars[i].y + bars[i].height == Approx(first.y + first.height));
     }
   }
-  SECTION("node bars are linear in the partitions owned; the dashed mean meets the mean's bar") {
+  SECTION("node bars are linear in what each node owns; the dashed mean meets the mean's bar") {
+    // Per node a partitions bar, then a bytes bar.
     const Rect* ring3 = &bars[12];
-    CHECK(ring3[0].height == Approx(ring3[2].height / 3).margin(0.1));
-    CHECK(ring3[1].height == Approx(ring3[2].height * 2 / 3).margin(0.1));
+    CHECK(ring3[0].height == Approx(ring3[4].height / 3).margin(0.1));
+    CHECK(ring3[2].height == Approx(ring3[4].height * 2 / 3).margin(0.1));
+    for (int node = 0; node < 3; ++node) {  // bytes 1, 2, 3: the same multiples of their mean
+      CHECK(ring3[2 * node + 1].height == Approx(ring3[2 * node].height).margin(0.1));
+      CHECK(ring3[2 * node + 1].x > ring3[2 * node].x);  // beside it
+    }
     std::vector<std::string> dashed;
     for (const std::string& line : Elements(*svg, "line")) {
       if (line.find("stroke-dasharray") != std::string::npos) dashed.push_back(line);
     }
-    REQUIRE(dashed.size() == 3);
-    CHECK(Attribute(dashed[0], "y1") == Approx(ring3[1].y).margin(0.1));  // mean 20
-    const Rect* ring6 = &bars[15];
-    CHECK(Attribute(dashed[1], "y1") == Approx(ring6[0].y).margin(0.1));  // all equal: the mean
+    REQUIRE(dashed.size() == 2 + 3);  // the two distributions' means, then the rings'
+    CHECK(Attribute(dashed[2], "y1") == Approx(ring3[2].y).margin(0.1));  // mean 20
+    const Rect* ring6 = &bars[18];
+    CHECK(Attribute(dashed[3], "y1") == Approx(ring6[0].y).margin(0.1));  // all equal: the mean
+    const Rect* ring12 = &bars[30];
+    CHECK(ring12[22].height == Approx(ring12[23].height).margin(0.1));  // both 12x their mean
+    CHECK(ring12[0].height == 0);
+  }
+  SECTION("each chart has a y axis; the heading has its line to itself") {
+    size_t vertical = 0;
+    for (const std::string& line : Elements(*svg, "line")) {
+      if (Attribute(line, "x1") == Attribute(line, "x2")) ++vertical;
+    }
+    CHECK(vertical == 2 + 3);
+    CHECK(Count(*svg, ">1x<") == 3);
+    CHECK(Count(*svg, ">12.0x<") == 1);
+    CHECK(svg->find(">mean 20.0<") != std::string::npos);  // rows per partition: 120 / 6
+    size_t top_texts = 0;
+    for (const std::string& text : Elements(*svg, "text")) {
+      if (Attribute(text, "y") < 45) ++top_texts;
+    }
+    CHECK(top_texts == 1);
   }
 }
 
@@ -269,7 +292,7 @@ TEST_CASE("an empty table draws flat charts without a mean line", "[stats_plot]"
   Result<std::string> svg = RenderStatsSvg(json);
   REQUIRE(svg.ok());
   std::vector<Rect> bars = Bars(*svg);
-  REQUIRE(bars.size() == 15);
+  REQUIRE(bars.size() == 6 + 6 + 2 * 3);
   for (const Rect& bar : bars) CHECK(bar.height == 0);
   CHECK(svg->find("stroke-dasharray") == std::string::npos);
 }
@@ -324,7 +347,7 @@ TEST_CASE("every bar of any stats stays inside the picture", "[stats_plot]") {
       INFO(json);
       CHECK(bar.height >= 0);
       CHECK(bar.y >= 0);
-      CHECK(bar.y + bar.height <= 560.05);
+      CHECK(bar.y + bar.height <= 600.05);
       CHECK(bar.x >= 0);
       CHECK(bar.x + bar.width <= 1000.05);
     }

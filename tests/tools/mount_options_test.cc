@@ -59,6 +59,24 @@ TEST_CASE("suid and dev are refused: libfuse would drop nosuid,nodev for them", 
   CHECK(ParseMountOptions("nosuid,nodev").ok());
 }
 
+TEST_CASE("options for libfuse with a backslash are refused: its escapes would hide them",
+          "[mount_options]") {
+  for (const char* text : {"s\\uid", "d\\145v", "fsname=x\\", "allow\\_root"}) {
+    INFO(text);
+    auto parsed = ParseMountOptions(text);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.status().message().find("backslash") != std::string::npos);
+  }
+}
+
+TEST_CASE("allow_root turns the kernel's caching off", "[mount_options]") {
+  auto parsed = ParseMountOptions("entry_timeout=30,allow_root,attr_timeout=20");
+  REQUIRE(parsed.ok());
+  CHECK(parsed->entry_timeout == 0);
+  CHECK(parsed->attr_timeout == 0);
+  CHECK(ParseMountOptions("entry_timeout=30")->entry_timeout == 30);
+}
+
 TEST_CASE("bad values of cellfs's options are refused naming the option", "[mount_options]") {
   for (const char* text : {"commit=sometimes", "entry_timeout=-1", "entry_timeout=x",
                            "commit=batch,commit_interval_ms=10", "commit_interval_ms=abc"}) {

@@ -95,8 +95,8 @@ CLI::App* AddStatus(CLI::App& app, StatusArgs* args) {
       "reads each one's MOUNTPOINT/@status: the data directory, the daemon's pid, the\n"
       "commit mode, the store's size, whether writes are taken (a failed disk write\n"
       "stops them until a remount) and the refusals since the mount. A mount that does\n"
-      "not answer within 3 s is listed as such. Exits 1 when a mount does not answer\n"
-      "or refuses writes, 0 otherwise.");
+      "not answer within 3 s is listed as such. Exits 1 when a mount does not answer,\n"
+      "cannot be read or refuses writes (a read-only mount too), 0 otherwise.");
   return command;
 }
 

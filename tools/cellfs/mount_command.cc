@@ -239,6 +239,7 @@ int Serve(Daemon& daemon, const MountArgs& args, MountPaths& paths, const MountO
   };
   Result<std::unique_ptr<Engine>> engine = Engine::Open(paths.data_dir, engine_options);
   if (!engine.ok()) return fail(args.data_dir + ": " + engine.status().message());
+  cleanup.Opened();
   bool mounted = false;
   Status served = ServeEngine(daemon, engine->get(), paths, options, &signals, &mounted);
   engine->reset();  // a clean close: the sweeper stops and the log is synced

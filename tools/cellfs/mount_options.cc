@@ -126,6 +126,19 @@ Result<MountOptions> ParseMountOptions(std::string_view text) {
     if (option.empty()) continue;  // "a,,b" and a trailing comma are harmless
     CELLFS_RETURN_IF_ERROR(ApplyOption(option, &options));
   }
+  for (const std::string& option : options.fuse_options) {
+    // libfuse unescapes "\x" and "\NNN" (and a trailing backslash escapes
+    // the comma after it), so an escaped spelling would slip past the checks
+    // above (s\uid) or swallow cellfs's own options.
+    if (option.find('\\') != std::string::npos) {
+      return Status::InvalidArgument("mount option '" + option +
+                                     "': a backslash is not taken in options for libfuse");
+    }
+    // libfuse's allow_root is the kernel's allow_other plus its own check of
+    // each request's uid; the kernel answers cached entries and attributes
+    // without asking, so under allow_root nothing is cached.
+    if (option == "allow_root") options.entry_timeout = options.attr_timeout = 0;
+  }
   if (options.commit_mode == CommitMode::kBatch && options.commit_interval_ms != 0) {
     return Status::InvalidArgument(
         "mount option commit_interval_ms does not apply to commit=batch (every write syncs)");

@@ -31,9 +31,12 @@ extern const char kMountOptionsHelp[];
 // entry_timeout=SECONDS, attr_timeout=SECONDS, commit=periodic|group|batch,
 // commit_interval_ms=N (the periodic sync period or the group window; not
 // with commit=batch); InvalidArgument naming the option for a bad value of
-// one of them. Any other option goes to `fuse_options`, for libfuse to
-// accept or refuse (FUSE filesystems' usual options, and mount(8)'s flags
-// such as noatime).
+// one of them. suid and dev are refused (cellfs always mounts nosuid,nodev).
+// Any other option goes to `fuse_options`, for libfuse to accept or refuse
+// (FUSE filesystems' usual options, and mount(8)'s flags such as noatime),
+// unless it holds a backslash (libfuse's escapes would let a spelling slip
+// past these checks). allow_root sets both timeouts to 0: the kernel would
+// answer cached names and attributes to any user without asking libfuse.
 Result<MountOptions> ParseMountOptions(std::string_view text);
 
 // Whether `option` (one, no comma) is one of cellfs's own with a good value

@@ -17,17 +17,19 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kWidth = 1000, kHeight = 560;
+constexpr double kWidth = 1000, kHeight = 600;
 constexpr const char* kRowsColor = "#4e79a7";
 constexpr const char* kBytesColor = "#f28e2b";
 constexpr const char* kNodeColor = "#59a14f";
 constexpr const char* kMeanColor = "#e15759";
-constexpr double kMeanLabelWidth = 70;  // right of a ring's bars
+constexpr double kMeanLabelWidth = 70;  // right of a chart's bars
+constexpr double kAxisWidth = 46;       // left of a chart's bars: the y axis and its labels
 constexpr const char* kPercentiles[] = {"p50", "p75", "p95", "p98", "p99", "max"};
 
 struct Ring {
   uint64_t nodes = 0;
   std::vector<uint64_t> partitions;  // per node
+  std::vector<uint64_t> bytes;       // per node (missing entries: 0)
   double partition_skew = 0, byte_skew = 0;
 };
 
@@ -36,6 +38,7 @@ struct PlotData {
   uint64_t partitions = 0, rows = 0, bytes = 0;
   std::vector<uint64_t> rows_per_partition;   // in kPercentiles order
   std::vector<uint64_t> bytes_per_partition;  // in kPercentiles order
+  double rows_mean = 0, bytes_mean = 0;       // per partition
   std::vector<Ring> rings;
 };
 
@@ -80,7 +83,12 @@ PlotData ParsePlotData(const json& stats) {
   for (const json& ring : rings) {
     data.rings.push_back(
         {CountMember(ring, "nodes"), ParseCounts(ring.at("partitions"), "partitions"),
-         ring.at("partition_skew").get<double>(), ring.at("byte_skew").get<double>()});
+         ParseCounts(ring.at("bytes"), "bytes"), ring.at("partition_skew").get<double>(),
+         ring.at("byte_skew").get<double>()});
+  }
+  if (data.partitions > 0) {
+    data.rows_mean = static_cast<double>(data.rows) / static_cast<double>(data.partitions);
+    data.bytes_mean = static_cast<double>(data.bytes) / static_cast<double>(data.partitions);
   }
   return data;
 }
@@ -162,73 +170,125 @@ class Svg {
   std::string body_;
 };
 
-// Bars for p50..max on a log scale (partition sizes span decades).
+// The y axis of a chart: its line, and a tick and label at each of `ticks`
+// (heights above `base`).
+void DrawAxis(Svg& svg, double x, double top, double base,
+              const std::vector<std::pair<double, std::string>>& ticks) {
+  svg.Line(x, top, x, base, "#333", false);
+  for (const auto& [height, label] : ticks) {
+    svg.Line(x - 4, base - height, x, base - height, "#333", false);
+    svg.Text(x - 6, base - height + 4, label, "end", 10);
+  }
+}
+
+// Bars for p50..max on a log scale (partition sizes span decades), with a
+// y axis at the powers of ten and the mean dashed.
 void DrawDistribution(Svg& svg, const Box& box, std::string_view title,
-                      const std::vector<uint64_t>& values, std::string (*label)(uint64_t),
-                      const char* color) {
+                      const std::vector<uint64_t>& values, double mean,
+                      std::string (*label)(uint64_t), const char* color) {
   svg.Text(box.x, box.y + 14, title, "start", 13, true);
-  double top = box.y + 40, base = box.y + box.height - 20;
-  double max = static_cast<double>(*std::max_element(values.begin(), values.end()));
-  double slot = box.width / static_cast<double>(values.size());
+  const double top = box.y + 40, base = box.y + box.height - 20;
+  const double left = box.x + kAxisWidth, width = box.width - kAxisWidth - kMeanLabelWidth;
+  const double max = static_cast<double>(*std::max_element(values.begin(), values.end()));
+  auto scaled = [&](double value) {
+    return max > 0 ? std::log10(1 + value) / std::log10(1 + max) * (base - top) : 0;
+  };
+  std::vector<std::pair<double, std::string>> ticks = {{0, "0"}};
+  const int decades = max > 0 ? static_cast<int>(std::floor(std::log10(max))) : -1;
+  const int step = std::max(1, (decades + 1 + 4) / 5);  // at most 5 labels above 0
+  for (int d = 0; d <= decades; d += step) {
+    const auto power = static_cast<uint64_t>(std::llround(std::pow(10.0, d)));
+    ticks.emplace_back(scaled(static_cast<double>(power)), label(power));
+  }
+  DrawAxis(svg, left, top, base, ticks);
+  const double slot = width / static_cast<double>(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
-    double value = static_cast<double>(values[i]);
-    double height = max > 0 ? std::log10(1 + value) / std::log10(1 + max) * (base - top) : 0;
-    double x = box.x + static_cast<double>(i) * slot;
+    double height = scaled(static_cast<double>(values[i]));
+    double x = left + static_cast<double>(i) * slot;
     svg.Rect(x + slot * 0.2, base - height, slot * 0.6, height, color);
     svg.Text(x + slot / 2, base - height - 4, label(values[i]));
     svg.Text(x + slot / 2, base + 14, kPercentiles[i]);
   }
-  svg.Line(box.x, base, box.x + box.width, base, "#333", false);
+  svg.Line(left, base, left + width, base, "#333", false);
+  if (max == 0) return;
+  const double y = base - scaled(mean);
+  svg.Line(left, y, left + width, y, kMeanColor, true);
+  svg.Text(left + width + 6, y + 4, "mean " + Number("%.1f", mean), "start", 10);
 }
 
-// A bar per node (partitions it owns) on a linear scale, the mean dashed.
+// Per node, two bars side by side: the partitions it would own and their
+// bytes, each as a multiple of its mean over the nodes (so the tallest of
+// each is its skew); the mean (1x) dashed.
 void DrawRing(Svg& svg, const Box& box, const Ring& ring) {
   svg.Text(box.x, box.y + 14,
            std::to_string(ring.nodes) + " nodes: partition skew " +
                Number("%.2f", ring.partition_skew) + ", byte skew " +
                Number("%.2f", ring.byte_skew),
            "start", 12, true);
-  double top = box.y + 34, base = box.y + box.height - 18;
+  const double top = box.y + 34, base = box.y + box.height - 18;
+  const double left = box.x + kAxisWidth, width = box.width - kAxisWidth - kMeanLabelWidth;
   const std::vector<uint64_t>& counts = ring.partitions;
-  uint64_t max = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
-  double sum = 0;
-  for (uint64_t count : counts) sum += static_cast<double>(count);
-  double bars_width = box.width - kMeanLabelWidth;
-  double slot = counts.empty() ? bars_width : bars_width / static_cast<double>(counts.size());
-  auto scaled = [&](double value) {
-    return max > 0 ? value / static_cast<double>(max) * (base - top) : 0;
+  const size_t nodes = counts.size();
+  auto mean_of = [&](const std::vector<uint64_t>& values) {
+    double sum = 0;
+    for (uint64_t value : values) sum += static_cast<double>(value);
+    return nodes == 0 ? 0.0 : sum / static_cast<double>(nodes);
   };
-  for (size_t i = 0; i < counts.size(); ++i) {
-    double height = scaled(static_cast<double>(counts[i]));
-    double x = box.x + static_cast<double>(i) * slot;
-    svg.Rect(x + slot * 0.15, base - height, slot * 0.7, height, kNodeColor);
-    svg.Text(x + slot / 2, base - height - 3, Compact(counts[i]), "middle", 10);
+  const double partition_mean = mean_of(counts), byte_mean = mean_of(ring.bytes);
+  auto byte_count = [&](size_t i) { return i < ring.bytes.size() ? ring.bytes[i] : 0; };
+  auto ratio = [](uint64_t value, double mean) {
+    return mean > 0 ? static_cast<double>(value) / mean : 0.0;
+  };
+  double top_ratio = 0;
+  for (size_t i = 0; i < nodes; ++i) {
+    top_ratio =
+        std::max({top_ratio, ratio(counts[i], partition_mean), ratio(byte_count(i), byte_mean)});
+  }
+  auto scaled = [&](double r) { return top_ratio > 0 ? r / top_ratio * (base - top) : 0; };
+  std::vector<std::pair<double, std::string>> ticks = {{0, "0x"}};
+  if (top_ratio > 0) {
+    ticks.emplace_back(scaled(1), "1x");
+    if (top_ratio >= 1.5) ticks.emplace_back(scaled(top_ratio), Number("%.1fx", top_ratio));
+  }
+  DrawAxis(svg, left, top, base, ticks);
+  const double slot = nodes == 0 ? width : width / static_cast<double>(nodes);
+  for (size_t i = 0; i < nodes; ++i) {
+    const double x = left + static_cast<double>(i) * slot;
+    const double partitions = scaled(ratio(counts[i], partition_mean));
+    const double bytes = scaled(ratio(byte_count(i), byte_mean));
+    svg.Rect(x + slot * 0.1, base - partitions, slot * 0.4, partitions, kNodeColor);
+    svg.Rect(x + slot * 0.5, base - bytes, slot * 0.4, bytes, kBytesColor);
+    if (nodes <= 6) {
+      svg.Text(x + slot * 0.3, base - partitions - 3, Compact(counts[i]), "middle", 10);
+    }
     svg.Text(x + slot / 2, base + 13, std::to_string(i + 1), "middle", 10);
   }
-  svg.Line(box.x, base, box.x + box.width, base, "#333", false);
-  if (max == 0) return;
-  double mean = sum / static_cast<double>(counts.size());
-  double y = base - scaled(mean);
-  svg.Line(box.x, y, box.x + bars_width, y, kMeanColor, true);
-  svg.Text(box.x + bars_width + 6, y + 4, "mean " + Number("%.1f", mean), "start", 10);
+  svg.Line(left, base, left + width, base, "#333", false);
+  if (top_ratio == 0) return;
+  const double y = base - scaled(1);
+  svg.Line(left, y, left + width, y, kMeanColor, true);
+  svg.Text(left + width + 6, y + 4, "mean", "start", 10);
 }
 
 std::string Render(const PlotData& data) {
   Svg svg;
   std::string name = data.keyspace + "." + data.table;
-  svg.Text(20, 28,
+  // The heading has a line of its own, above both panels.
+  svg.Text(20, 26,
            name + ": partition sizes (" + std::to_string(data.partitions) + " partitions, " +
                std::to_string(data.rows) + " rows, " + FormatBytes(data.bytes) + ")",
            "start", 15, true);
-  DrawDistribution(svg, {20, 50, 450, 240}, "rows per partition (log scale)",
-                   data.rows_per_partition, Compact, kRowsColor);
-  DrawDistribution(svg, {20, 300, 450, 240}, "bytes per partition (log scale)",
-                   data.bytes_per_partition, FormatBytes, kBytesColor);
-  svg.Text(530, 28, "token spread: partitions per node", "start", 15, true);
-  if (data.rings.empty()) svg.Text(530, 70, "no rings in the statistics", "start", 12);
-  double ring_height = data.rings.empty() ? 0 : 490.0 / static_cast<double>(data.rings.size());
+  DrawDistribution(svg, {20, 50, 450, 270}, "rows per partition (log scale)",
+                   data.rows_per_partition, data.rows_mean, Compact, kRowsColor);
+  DrawDistribution(svg, {20, 325, 450, 270}, "bytes per partition (log scale)",
+                   data.bytes_per_partition, data.bytes_mean, FormatBytes, kBytesColor);
+  svg.Text(530, 64, "token spread per node, as a multiple of the mean:", "start", 13, true);
+  svg.Text(530, 80, "partitions owned (green), their bytes (orange)", "start", 11);
+  if (data.rings.empty()) svg.Text(530, 110, "no rings in the statistics", "start", 12);
+  const double ring_height =
+      data.rings.empty() ? 0 : 505.0 / static_cast<double>(data.rings.size());
   for (size_t i = 0; i < data.rings.size(); ++i) {
-    DrawRing(svg, {530, 50 + static_cast<double>(i) * ring_height, 450, ring_height - 10},
+    DrawRing(svg, {530, 90 + static_cast<double>(i) * ring_height, 450, ring_height - 10},
              data.rings[i]);
   }
   return svg.Document(name + " statistics");

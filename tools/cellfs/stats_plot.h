@@ -11,10 +11,12 @@ namespace cellfs::tools {
 
 // Renders the JSON object of TABLE/@stats.json (the shape of
 // fs::FormatStatsJson, fs/formats/table_stats.h) as a standalone SVG document:
-// left, bars for the p50..p99 and max rows per partition and bytes per
-// partition (log scale); right, one chart per ring in "rings" with a bar
-// per node (partitions it would own), a dashed line at the mean and the
-// skew in the chart's title. An empty table draws empty charts.
+// a heading on its own line; left, bars for the p50..p99 and max rows per
+// partition and bytes per partition (log scale, a y axis at the powers of
+// ten, the mean dashed); right, one chart per ring in "rings" with two bars
+// per node, the partitions it would own and their bytes, each as a multiple
+// of its mean (a y axis in "x mean", the mean dashed at 1x), and both skews
+// in the chart's title. An empty table draws empty charts.
 // InvalidArgument, naming the problem, when `stats_json` is not JSON or
 // lacks a member of that shape. Members it does not draw are ignored.
 Result<std::string> RenderStatsSvg(std::string_view stats_json);

@@ -50,16 +50,22 @@ ReadResult ReadStatusFile(const std::string& mount_point) {
   return result;
 }
 
-MountReport Inspect(const MountEntry& mount) {
-  MountReport report{mount, std::nullopt, {}};
-  // Detached: a read stuck in a hung daemon must not hold the command; the
-  // thread owns its promise and ends with the process.
+// Starts reading MOUNT/@status on a detached thread: a read stuck in a hung
+// daemon must not hold the command (the thread owns its promise and ends
+// with the process).
+std::future<ReadResult> StartRead(const MountEntry& mount) {
   auto promise = std::make_shared<std::promise<ReadResult>>();
   std::future<ReadResult> answer = promise->get_future();
   std::thread([promise, at = mount.mount_point] {
     promise->set_value(ReadStatusFile(at));
   }).detach();
-  if (answer.wait_for(kAnswerTimeout) != std::future_status::ready) {
+  return answer;
+}
+
+MountReport Inspect(const MountEntry& mount, std::future<ReadResult>& answer,
+                    std::chrono::steady_clock::time_point deadline) {
+  MountReport report{mount, std::nullopt, {}};
+  if (answer.wait_until(deadline) != std::future_status::ready) {
     report.error = "not answering (a hung daemon? cellfs umount --force)";
     return report;
   }
@@ -78,7 +84,9 @@ MountReport Inspect(const MountEntry& mount) {
 }
 
 bool Healthy(const MountReport& report) {
-  return report.status && report.status->value("writes", "") == "ok";
+  if (!report.status) return false;
+  auto writes = report.status->find("writes");
+  return writes != report.status->end() && writes->is_string() && *writes == "ok";
 }
 
 std::string Text(const nlohmann::json& status, const char* key) {
@@ -160,10 +168,14 @@ int RunStatus(const StatusArgs& args) {
     if (!args.json) std::printf("no cellfs mounts\n");
     return 0;
   }
+  // Every read starts at once, so hung mounts cost one timeout together.
+  std::vector<std::future<ReadResult>> answers;
+  for (const MountEntry& mount : mounts) answers.push_back(StartRead(mount));
+  const auto deadline = std::chrono::steady_clock::now() + kAnswerTimeout;
   std::vector<MountReport> reports;
   bool healthy = all_found;
-  for (const MountEntry& mount : mounts) {
-    reports.push_back(Inspect(mount));
+  for (size_t i = 0; i < mounts.size(); ++i) {
+    reports.push_back(Inspect(mounts[i], answers[i], deadline));
     healthy = healthy && Healthy(reports.back());
   }
   if (args.json) {

@@ -16,8 +16,9 @@ struct StatusArgs {
 // Prints a table (or JSON Lines) of the mounts. A mount that does not answer
 // within 3 seconds (a hung daemon) or cannot be read (a dead mount, another
 // user's private mount) is listed with the reason. Returns 0 when every
-// mount answered and takes writes, 1 otherwise (also for a MOUNTPOINT that
-// is not a cellfs mount).
+// mount answered and takes writes; 1 otherwise: a mount that does not
+// answer, cannot be read or refuses writes (a read-only mount too), or a
+// MOUNTPOINT that is not a cellfs mount.
 int RunStatus(const StatusArgs& args);
 
 }  // namespace cellfs::tools

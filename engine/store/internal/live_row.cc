@@ -76,6 +76,14 @@ Status KeepLive(const TableSchema& table, const std::optional<RowDeletion>& inhe
   return Status::Ok();
 }
 
+uint64_t CountTombstones(const RowFragment& fragment, int64_t now) {
+  uint64_t count = fragment.deletion ? 1 : 0;
+  for (const RowCell& cell : fragment.cells) {
+    if (!IsLive(cell.cell, now)) ++count;
+  }
+  return count;
+}
+
 std::optional<int64_t> NextSweepSecond(const RowFragment& fragment, int64_t gc_grace_seconds) {
   std::optional<int64_t> earliest;
   if (fragment.marker && fragment.marker->is_expiring()) {

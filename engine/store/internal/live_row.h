@@ -21,6 +21,11 @@ namespace cellfs::storage {
 Status KeepLive(const TableSchema& table, const std::optional<RowDeletion>& inherited, int64_t now,
                 RowFragment* row, bool* live);
 
+// The tombstones in `fragment` at `now` (microseconds), as a read counts
+// them (RowIterator::tombstones_read): its deletion, and each cell that is
+// a tombstone or has expired.
+uint64_t CountTombstones(const RowFragment& fragment, int64_t now);
+
 // The earliest second at which sweeping `fragment` would change it: an
 // expiring cell's expiry (it then becomes a tombstone), an expiring
 // marker's expiry + gc_grace_seconds (PurgeRowFragment keeps an expired

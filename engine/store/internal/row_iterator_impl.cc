@@ -18,6 +18,8 @@ RowIteratorImpl::RowIteratorImpl(std::shared_ptr<const ReadState> state, TableHa
       it_(std::move(it)),
       scan_(std::move(scan)) {
   storage::AppendEntryKind(storage::EntryKind::kRow, &row_prefix_);
+  tombstones_ = (scan_.header.deletion ? 1 : 0) + scan_.header.ranges.size() +
+                storage::CountTombstones(scan_.header.static_row, state_->now);
   FindNext();
 }
 
@@ -114,6 +116,7 @@ bool RowIteratorImpl::ReadRow() {
   const std::string_view clustering = std::string_view(group.group).substr(row_prefix_.size());
   if (!PastResumePoint(clustering)) return false;
   const std::optional<RowDeletion> inherited = storage::InheritedDeletion(scan_.header, clustering);
+  tombstones_ += storage::CountTombstones(group.merged, state_->now);
   bool live = false;
   if (Status kept = storage::KeepLive(*table_, inherited, state_->now, &group.merged, &live);
       !kept.ok()) {

@@ -46,6 +46,7 @@ class RowIteratorImpl final : public RowIterator {
   std::string_view clustering_key() const override { return clustering_; }
   Status DecodeClustering(std::vector<std::string>* values) const override;
   const RowFragment& row() const override { return row_; }
+  uint64_t tombstones_read() const override { return tombstones_; }
 
  private:
   // Moves to the next live row in the slice, or ends (valid_ false).
@@ -72,6 +73,7 @@ class RowIteratorImpl final : public RowIterator {
   size_t range_ = 0;         // how many ranges are finished, in walk order
   bool positioned_ = false;  // it_ has been sought into the current range
   uint64_t returned_ = 0;
+  uint64_t tombstones_ = 0;  // tombstones_read()
 
   bool valid_ = false;
   Status status_;

@@ -3,9 +3,7 @@
 #include "engine/store/storage/leveldb/leveldb_batch.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cstring>
-#include <limits>
 
 #include "engine/store/storage/leveldb/leveldb_key.h"
 
@@ -30,8 +28,6 @@ void LevelDbBatch::Add(const Address& at, std::string_view value, bool is_delete
   AppendLevelDbKey(at, &bytes_);
   const size_t value_at = bytes_.size();
   bytes_.append(value);
-  // LevelDB's own limit on a batch is far below this; offsets fit 32 bits.
-  assert(bytes_.size() <= std::numeric_limits<uint32_t>::max());
   const size_t key_size = value_at - key_at;
   unsigned char head[8] = {};
   std::memcpy(head, bytes_.data() + key_at, std::min<size_t>(key_size, 8));
@@ -41,9 +37,7 @@ void LevelDbBatch::Add(const Address& at, std::string_view value, bool is_delete
   // value's length and bytes.
   rep_bytes_ += 1 + VarintLength(key_size) + key_size +
                 (is_delete ? 0 : VarintLength(value.size()) + value.size());
-  entries_.push_back({head_value, static_cast<uint32_t>(key_at), static_cast<uint32_t>(key_size),
-                      static_cast<uint32_t>(value_at), static_cast<uint32_t>(value.size()),
-                      is_delete});
+  entries_.push_back({head_value, key_at, key_size, value_at, value.size(), is_delete});
   rep_current_ = false;
 }
 
@@ -64,17 +58,17 @@ bool LevelDbBatch::Less(const Entry& a, const Entry& b) const {
 leveldb::WriteBatch* LevelDbBatch::rep() {
   if (rep_current_) return &rep_;
   order_.resize(entries_.size());
-  for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
+  for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
   bool sorted = true;
   for (size_t i = 1; i < entries_.size() && sorted; ++i) {
     sorted = !Less(entries_[i], entries_[i - 1]);
   }
   if (!sorted) {
     std::stable_sort(order_.begin(), order_.end(),
-                     [this](uint32_t a, uint32_t b) { return Less(entries_[a], entries_[b]); });
+                     [this](size_t a, size_t b) { return Less(entries_[a], entries_[b]); });
   }
   rep_.Clear();
-  for (uint32_t index : order_) {
+  for (size_t index : order_) {
     const Entry& e = entries_[index];
     if (e.is_delete) {
       rep_.Delete(ToSlice(Key(e)));
