@@ -7,15 +7,14 @@
 #include <cstdint>
 #include <utility>
 
+#include "engine/store/internal/build_runner.h"
 #include "engine/store/internal/engine_core.h"
-#include "engine/store/internal/index_build.h"
 #include "engine/store/internal/index_entries.h"
 #include "engine/store/internal/mutation_batch.h"
 #include "engine/store/internal/read_state.h"
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/internal/sweeper.h"
 #include "engine/store/internal/sweeper_thread.h"
-#include "engine/store/internal/view_build.h"
 #include "engine/store/internal/write_time_lease.h"
 #include "engine/store/storage/open_storage.h"
 
@@ -82,10 +81,11 @@ Status Engine::Initialize() {
   core_->commit =
       std::make_unique<storage::CommitPolicy>(store, &core_->write_fence, core_->options);
   if (!core_->options.read_only) {
-    // Builds a crash interrupted start again (docs/ENGINE.md "Index builds").
+    // Builds a close or crash interrupted start again (docs/ENGINE.md
+    // "Index builds").
+    builds_ = std::make_unique<storage::BuildRunner>(core_.get(), core_->options.background_builds);
     std::lock_guard ddl(core_->ddl_mutex);
-    CELLFS_RETURN_IF_ERROR(storage::BuildPendingIndexes(core_.get()));
-    CELLFS_RETURN_IF_ERROR(storage::BuildPendingViews(core_.get()));
+    CELLFS_RETURN_IF_ERROR(RunNewBuilds());
   }
   if (core_->options.background_sweeper && !core_->options.read_only) {
     sweeper_ =
@@ -95,6 +95,7 @@ Status Engine::Initialize() {
 }
 
 Engine::~Engine() {
+  builds_.reset();  // a build stops at its next partition; the next open starts it over
   sweeper_.reset();
   if (core_->storage && !core_->options.read_only && core_->commit &&
       core_->write_fence.Check().ok()) {
@@ -140,8 +141,32 @@ Status Engine::Execute(const Statement& statement, std::string* current_keyspace
   // A new index or view: every write from now on adds its entries; the
   // build adds those of the rows written before (docs/ENGINE.md "Index
   // builds", "Materialized views").
-  CELLFS_RETURN_IF_ERROR(storage::BuildPendingIndexes(core_.get()));
-  return storage::BuildPendingViews(core_.get());
+  return RunNewBuilds();
+}
+
+Status Engine::RunNewBuilds() {
+  Status inline_part;
+  if (core_->options.inline_build_rows > 0) {
+    inline_part = builds_->RunInline(core_->options.inline_build_rows);
+  }
+  builds_->Wake();
+  return inline_part;
+}
+
+std::vector<BuildProgress> Engine::BuildsInProgress() const {
+  if (builds_ != nullptr) return builds_->Progress();
+  std::vector<BuildProgress> out;
+  for (const storage::BuildTarget& target : storage::PendingBuilds(*core_->CurrentSchema())) {
+    out.push_back({target.kind, target.keyspace, target.table, target.name, 0, 0, ""});
+  }
+  return out;
+}
+
+Status Engine::AwaitBuilds() {
+  if (builds_ != nullptr) return builds_->AwaitAll();
+  if (storage::PendingBuilds(*core_->CurrentSchema()).empty()) return Status::Ok();
+  return Status::ReadOnly(
+      "the store is open read-only: index or view builds wait for a writable open");
 }
 
 std::shared_ptr<const Catalog> Engine::catalog() const { return core_->CurrentSchema()->catalog(); }

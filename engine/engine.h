@@ -7,20 +7,23 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/cql/catalog.h"
 #include "engine/cql/cql_statement.h"
 #include "engine/cql/table_schema.h"
 #include "engine/engine_options.h"
 #include "engine/status.h"
+#include "engine/store/build_progress.h"
 #include "engine/store/mutation.h"
 #include "engine/store/read_view.h"
 
 namespace cellfs {
 
 namespace storage {
+class BuildRunner;
 class SweeperThread;
-}
+}  // namespace storage
 
 // What one sweep did; the counts show that a sweep's work follows what
 // expired, not the size of the store.
@@ -63,6 +66,11 @@ class Engine {
   // changes.
   Status Execute(const Statement& statement, std::string* current_keyspace,
                  SchemaChange* change = nullptr);
+
+  // A new index or view is built over the rows written before it: the
+  // first EngineOptions::inline_build_rows rows inside this call, the rest
+  // in the background (BuildsInProgress); until it is built, reads through
+  // it fail with "not yet available".
 
   // The current schema, as an immutable snapshot.
   std::shared_ptr<const Catalog> catalog() const;
@@ -112,6 +120,16 @@ class Engine {
 
   // ---- Maintenance.
 
+  // The indexes and views still being built over the rows written before
+  // them, and how far each has got. Cheap: no storage read.
+  std::vector<BuildProgress> BuildsInProgress() const;
+
+  // Returns once no index or view is being built: Ok, or the failure that
+  // stopped a build (a storage failure). Without background builds, runs
+  // them on the calling thread. ReadOnly on a read-only store with builds
+  // pending (they run at the next writable open).
+  Status AwaitBuilds();
+
   // One sweep at the clock's now: purges what the expiry index says is due
   // (expired cells, tombstones past gc_grace_seconds), folds rows that
   // reads found fragmented, and reclaims dropped tables. The background
@@ -123,8 +141,12 @@ class Engine {
  private:
   explicit Engine(std::unique_ptr<EngineCore> core);
   Status Initialize();  // the part of Open after LevelDB opened
+  // Runs pending builds inline up to the options' bound, then hands the
+  // rest to the builder thread. REQUIRES: ddl_mutex held.
+  Status RunNewBuilds();
 
   std::unique_ptr<EngineCore> core_;
+  std::unique_ptr<storage::BuildRunner> builds_;     // null on a read-only store
   std::unique_ptr<storage::SweeperThread> sweeper_;  // null when not running
 };
 

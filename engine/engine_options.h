@@ -56,6 +56,14 @@ struct EngineOptions {
   bool background_sweeper = true;
   int sweep_interval_ms = 1'000;
 
+  // Builds of new indexes and views over the rows written before them
+  // (docs/ENGINE.md "Index builds"): up to about inline_build_rows rows
+  // inside the CREATE statement (and inside Open, for builds a close or
+  // crash interrupted), the rest on a background thread, or, when
+  // background_builds is off, in Engine::AwaitBuilds. 0: nothing inline.
+  uint64_t inline_build_rows = 50'000;
+  bool background_builds = true;
+
   // Called once, on the thread whose write failed, when a storage failure
   // stops all writes (Engine::Apply); the daemon logs it. May be empty.
   std::function<void(const Status&)> on_write_failure;

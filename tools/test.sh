@@ -49,7 +49,7 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 # TSan: only the tests whose point is concurrency (tests/tsan.supp explains
 # each suppression).
 stress_targets=(filesystem_stress_test insert_batcher_test engine_durability_test sweeper_test
-                crash_rounds_test kernel_notifier_test)
+                crash_rounds_test kernel_notifier_test index_build_test)
 # The binaries run directly: ctest would stop at the test lists of the
 # targets this build skips.
 stage "TSan stage"

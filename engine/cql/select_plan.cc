@@ -4,6 +4,7 @@
 #include "engine/cql/select_plan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <string>
 #include <utility>
@@ -227,6 +228,21 @@ Status PlanSelect(const TableDef& table, const SelectStatement& select, SelectPl
         "this query");
   }
   return Status::Ok();
+}
+
+}  // namespace cellfs
+
+namespace cellfs {
+
+bool IndexAnswersRanges(const IndexDef& index, const CqlType& type) {
+  const std::string& name = index.custom_class;
+  const bool sasi = name.ends_with("SASIIndex");
+  std::string lower;
+  for (char c : name)
+    lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  const bool sai = name.ends_with("StorageAttachedIndex") || lower == "sai";
+  if (!sasi && !sai) return false;
+  return type.kind() != TypeKind::kText && type.kind() != TypeKind::kAscii;
 }
 
 }  // namespace cellfs

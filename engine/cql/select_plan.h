@@ -64,11 +64,20 @@ struct RowFilter {
 
 // A restriction a secondary index answers (Cassandra's "uses secondary
 // indexing"): `col = v` on a column with a plain or FULL index, `col
-// CONTAINS v` with a VALUES index, `col CONTAINS KEY k` with a KEYS one.
+// CONTAINS v` with a VALUES index, `col CONTAINS KEY k` with a KEYS one,
+// and a slice (`col > v AND col <= w`) with a SASI or SAI index on a
+// column of a non-text type (IndexAnswersRanges).
 struct IndexQuery {
-  size_t index = 0;  // position in TableDef::indexes
-  CqlTerm value;
+  size_t index = 0;    // position in TableDef::indexes
+  CqlTerm value;       // not for a slice
+  bool slice = false;  // the bounds are the filters' on the column
 };
+
+// Whether `index` answers a slice of values of `type`: SASI's and SAI's do
+// (their USING class, or SAI's short name 'sai'), on every type but text
+// and ascii (SASI refuses ranges on its "literal" types; SAI's text index
+// answers equality only). A plain index answers equality only.
+bool IndexAnswersRanges(const IndexDef& index, const CqlType& type);
 
 struct SelectPlan {
   enum class Partitions {

@@ -12,6 +12,7 @@
 #include "engine/cql/key_codec.h"
 #include "engine/store/token.h"
 #include "fs/cql/dml_writer.h"
+#include "fs/formats/indexed_partitions.h"
 #include "fs/formats/row_json.h"
 
 namespace cellfs::fs {
@@ -462,7 +463,25 @@ Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, Select
     CELLFS_RETURN_IF_ERROR(BuildFilter(t, filter, &typed));
     query->filters.push_back(std::move(typed));
   }
-  if (plan.index) {
+  if (plan.index && plan.index->slice) {
+    // A SASI or SAI slice: the filters' bounds on the column, intersected.
+    using Op = SelectRelation::Op;
+    const std::string& column = t.def.indexes[plan.index->index].column;
+    IndexBounds bounds{std::nullopt, true, std::nullopt, true};
+    for (const TypedFilter& filter : query->filters) {
+      if (filter.columns.size() != 1 || t.column(filter.columns[0]).name != column ||
+          filter.values.size() != 1 ||
+          (filter.op != Op::kGt && filter.op != Op::kGe && filter.op != Op::kLt &&
+           filter.op != Op::kLe)) {
+        continue;
+      }
+      NarrowIndexBounds(*t.column(filter.columns[0]).type,
+                        filter.op == Op::kGt || filter.op == Op::kGe,
+                        filter.op == Op::kGe || filter.op == Op::kLe, filter.values[0], &bounds);
+    }
+    query->index = plan.index->index;
+    query->index_bounds = std::move(bounds);
+  } else if (plan.index) {
     // The indexed restriction is among the filters, typed: its value is the lookup's.
     const std::string& column = t.def.indexes[plan.index->index].column;
     for (const TypedFilter& filter : query->filters) {
@@ -471,7 +490,7 @@ Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, Select
         continue;
       }
       query->index = plan.index->index;
-      query->index_value = filter.values[0];
+      query->index_bounds = IndexBounds::Equal(filter.values[0]);
       break;
     }
   }

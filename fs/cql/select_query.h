@@ -13,6 +13,7 @@
 #include "engine/cql/select_plan.h"
 #include "engine/cql/table_schema.h"
 #include "engine/status.h"
+#include "engine/store/index_iterator.h"
 #include "engine/store/slice.h"
 #include "fs/cql/select_aggregates.h"
 #include "fs/cql/select_functions.h"
@@ -73,9 +74,10 @@ struct SelectQuery {
   bool clustering_restricted = false;
   std::vector<TypedFilter> filters;
   // kAll narrowed by a secondary index (SelectPlan::index): the partitions
-  // holding `index_value` in index `index`, instead of every partition.
+  // holding the values `index_bounds` allows in index `index`, instead of
+  // every partition.
   std::optional<size_t> index;
-  std::string index_value;
+  IndexBounds index_bounds;
   uint64_t limit = 0;  // 0: none
   uint64_t per_partition_limit = 0;
   bool distinct = false;

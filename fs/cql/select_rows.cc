@@ -115,7 +115,7 @@ bool SelectRowReader::NextIndexedPartition() {
   const TableHandle& table = query_.table;
   if (!scan_started_) {
     scan_started_ = true;
-    auto opened = IndexedPartitions::Open(view_, table, *query_.index, query_.index_value);
+    auto opened = IndexedPartitions::Open(view_, table, *query_.index, query_.index_bounds);
     if (!opened.ok() && IndexUnusable(opened.status())) {
       // Dropped or unbuilt since the query was planned: scan instead (the
       // filters give the same rows).

@@ -124,6 +124,7 @@ int OpenStatsFile(FileContext* context, const Node& table, bool json,
   TableStats stats;
   Status s = ComputeTableStats(context->engine->NewReadView(), table.table, kWidestShown, &stats);
   if (!s.ok()) return ErrnoFromStatus(s);
+  AttachBuilds(context->engine->BuildsInProgress(), &stats);
   *out = NewTextFile(json ? FormatStatsJson(stats) : FormatStatsText(stats), /*direct_io=*/true);
   return 0;
 }

@@ -11,7 +11,7 @@ RowCursor::RowCursor(RowSource source, ReadView view, bool rows_only)
   if (source_.partition_key) return;
   if (source_.query.index) {
     auto opened = IndexedPartitions::Open(view_, source_.table, *source_.query.index,
-                                          source_.query.index_value);
+                                          source_.query.index_bounds);
     if (opened.ok()) {
       indexed_ = std::move(opened).value();
       return;
@@ -106,7 +106,7 @@ bool RowCursor::Next() {
     return false;
   }
   while (Step()) {
-    if (query.filters.empty() ||
+    if ((query.filters.empty() && query.bounds.empty()) ||
         RowMatches(*source_.table, query, partition_key_, clustering_, static_row(), row())) {
       ++yielded_;
       return true;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/cql/table_schema.h"
+#include "engine/store/index_iterator.h"
 #include "engine/store/row_fragment.h"
 
 namespace cellfs::fs {
@@ -21,21 +22,32 @@ struct RowQuery {
     std::string value;  // serialized, compared byte for byte
   };
   std::vector<Equals> filters;  // all must hold (AND)
-  uint64_t limit = 0;           // 0: no limit; else the first N rows that pass
+  // A slice of one column's values (an index lookup's @ge=/@gt=/@le=/@lt=):
+  // the value must sort after `value` (kGe, kGt) or before it (kLe, kLt)
+  // in the column type's order.
+  struct Bound {
+    enum class Op { kGe, kGt, kLe, kLt };
+    size_t column = 0;  // index in def.columns; an orderable type
+    Op op = Op::kGe;
+    std::string value;  // serialized
+  };
+  std::vector<Bound> bounds;  // all must hold (AND)
+  uint64_t limit = 0;         // 0: no limit; else the first N rows that pass
   // Exports only: the columns shown, in this order (indexes in def.columns);
   // empty: SELECT *'s columns.
   std::vector<size_t> columns;
-  // Table-wide streams only: a whole-value index of one filter's column
-  // (position in def.indexes) and that filter's value; the stream then
-  // reads the partitions the index names instead of every partition.
+  // Table-wide streams only: a whole-value index of one filtered column
+  // (position in def.indexes) and the values the filters allow (one, or a
+  // slice); the stream then reads the partitions the index names instead
+  // of every partition.
   std::optional<size_t> index;
-  std::string index_value;
+  IndexBounds index_bounds;
 
-  bool empty() const { return filters.empty() && limit == 0 && columns.empty(); }
+  bool empty() const { return filters.empty() && bounds.empty() && limit == 0 && columns.empty(); }
 };
 
 // Whether the row given by its keys, the partition's static row (may be
-// null) and its regular cells passes every filter. A clustering column
+// null) and its regular cells passes every filter and bound. A clustering column
 // missing from `clustering` (a partition holding only static cells) and an
 // absent or deleted cell are null, which no filter matches, as in CQL.
 // Pure; thread-safe.

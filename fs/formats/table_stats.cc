@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "engine/cql/literal.h"
+#include "fs/formats/build_progress_json.h"
 #include "fs/formats/key_name.h"
 
 namespace cellfs::fs {
@@ -354,6 +355,15 @@ Status ComputeTableStats(const ReadView& view, const TableHandle& table, size_t 
   return ComputeIndexStats(scan, table, &out->indexes);
 }
 
+void AttachBuilds(const std::vector<BuildProgress>& builds, TableStats* stats) {
+  stats->builds.clear();
+  for (const BuildProgress& build : builds) {
+    if (build.keyspace == stats->keyspace && build.table == stats->table) {
+      stats->builds.push_back(build);
+    }
+  }
+}
+
 std::string FormatStatsText(const TableStats& stats) {
   std::string text = "Table: " + stats.keyspace + "." + stats.table + "\n";
   text += "Partitions: " + std::to_string(stats.partitions) +
@@ -370,6 +380,13 @@ std::string FormatStatsText(const TableStats& stats) {
             Fixed2(ring.byte_skew) + ")\n";
   }
   if (!stats.indexes.empty()) text += "\n" + FormatIndexStatsText(stats.indexes);
+  if (!stats.builds.empty()) {
+    text += "\nBuilds under way:\n";
+    for (const BuildProgress& build : stats.builds) {
+      text += std::string("  ") + (build.kind == BuildProgress::Kind::kView ? "view " : "index ") +
+              build.name + ": " + BuildProgressText(build) + "\n";
+    }
+  }
   if (stats.wide_partitions == 0 && stats.tombstone_partitions == 0) {
     return text + "\nWarnings: none\n";
   }
@@ -438,6 +455,11 @@ std::string FormatStatsJson(const TableStats& stats) {
                        {"high_cardinality", index.high_cardinality}});
   }
   json["indexes"] = std::move(indexes);
+  nlohmann::ordered_json builds = nlohmann::ordered_json::array();
+  for (const BuildProgress& build : stats.builds) {
+    builds.push_back(nlohmann::ordered_json(BuildProgressJson(build)));
+  }
+  json["builds"] = std::move(builds);
   // Names are valid UTF-8 (key values are validated); replacing bad bytes
   // keeps dump from throwing should one ever not be.
   return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";

@@ -10,6 +10,7 @@
 
 #include "engine/cql/table_schema.h"
 #include "engine/status.h"
+#include "engine/store/build_progress.h"
 #include "engine/store/read_view.h"
 #include "fs/formats/index_stats.h"
 
@@ -78,7 +79,14 @@ struct TableStats {
   uint64_t wide_partitions = 0;
   uint64_t tombstone_partitions = 0;
   std::vector<IndexStats> indexes;  // fs/formats/index_stats.h
+  // The builds under way of this table's indexes and, for a view, of the
+  // view itself (AttachBuilds).
+  std::vector<BuildProgress> builds;
 };
+
+// Keeps in stats->builds those of `builds` (Engine::BuildsInProgress) that
+// concern stats->keyspace.stats->table.
+void AttachBuilds(const std::vector<BuildProgress>& builds, TableStats* stats);
 
 // Scans the table once at `view` (every live partition and row), then
 // each of its indexes (ComputeIndexStats), with memory flat in the table's
@@ -89,8 +97,8 @@ Status ComputeTableStats(const ReadView& view, const TableHandle& table, size_t 
 
 // The text of TABLE/@stats: a summary, the two percentile tables (as
 // nodetool tablehistograms lays them out), the widest partitions, the ring
-// spreads with their skew, the indexes (FormatIndexStatsText), and the
-// warnings. Ends with '\n'.
+// spreads with their skew, the indexes (FormatIndexStatsText), the builds
+// under way (BuildProgressText), and the warnings. Ends with '\n'.
 std::string FormatStatsText(const TableStats& stats);
 
 // The same as one JSON object (TABLE/@stats.json, `cellfs stats --json`):
@@ -101,7 +109,8 @@ std::string FormatStatsText(const TableStats& stats);
 //  "partitions":[...],"bytes":[...],"partition_skew","byte_skew"}],
 //  "wide_partitions", "tombstone_partitions", "warnings":[...],
 //  "indexes":[{"name","target","built",
-//  "values","matches","widest_value","widest_matches","high_cardinality"}]}.
+//  "values","matches","widest_value","widest_matches","high_cardinality"}],
+//  "builds":[BuildProgressJson...]}.
 //  Ends with '\n'.
 std::string FormatStatsJson(const TableStats& stats);
 

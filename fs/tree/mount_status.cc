@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fs/formats/build_progress_json.h"
 #include "fs/tree/tree_context.h"
 
 namespace cellfs::fs {
@@ -37,6 +38,11 @@ std::string MountStatusText(const TreeContext& tree) {
   RefusalLog::Summary refusals = tree.refusals.Summarize();
   status["refusals"] = refusals.recorded;
   status["latest_refusal"] = TextOrNull(refusals.latest);
+  nlohmann::json builds = nlohmann::json::array();
+  for (const BuildProgress& build : tree.engine->BuildsInProgress()) {
+    builds.push_back(BuildProgressJson(build));
+  }
+  status["builds"] = std::move(builds);
   // Invalid UTF-8 in a path or reason shows as U+FFFD, never a throw.
   return status.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

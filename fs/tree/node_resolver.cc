@@ -68,16 +68,20 @@ bool QueryAllows(const Node& parent, VirtualName::Kind kind) {
     return kind != Kind::kWhere || parent.id.kind != NodeKind::kPartition || parent.clustered();
   }
   if (parent.id.kind != NodeKind::kQuery) return kind == Kind::kJson;
+  // @by/<column>/@ge=V/...: a slice of the index's values.
+  if (kind == Kind::kSliceBound) return EndsInIndexColumnOrBound(parent.id.query);
   if (AwaitsFilterTerm(parent.id.query)) return false;
   if (HasProjection(parent.id.query)) return kind == Kind::kJson || kind == Kind::kCsv;
   return kind != Kind::kSliceBound && kind != Kind::kReverse;
 }
 
 // Whether `kind` under `parent` is a query directory: @where, @columns=,
-// and @limit=N of a table or of a query (a partition's is a slice).
+// @limit=N of a table or of a query (a partition's is a slice), and a
+// slice bound of an @by lookup.
 bool StartsQuery(const Node& parent, VirtualName::Kind kind) {
   using Kind = VirtualName::Kind;
   if (kind == Kind::kWhere || kind == Kind::kColumns || kind == Kind::kBy) return true;
+  if (kind == Kind::kSliceBound) return parent.id.kind == NodeKind::kQuery;  // an @by slice
   return kind == Kind::kLimit &&
          (parent.id.kind == NodeKind::kTable || parent.id.kind == NodeKind::kQuery);
 }

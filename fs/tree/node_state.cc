@@ -104,7 +104,7 @@ Status ExportState(const Node& node, const ReadView& view, NodeState* state) {
 Result<bool> PassesQuery(const Node& node, const ReadView& view, const RowFragment& row) {
   RowQuery query;
   if (Status s = BuildQuery(*node.table, node.id.query, &query); !s.ok()) return s;
-  if (query.filters.empty()) return true;
+  if (query.filters.empty() && query.bounds.empty()) return true;
   auto statics = view.GetStaticRow(node.table, node.id.partition_key);
   if (!statics.ok()) return statics.status();
   const RowFragment* static_row = statics.value() ? &*statics.value() : nullptr;

@@ -60,10 +60,39 @@ Status ParseColumns(const TableSchema& table, std::string_view text, std::vector
   }
 }
 
-// "@by", column[, value] at segments[at]: the index lookup.
+// Whether `segment` is a slice bound (@ge=V, @gt=V, @le=V, @lt=V); its
+// parts in `*out`.
+bool IsBound(const std::string& segment, VirtualName* out) {
+  return ParseVirtualName(segment, out).ok() && out->kind == VirtualName::Kind::kSliceBound;
+}
+
+// The bound `parsed` of column `column`, its value parsed as the column's.
+Status ParseBound(const TableSchema& table, size_t column, const std::string& segment,
+                  const VirtualName& parsed, RowQuery::Bound* out) {
+  using Op = RowQuery::Bound::Op;
+  const CqlType& type = *table.column(column).type;
+  if (type.kind() == TypeKind::kDuration) {
+    return Status::InvalidArgument("Slice restrictions are not supported on duration columns");
+  }
+  RowQuery::Equals value;
+  if (Status s = ParseTerm(table, table.column(column).name + "=" + parsed.bound_text, &value);
+      !s.ok()) {
+    return s.WithContext(segment);
+  }
+  out->column = column;
+  out->op = parsed.lower_bound ? (parsed.inclusive ? Op::kGe : Op::kGt)
+                               : (parsed.inclusive ? Op::kLe : Op::kLt);
+  out->value = std::move(value.value);
+  return Status::Ok();
+}
+
+// "@by", column[, value | bound...] at segments[at]: the index lookup, of
+// one value or of a slice of values. `*used` receives how many segments it
+// took.
 Status ParseLookup(const TableSchema& table, std::span<const std::string> segments, size_t at,
-                   RowQuery* out) {
+                   RowQuery* out, size_t* used) {
   const std::string& name = segments[at + 1];
+  *used = 2;
   size_t column = 0;
   if (Status s = FindColumnIndex(table, name, &column); !s.ok()) return s;
   std::optional<size_t> index = WholeValueIndex(table, column);
@@ -77,11 +106,29 @@ Status ParseLookup(const TableSchema& table, std::span<const std::string> segmen
                                    "' is not yet available");
   }
   if (at + 2 == segments.size()) return Status::Ok();  // @by/<column>
-  RowQuery::Equals filter;
-  if (Status s = ParseTerm(table, name + "=" + segments[at + 2], &filter); !s.ok()) return s;
+  VirtualName parsed;
+  if (!IsBound(segments[at + 2], &parsed)) {
+    RowQuery::Equals filter;
+    if (Status s = ParseTerm(table, name + "=" + segments[at + 2], &filter); !s.ok()) return s;
+    out->index = index;
+    out->index_bounds = IndexBounds::Equal(filter.value);
+    out->filters.push_back(std::move(filter));
+    *used = 3;
+    return Status::Ok();
+  }
+  // @by/<column>/@ge=V/@lt=W/...: the index's values in the slice.
+  IndexBounds bounds{std::nullopt, true, std::nullopt, true};
+  for (size_t i = at + 2; i < segments.size() && IsBound(segments[i], &parsed); ++i) {
+    RowQuery::Bound bound;
+    if (Status s = ParseBound(table, column, segments[i], parsed, &bound); !s.ok()) return s;
+    using Op = RowQuery::Bound::Op;
+    NarrowIndexBounds(*table.column(column).type, bound.op == Op::kGe || bound.op == Op::kGt,
+                      bound.op == Op::kGe || bound.op == Op::kLe, bound.value, &bounds);
+    out->bounds.push_back(std::move(bound));
+    ++*used;
+  }
   out->index = index;
-  out->index_value = filter.value;
-  out->filters.push_back(std::move(filter));
+  out->index_bounds = std::move(bounds);
   return Status::Ok();
 }
 
@@ -92,6 +139,13 @@ bool AwaitsFilterTerm(std::span<const std::string> segments) {
   const size_t n = segments.size();
   return segments[n - 1] == kWhereSegment || segments[n - 1] == kBySegment ||
          (n >= 2 && segments[n - 2] == kBySegment);
+}
+
+bool EndsInIndexColumnOrBound(std::span<const std::string> segments) {
+  size_t n = segments.size();
+  VirtualName parsed;
+  while (n > 0 && IsBound(segments[n - 1], &parsed)) --n;
+  return n >= 2 && segments[n - 2] == kBySegment;
 }
 
 bool HasProjection(std::span<const std::string> segments) {
@@ -112,7 +166,7 @@ Status BuildQuery(const TableSchema& table, std::span<const std::string> segment
         std::optional<size_t> index = WholeValueIndex(table, filter.column);
         if (index && table.indexes[*index].built) {
           out->index = index;
-          out->index_value = filter.value;
+          out->index_bounds = IndexBounds::Equal(filter.value);
         }
       }
       out->filters.push_back(std::move(filter));
@@ -120,8 +174,9 @@ Status BuildQuery(const TableSchema& table, std::span<const std::string> segment
     }
     if (segment == kBySegment) {
       if (i + 1 == segments.size()) break;  // @by
-      if (Status s = ParseLookup(table, segments, i, out); !s.ok()) return s;
-      i += 2;
+      size_t used = 0;
+      if (Status s = ParseLookup(table, segments, i, out, &used); !s.ok()) return s;
+      i += used - 1;
       continue;
     }
     VirtualName parsed;

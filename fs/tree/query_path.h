@@ -27,19 +27,26 @@ inline constexpr std::string_view kBySegment = "@by";
 // trailing "@where" without its term is allowed (the @where directory).
 // "@by" followed by a column and a value adds the same filter, answered by
 // the column's index (a plain or FULL one; "@by" and "@by/<column>" alone
-// are directories that list nothing). An @where filter on a column with a
+// are directories that list nothing); followed by a column and slice
+// bounds ("@by/age/@ge=30/@lt=40"), the rows whose value lies in the
+// slice (each bound also a filter; the index reads the intersection), in
+// token order. An @where filter on a column with a
 // built index also reads through it (RowQuery::index).
 // InvalidArgument, with the reason, for a term that is not `col=value`, an
 // unknown column, a non-frozen collection or UDT column (no equality on
 // it), a value that does not parse for the column's type (its key-name
 // spelling: fs/formats/key_name.h), an unknown column in a projection, an
-// @by column without such an index or whose index is still being built.
+// @by column without such an index or whose index is still being built, a
+// bound on a duration column.
 // Pure; thread-safe.
 Status BuildQuery(const TableSchema& table, std::span<const std::string> segments, RowQuery* out);
 
 // Whether `segments` ends in an "@where" awaiting its term, or an "@by"
 // awaiting its column or value.
 bool AwaitsFilterTerm(std::span<const std::string> segments);
+// Whether `segments` ends in "@by/<column>" or in slice bounds after it:
+// then a slice bound (@ge=V, @gt=V, @le=V, @lt=V) may follow.
+bool EndsInIndexColumnOrBound(std::span<const std::string> segments);
 // Whether `segments` holds a projection (only @json and @csv live below it).
 bool HasProjection(std::span<const std::string> segments);
 

@@ -152,6 +152,10 @@ bool IsAllowedIn(VirtualName::Kind kind, TreeLevel level) {
       return level == TreeLevel::kTable || level == TreeLevel::kPartition ||
              level == TreeLevel::kSlice || level == TreeLevel::kQuery;
     case Kind::kSliceBound:
+      // In a query only after @by/<column> (QueryAllows): a slice of the
+      // index's values.
+      return level == TreeLevel::kPartition || level == TreeLevel::kSlice ||
+             level == TreeLevel::kQuery;
     case Kind::kReverse:
       return level == TreeLevel::kPartition || level == TreeLevel::kSlice;
     case Kind::kBy:

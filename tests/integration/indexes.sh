@@ -55,6 +55,30 @@ out=$("$CELLFS" cql "$MNT" -e "SELECT * FROM ks.users WHERE age = 30" 2>&1) || r
 expect_eq "an unindexed column still needs ALLOW FILTERING" 1 "$rc"
 expect_contains "Cassandra's words" "ALLOW FILTERING" "$out"
 
+step "slices: @by/age/@ge=30/@lt=40/ and SELECT ... WHERE age >= 30 AND age < 40 through SAI"
+cql "CREATE CUSTOM INDEX age_sai ON ks.users (age) USING 'StorageAttachedIndex'"
+# scan_ids LOW HIGH: the ids with LOW <= age < HIGH, in the export's (token) order.
+scan_ids() {
+  python3 -c '
+import json, sys
+low, high = int(sys.argv[1]), int(sys.argv[2])
+for line in open(sys.argv[3]):
+    row = json.loads(line)
+    if row["age"] is not None and low <= row["age"] < high:
+        print(row["id"])' "$1" "$2" "$MNT/ks/users/@json"
+}
+expect_eq "@by/age/@ge=30/@lt=40 lists what the scan finds, in token order" "$(scan_ids 30 40)" \
+  "$(ls -U "$MNT/ks/users/@by/age/@ge=30/@lt=40")"
+expect_eq "60 users are 30 to 39" 60 "$(scan_ids 30 40 | wc -l)"
+expect_eq "@count of the slice" "$(scan_ids 30 40 | wc -l)" \
+  "$(cat "$MNT/ks/users/@by/age/@ge=30/@lt=40/@count")"
+expect_eq "an open-ended slice" "$(scan_ids 60 1000)" "$(ls -U "$MNT/ks/users/@by/age/@ge=60")"
+out=$("$CELLFS" cql "$MNT" -e "SELECT count(*) FROM ks.users WHERE age >= 30 AND age < 40")
+expect_contains "SELECT through SAI without ALLOW FILTERING" "$(scan_ids 30 40 | wc -l)" "$out"
+expect_fail_errno "a bound that is not an int" "Invalid argument" \
+  ls "$MNT/ks/users/@by/age/@ge=thirty"
+cql "DROP INDEX ks.age_sai"
+
 step "writes of every kind move rows in and out of the index at once"
 echo FR >"$MNT/ks/users/1/country"                        # a cell file
 printf '{"country": "FR"}' >"$MNT/ks/users/2/@json"        # a row's @json
@@ -93,6 +117,39 @@ cql "DROP INDEX ks.users_country_idx"
 expect_fail_errno "@by after DROP INDEX" "Invalid argument" ls "$MNT/ks/users/@by/country/FR"
 expect_eq "@where scans instead" "$(scan_count FR)" \
   "$(ls "$MNT/ks/users/@where/country=FR" | wc -l)"
+
+step "a table past CREATE INDEX's inline 50,000 rows: the rest builds in the background"
+{
+  echo "id,country"
+  seq 1 60000 | awk '{ print $1 "," ($1 % 3 == 0 ? "US" : "FR") }'
+} >"$WORK/big.csv"
+cql "CREATE TABLE ks.big (id int PRIMARY KEY, country text)"
+cat "$WORK/big.csv" >"$MNT/ks/big/@insert"
+cql "CREATE INDEX ON ks.big (country)"
+# Until the build ends, @status lists it with at least the rows the
+# statement read before it returned; then the list is empty.
+for _ in $(seq 1 600); do
+  verdict=$(python3 - "$MNT/@status" <<'PY'
+import json, sys
+builds = json.load(open(sys.argv[1]))["builds"]
+if not builds:
+    print("done")
+elif all(b["name"] == "big_country_idx" and b["rows"] >= 50000 and b["error"] is None
+         for b in builds):
+    print("running")
+else:
+    print("bad " + json.dumps(builds))
+PY
+  )
+  [ "$verdict" = running ] || break
+  sleep 0.2
+done
+expect_eq "the build ended, and while it ran @status showed its progress" done "$verdict"
+expect_eq "@by after the background build: 20000 US rows" 20000 \
+  "$(ls -U "$MNT/ks/big/@by/country/US" | wc -l)"
+expect_contains "@stats: built" "big_country_idx (country): 2 values / 60000 matches" \
+  "$(cat "$MNT/ks/big/@stats")"
+expect_contains "cellfs status runs" "$MNT" "$("$CELLFS" status "$MNT")"
 
 unmount_fs
 echo "PASS $SCENARIO"

@@ -75,6 +75,7 @@ bool ComputeOffline(const StatsArgs& args, bool want_text, bool want_json, Stats
     std::fprintf(stderr, "cellfs: %s: %s\n", args.source.c_str(), s.message().c_str());
     return false;
   }
+  fs::AttachBuilds(engine->BuildsInProgress(), &stats);
   if (want_text) out->text = fs::FormatStatsText(stats);
   if (want_json) out->json = fs::FormatStatsJson(stats);
   return true;

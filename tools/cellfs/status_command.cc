@@ -104,6 +104,22 @@ std::string CommitText(const nlohmann::json& status) {
   return commit;
 }
 
+// A line per index or view build under way (@status "builds").
+void PrintBuilds(const nlohmann::json& status) {
+  auto builds = status.find("builds");
+  if (builds == status.end() || !builds->is_array()) return;
+  for (const nlohmann::json& build : *builds) {
+    const std::string what = Text(build, "kind") + " " + Text(build, "name") + " of " +
+                             Text(build, "keyspace") + "." + Text(build, "table");
+    if (Text(build, "error") != "-") {
+      std::printf("  build of %s stopped: %s\n", what.c_str(), Text(build, "error").c_str());
+      continue;
+    }
+    std::printf("  building %s: %s rows read, %s%% of the token ring\n", what.c_str(),
+                Text(build, "rows").c_str(), Text(build, "percent").c_str());
+  }
+}
+
 void PrintTable(const std::vector<MountReport>& reports) {
   std::printf("%-28s %-28s %8s %-16s %10s %-6s %8s\n", "MOUNTPOINT", "DATADIR", "PID", "COMMIT",
               "STORE", "WRITES", "REFUSALS");
@@ -129,6 +145,7 @@ void PrintTable(const std::vector<MountReport>& reports) {
     if (Text(status, "latest_refusal") != "-") {
       std::printf("  latest refusal: %s\n", Text(status, "latest_refusal").c_str());
     }
+    PrintBuilds(status);
   }
 }
 

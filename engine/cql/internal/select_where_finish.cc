@@ -25,8 +25,10 @@ Status SelectWhere::Finish(bool selects_only_statics, SelectPlan* plan) {
   if (!others_.empty()) {
     std::optional<IndexQuery> index = ChooseIndex();
     // StatementRestrictions: an index answers one restriction; any other
-    // restriction beside it (or a second CONTAINS) is filtering.
-    const bool more = others_.size() > 1 || others_[0].parts.size() > 1;
+    // restriction beside it (or a second CONTAINS) is filtering. A slice's
+    // two bounds are one restriction.
+    const bool more =
+        others_.size() > 1 || (others_[0].kind != Kind::kSlice && others_[0].parts.size() > 1);
     if (!allow_filtering_ && (!index || more)) {
       return Invalid(std::string(kRequiresAllowFiltering));
     }
@@ -103,6 +105,10 @@ std::optional<IndexQuery> SelectWhere::ChooseIndex() const {
       const bool whole =
           index.target == IndexTargetKind::kSimple || index.target == IndexTargetKind::kFull;
       if (r.kind == Kind::kEq && whole) return IndexQuery{i, r.values[0]};
+      if (r.kind == Kind::kSlice && whole &&
+          IndexAnswersRanges(index, *table_.columns[r.columns[0]].type)) {
+        return IndexQuery{i, CqlTerm{}, true};
+      }
       if (r.kind != Kind::kContains) continue;
       if ((first.op == SelectRelation::Op::kContains && index.target == IndexTargetKind::kValues) ||
           (first.op == SelectRelation::Op::kContainsKey &&

@@ -2,6 +2,7 @@
 #include "engine/store/internal/build_batch.h"
 
 #include <mutex>
+#include <shared_mutex>
 #include <utility>
 
 #include "engine/store/internal/engine_core.h"
@@ -20,12 +21,20 @@ Status BuildBatch::Put(const Address& address) {
 
 Status BuildBatch::Flush() {
   if (pending_ == 0) return Status::Ok();
+  // Held across the commit, as Engine::Apply holds it: a DROP's swap of
+  // the schema waits for this batch, and no batch passes the check after.
+  std::shared_lock lock(core_->schema_mutex);
+  if (wanted_ && !wanted_(*core_->schema)) return BuildNotWanted();
   CELLFS_RETURN_IF_ERROR(core_->write_fence.Check());
   CELLFS_RETURN_IF_ERROR(core_->write_fence.Record(
       core_->storage->Commit(batch_.get(), Durability::kNone).WithContext(what_)));
   batch_->Clear();
   pending_ = 0;
   return Status::Ok();
+}
+
+Status BuildNotWanted() {
+  return Status::Aborted("the index or view was dropped, or its table truncated, during its build");
 }
 
 Status StoreBuiltSchema(EngineCore* core, const SchemaState& before,

@@ -3,7 +3,9 @@
 // swapped in.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <utility>
 
 #include "engine/status.h"
 #include "engine/store/internal/catalog_store.h"
@@ -29,6 +31,11 @@ class BuildBatch {
   // `what` names the build in errors ("building an index").
   BuildBatch(EngineCore* core, const char* what);
 
+  // From now on, Flush commits only while `wanted` says yes of the current
+  // schema (asked under the schema lock, as Engine::Apply checks its
+  // tables), and returns BuildNotWanted() otherwise. Empty: always.
+  void SetWanted(std::function<bool(const SchemaState&)> wanted) { wanted_ = std::move(wanted); }
+
   // An empty-valued entry at `address`.
   Status Put(const Address& address);
   Status Flush();
@@ -38,7 +45,11 @@ class BuildBatch {
   const char* what_;
   std::unique_ptr<Batch> batch_;
   size_t pending_ = 0;
+  std::function<bool(const SchemaState&)> wanted_;
 };
+
+// Aborted: the index or view a build was for is gone.
+Status BuildNotWanted();
 
 // Stores the catalog of `after` (`before` with a build marked done) with a
 // synced write, then makes it the current schema. REQUIRES: the caller

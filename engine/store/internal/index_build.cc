@@ -1,4 +1,4 @@
-// Index builds over a snapshot of the table's live rows.
+// Index builds: the entries of the rows a build scan reads.
 #include "engine/store/internal/index_build.h"
 
 #include <memory>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "engine/store/internal/build_batch.h"
-#include "engine/store/internal/catalog_store.h"
+#include "engine/store/internal/build_scan.h"
 #include "engine/store/internal/element_cells.h"
 #include "engine/store/internal/engine_core.h"
 #include "engine/store/internal/index_entries.h"
@@ -52,44 +52,45 @@ class IndexBuild {
         index_(index),
         batch_(core, "building an index") {}
 
-  Status Run() {
-    ReadView view =
-        ReadView(std::make_shared<const ReadState>(core_, core_->clock->NowMicros())).ForScan();
-    std::unique_ptr<PartitionIterator> partitions = view.NewPartitionIterator(handle_);
-    std::vector<std::string> key;
-    for (; partitions->Valid(); partitions->Next()) {
-      prefix_.clear();
-      AppendTablePrefix(table_.id, &prefix_);
-      prefix_.append(partitions->position());
-      if (!partitions->static_row().empty()) {
-        group_.assign(prefix_);
-        AppendEntryKind(EntryKind::kStaticRow, &group_);
-        CELLFS_RETURN_IF_ERROR(Add(partitions->static_row()));
-      }
-      if (table_.clustering_count() == 0) {
-        if (const RowFragment* row = partitions->first_row(); row != nullptr) {
-          group_.assign(prefix_);
-          AppendEntryKind(EntryKind::kRow, &group_);
-          CELLFS_RETURN_IF_ERROR(Add(*row));
-        }
-        continue;
-      }
-      CELLFS_RETURN_IF_ERROR(partitions->DecodePartitionKey(&key));
-      auto rows = view.NewRowIterator(handle_, key);
-      if (!rows.ok()) return rows.status();
-      for (RowIterator& it = *rows.value(); it.Valid(); it.Next()) {
-        group_.assign(prefix_);
-        AppendEntryKind(EntryKind::kRow, &group_);
-        group_.append(it.clustering_key());
-        CELLFS_RETURN_IF_ERROR(Add(it.row()));
-      }
-      CELLFS_RETURN_IF_ERROR(rows.value()->status());
-    }
-    CELLFS_RETURN_IF_ERROR(partitions->status());
-    return batch_.Flush();
+  Status Run(const BuildLimits& limits, BuildCursor* cursor) {
+    return ScanForBuild(core_, handle_, &batch_, limits, cursor,
+                        [this](const ReadView& view, const PartitionIterator& partition,
+                               uint64_t* rows) { return AddPartition(view, partition, rows); });
   }
 
  private:
+  Status AddPartition(const ReadView& view, const PartitionIterator& partition, uint64_t* rows) {
+    prefix_.clear();
+    AppendTablePrefix(table_.id, &prefix_);
+    prefix_.append(partition.position());
+    if (!partition.static_row().empty()) {
+      group_.assign(prefix_);
+      AppendEntryKind(EntryKind::kStaticRow, &group_);
+      CELLFS_RETURN_IF_ERROR(Add(partition.static_row()));
+      ++*rows;
+    }
+    if (table_.clustering_count() == 0) {
+      if (const RowFragment* row = partition.first_row(); row != nullptr) {
+        group_.assign(prefix_);
+        AppendEntryKind(EntryKind::kRow, &group_);
+        CELLFS_RETURN_IF_ERROR(Add(*row));
+        ++*rows;
+      }
+      return Status::Ok();
+    }
+    CELLFS_RETURN_IF_ERROR(partition.DecodePartitionKey(&key_));
+    auto found = view.NewRowIterator(handle_, key_);
+    if (!found.ok()) return found.status();
+    for (RowIterator& it = *found.value(); it.Valid(); it.Next()) {
+      group_.assign(prefix_);
+      AppendEntryKind(EntryKind::kRow, &group_);
+      group_.append(it.clustering_key());
+      CELLFS_RETURN_IF_ERROR(Add(it.row()));
+      ++*rows;
+    }
+    return found.value()->status();
+  }
+
   Status Add(const RowFragment& live) {
     SplitMultiCellColumns(table_, live, &split_);
     values_.clear();
@@ -110,34 +111,16 @@ class IndexBuild {
   std::string prefix_;
   std::string group_;
   std::string entry_;
+  std::vector<std::string> key_;
   RowFragment split_;
   std::vector<std::string> values_;
 };
 
 }  // namespace
 
-Status BuildPendingIndexes(EngineCore* core) {
-  while (true) {
-    std::shared_ptr<const SchemaState> before = core->CurrentSchema();
-    TableHandle table;
-    const IndexSchema* index = nullptr;
-    std::string index_name;
-    for (const auto& [name, ids] : before->ids()) {
-      for (const auto& [iname, iids] : ids.indexes) {
-        if (iids.built) continue;
-        table = before->FindTable(name.first, name.second);
-        index = table == nullptr ? nullptr : table->FindIndex(iname);
-        index_name = iname;
-        if (index != nullptr) break;
-      }
-      if (index != nullptr) break;
-    }
-    if (index == nullptr) return Status::Ok();
-    CELLFS_RETURN_IF_ERROR(IndexBuild(core, table, *index).Run());
-    CELLFS_RETURN_IF_ERROR(StoreBuiltSchema(
-        core, *before,
-        WithIndexBuilt(*before, {table->def.keyspace, table->def.name}, index_name)));
-  }
+Status RunIndexBuild(EngineCore* core, const TableHandle& table, const IndexSchema& index,
+                     const BuildLimits& limits, BuildCursor* cursor) {
+  return IndexBuild(core, table, index).Run(limits, cursor);
 }
 
 }  // namespace cellfs::storage

@@ -1,10 +1,12 @@
-// Index builds: the entries for data written before CREATE INDEX, added
-// from a snapshot read after the index joined the schema (so every later
-// write adds its own entries), then the index marked built in the catalog.
-// A build a crash interrupted starts again when the store opens.
+// Index builds: the entries for data written before CREATE INDEX, read by
+// a build scan (build_scan.h) after the index joined the schema, so every
+// later write adds its own entries. pending_builds.h decides what to build
+// and marks a build done.
 #pragma once
 
+#include "engine/cql/table_schema.h"
 #include "engine/status.h"
+#include "engine/store/internal/build_scan.h"
 
 namespace cellfs {
 
@@ -12,12 +14,11 @@ struct EngineCore;
 
 namespace storage {
 
-// Builds every index of the current schema that is not built yet, one
-// after the other, and marks each built with a synced catalog write.
-// REQUIRES: the caller holds core->ddl_mutex (no other schema change runs).
-// Storage failures close the write fence as any write's do; the index then
-// stays unbuilt (reads through it are refused) until a later open builds it.
-Status BuildPendingIndexes(EngineCore* core);
+// Adds the entries of `index` of `table` for the rows after `cursor`, as
+// far as `limits` allow (ScanForBuild's contract). Storage failures close
+// the write fence as any write's do.
+Status RunIndexBuild(EngineCore* core, const TableHandle& table, const IndexSchema& index,
+                     const BuildLimits& limits, BuildCursor* cursor);
 
 }  // namespace storage
 }  // namespace cellfs

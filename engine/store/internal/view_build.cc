@@ -1,4 +1,4 @@
-// View builds over a snapshot of the base table's live rows.
+// View builds: the view entries of the base rows a build scan reads.
 #include "engine/store/internal/view_build.h"
 
 #include <memory>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "engine/store/internal/build_batch.h"
-#include "engine/store/internal/catalog_store.h"
+#include "engine/store/internal/build_scan.h"
 #include "engine/store/internal/engine_core.h"
 #include "engine/store/internal/read_state.h"
 #include "engine/store/internal/storage_keys.h"
@@ -25,42 +25,40 @@ class ViewBuild {
         view_(std::move(view)),
         batch_(core, "building a view") {}
 
-  Status Run() {
-    ReadView reader =
-        ReadView(std::make_shared<const ReadState>(core_, core_->clock->NowMicros())).ForScan();
-    std::unique_ptr<PartitionIterator> partitions = reader.NewPartitionIterator(base_);
-    std::vector<std::string> partition_key;
-    std::vector<std::string> clustering;
-    for (; partitions->Valid(); partitions->Next()) {
-      CELLFS_RETURN_IF_ERROR(partitions->DecodePartitionKey(&partition_key));
-      if (base_->clustering_count() == 0) {
-        if (const RowFragment* row = partitions->first_row(); row != nullptr) {
-          CELLFS_RETURN_IF_ERROR(Add(partition_key, {}, *row));
-        }
-        continue;
-      }
-      auto rows = reader.NewRowIterator(base_, partition_key);
-      if (!rows.ok()) return rows.status();
-      for (RowIterator& it = *rows.value(); it.Valid(); it.Next()) {
-        CELLFS_RETURN_IF_ERROR(it.DecodeClustering(&clustering));
-        CELLFS_RETURN_IF_ERROR(Add(partition_key, clustering, it.row()));
-      }
-      CELLFS_RETURN_IF_ERROR(rows.value()->status());
-    }
-    CELLFS_RETURN_IF_ERROR(partitions->status());
-    return batch_.Flush();
+  Status Run(const BuildLimits& limits, BuildCursor* cursor) {
+    return ScanForBuild(core_, base_, &batch_, limits, cursor,
+                        [this](const ReadView& reader, const PartitionIterator& partition,
+                               uint64_t* rows) { return AddPartition(reader, partition, rows); });
   }
 
  private:
-  Status Add(const std::vector<std::string>& partition_key,
-             const std::vector<std::string>& clustering, const RowFragment& row) {
+  Status AddPartition(const ReadView& reader, const PartitionIterator& partition, uint64_t* rows) {
+    CELLFS_RETURN_IF_ERROR(partition.DecodePartitionKey(&partition_key_));
+    if (base_->clustering_count() == 0) {
+      if (const RowFragment* row = partition.first_row(); row != nullptr) {
+        ++*rows;
+        return Add({}, *row);
+      }
+      return Status::Ok();
+    }
+    auto found = reader.NewRowIterator(base_, partition_key_);
+    if (!found.ok()) return found.status();
+    for (RowIterator& it = *found.value(); it.Valid(); it.Next()) {
+      CELLFS_RETURN_IF_ERROR(it.DecodeClustering(&clustering_));
+      CELLFS_RETURN_IF_ERROR(Add(clustering_, it.row()));
+      ++*rows;
+    }
+    return found.value()->status();
+  }
+
+  Status Add(const std::vector<std::string>& clustering, const RowFragment& row) {
     std::string_view regular_value;
     if (view_->view->regular_key) {
       const RowCell* cell = row.FindCell(view_->view->regular_key_column_id);
       if (cell == nullptr) return Status::Ok();  // null in the view's key: no view row
       regular_value = cell->cell.value;
     }
-    base_key_ = partition_key;
+    base_key_ = partition_key_;
     base_key_.insert(base_key_.end(), clustering.begin(), clustering.end());
     ViewKeyOf(*view_, base_key_, regular_value, &view_key_);
     size_t prefix_size = 0;
@@ -72,6 +70,8 @@ class ViewBuild {
   TableHandle base_;
   TableHandle view_;
   BuildBatch batch_;
+  std::vector<std::string> partition_key_;
+  std::vector<std::string> clustering_;
   std::vector<std::string> base_key_;
   std::vector<std::string> view_key_;
   std::string entry_;
@@ -79,23 +79,9 @@ class ViewBuild {
 
 }  // namespace
 
-Status BuildPendingViews(EngineCore* core) {
-  while (true) {
-    std::shared_ptr<const SchemaState> before = core->CurrentSchema();
-    TableHandle view;
-    TableHandle base;
-    for (const auto& [name, ids] : before->ids()) {
-      if (ids.built) continue;
-      view = before->FindTable(name.first, name.second);
-      base = view != nullptr && view->view ? before->FindTableById(view->view->base_table_id)
-                                           : nullptr;
-      if (base != nullptr) break;
-    }
-    if (base == nullptr) return Status::Ok();
-    CELLFS_RETURN_IF_ERROR(ViewBuild(core, base, view).Run());
-    CELLFS_RETURN_IF_ERROR(StoreBuiltSchema(
-        core, *before, WithViewBuilt(*before, {view->def.keyspace, view->def.name})));
-  }
+Status RunViewBuild(EngineCore* core, const TableHandle& base, const TableHandle& view,
+                    const BuildLimits& limits, BuildCursor* cursor) {
+  return ViewBuild(core, base, view).Run(limits, cursor);
 }
 
 }  // namespace cellfs::storage

@@ -1,11 +1,12 @@
 // Materialized-view builds: the entries for base rows written before CREATE
-// MATERIALIZED VIEW, added from a snapshot read after the view joined the
-// schema (so every later base write adds its own entries), then the view
-// marked built in the catalog. A build a crash interrupted starts again
-// when the store opens.
+// MATERIALIZED VIEW, read by a build scan (build_scan.h) after the view
+// joined the schema, so every later base write adds its own entries.
+// pending_builds.h decides what to build and marks a build done.
 #pragma once
 
+#include "engine/cql/table_schema.h"
 #include "engine/status.h"
+#include "engine/store/internal/build_scan.h"
 
 namespace cellfs {
 
@@ -13,12 +14,11 @@ struct EngineCore;
 
 namespace storage {
 
-// Builds every view of the current schema that is not built yet, one after
-// the other, and marks each built with a synced catalog write. REQUIRES:
-// the caller holds core->ddl_mutex. Storage failures close the write fence
-// as any write's do; the view then stays unbuilt (reads of it are refused)
-// until a later open builds it.
-Status BuildPendingViews(EngineCore* core);
+// Adds the entries of `view` for the rows of `base` after `cursor`, as far
+// as `limits` allow (ScanForBuild's contract). Storage failures close the
+// write fence as any write's do.
+Status RunViewBuild(EngineCore* core, const TableHandle& base, const TableHandle& view,
+                    const BuildLimits& limits, BuildCursor* cursor);
 
 }  // namespace storage
 }  // namespace cellfs
