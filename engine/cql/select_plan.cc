@@ -211,8 +211,10 @@ Status PlanSelect(const TableDef& table, const SelectStatement& select, SelectPl
   if (!ordering.empty()) {
     CELLFS_RETURN_IF_ERROR(PlanOrdering(table, ordering, select, where, &plan->reversed));
   }
-  // checkNeedsFiltering: a range of partitions narrowed by clustering columns.
-  if (!select.allow_filtering && where.key_range() && where.has_clustering_restrictions()) {
+  // checkNeedsFiltering: a range of partitions narrowed by clustering
+  // columns, unless an index answers the clustering restriction.
+  if (!select.allow_filtering && where.key_range() && where.has_clustering_restrictions() &&
+      !(where.uses_index() && where.others_empty())) {
     return Invalid(std::string(kRequiresAllowFiltering));
   }
   if (select.per_partition_limit) {

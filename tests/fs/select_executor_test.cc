@@ -1059,5 +1059,53 @@ TEST_CASE("a SASI or SAI index answers a slice of a non-text column; a plain ind
         std::string::npos);
 }
 
+TEST_CASE("an index on a clustering column answers it across partitions without ALLOW FILTERING",
+          "[select][index]") {
+  TestEngine db;
+  CqlSession session(db.engine.get());
+  std::string setup = std::string(kKeyspace) +
+                      "CREATE TABLE ks.events (id int, at int, kind text, PRIMARY KEY (id, at));\n";
+  for (int id = 0; id < 10; ++id) {
+    for (int at = 0; at < 6; ++at) {
+      setup += "INSERT INTO ks.events (id, at, kind) VALUES (" + std::to_string(id) + ", " +
+               std::to_string(at * (id % 3 + 1)) + ", 'k" + std::to_string(at % 2) + "');\n";
+    }
+  }
+  (void)session.Write(setup);
+  REQUIRE(session.transcript().find("ERROR") == std::string::npos);
+  auto run = [&](const std::string& query) {
+    CqlSession select(db.engine.get());
+    (void)select.Write(query);
+    return ParseTable(select.transcript());
+  };
+  const std::string refused = "Cannot execute this query as it might involve data filtering";
+  const Printed eq = run("SELECT id, at FROM ks.events WHERE at = 6 ALLOW FILTERING;");
+  const Printed slice = run("SELECT id, at FROM ks.events WHERE at > 8 ALLOW FILTERING;");
+  REQUIRE(eq.error.empty());
+  CHECK(eq.rows.size() == 6);  // at 6: ids 1, 4, 7 (at = 2 * k) and 2, 5, 8 (at = 3 * k)
+  CHECK(run("SELECT id, at FROM ks.events WHERE at = 6;").error.find(refused) != std::string::npos);
+
+  (void)session.Write("CREATE INDEX ON ks.events (at);");
+  const Printed indexed = run("SELECT id, at FROM ks.events WHERE at = 6;");
+  CHECK(indexed.error.empty());
+  CHECK(indexed.rows == eq.rows);
+  // A plain index answers equality only; a second restriction is filtering.
+  CHECK(run("SELECT id, at FROM ks.events WHERE at > 8;").error.find(refused) != std::string::npos);
+  CHECK(run("SELECT id, at FROM ks.events WHERE at = 6 AND kind = 'k0';").error.find(refused) !=
+        std::string::npos);
+  CHECK(run("SELECT id, at FROM ks.events WHERE at = 6 ORDER BY at DESC;")
+            .error.find("ORDER BY with 2ndary indexes is not supported.") != std::string::npos);
+  // The partition given: the clustering read itself, as without the index.
+  CHECK(run("SELECT at FROM ks.events WHERE id = 2 AND at = 6;").rows.size() == 1);
+
+  (void)session.Write(
+      "DROP INDEX ks.events_at_idx; CREATE CUSTOM INDEX ON ks.events (at) USING 'sai';");
+  REQUIRE(session.transcript().find("ERROR") == std::string::npos);
+  const Printed sliced = run("SELECT id, at FROM ks.events WHERE at > 8;");
+  CHECK(sliced.error.empty());
+  CHECK(sliced.rows == slice.rows);
+  CHECK(!slice.rows.empty());
+}
+
 }  // namespace
 }  // namespace cellfs::fs

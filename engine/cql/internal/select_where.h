@@ -53,6 +53,8 @@ class SelectWhere {
   // Whether an index answers a restriction (Cassandra's
   // usesSecondaryIndexing), whatever the partitions read. After Finish.
   bool uses_index() const { return uses_index_; }
+  // Whether no static or regular column is restricted.
+  bool others_empty() const { return others_.empty(); }
   bool others_all_static() const;
   // Whether clustering position `position` is restricted by an =.
   bool IsClusteringRestrictedByEq(size_t position) const;
@@ -83,6 +85,10 @@ class SelectWhere {
   // The first restriction on a static or regular column that an index of
   // the table answers (SelectPlan::index).
   std::optional<IndexQuery> ChooseIndex() const;
+  // An index answering the one restriction on a clustering column of a
+  // query over every partition (`WHERE ck = v`: an equality with a plain
+  // or FULL index, a slice with SASI or SAI), if any.
+  std::optional<IndexQuery> ChooseClusteringIndex() const;
   size_t Position(size_t column) const {
     return static_cast<size_t>(table_.columns[column].position);
   }

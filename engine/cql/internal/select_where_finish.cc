@@ -42,10 +42,42 @@ Status SelectWhere::Finish(bool selects_only_statics, SelectPlan* plan) {
     }
     if (index && plan->partitions == SelectPlan::Partitions::kAll) plan->index = std::move(index);
   }
+  if (others_.empty() && key_range_ && plan->partitions == SelectPlan::Partitions::kAll) {
+    if (std::optional<IndexQuery> index = ChooseClusteringIndex()) {
+      // An index on the one restricted clustering column answers it across
+      // partitions (Cassandra's clustering restriction turned index
+      // expression). The restriction stays a clustering step and also
+      // becomes a filter, whose typed value the lookup takes.
+      uses_index_ = true;
+      plan->index = std::move(index);
+      const Restriction& r = clustering_.front();
+      plan->filters.insert(plan->filters.end(), r.parts.begin(), r.parts.end());
+    }
+  }
   for (const Restriction& r : others_) {
     plan->filters.insert(plan->filters.end(), r.parts.begin(), r.parts.end());
   }
   return Status::Ok();
+}
+
+std::optional<IndexQuery> SelectWhere::ChooseClusteringIndex() const {
+  if (clustering_.size() != 1) return std::nullopt;
+  const Restriction& r = clustering_.front();
+  if (r.columns.size() != 1 || r.multi_column || (r.kind != Kind::kEq && r.kind != Kind::kSlice)) {
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < table_.indexes.size(); ++i) {
+    const IndexDef& index = table_.indexes[i];
+    if (index.column != Name(r.columns[0])) continue;
+    if (index.target != IndexTargetKind::kSimple && index.target != IndexTargetKind::kFull) {
+      continue;
+    }
+    if (r.kind == Kind::kEq) return IndexQuery{i, r.values[0]};
+    if (IndexAnswersRanges(index, *table_.columns[r.columns[0]].type)) {
+      return IndexQuery{i, CqlTerm{}, true};
+    }
+  }
+  return std::nullopt;
 }
 
 Status SelectWhere::FinishPartitions(SelectPlan* plan) {
