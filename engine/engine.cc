@@ -85,7 +85,7 @@ Status Engine::Initialize() {
     // "Index builds").
     builds_ = std::make_unique<storage::BuildRunner>(core_.get(), core_->options.background_builds);
     std::lock_guard ddl(core_->ddl_mutex);
-    CELLFS_RETURN_IF_ERROR(RunNewBuilds());
+    RunBuilds(nullptr);
   }
   if (core_->options.background_sweeper && !core_->options.read_only) {
     sweeper_ =
@@ -130,27 +130,45 @@ Status Engine::Execute(const Statement& statement, std::string* current_keyspace
       local_change.kind == SchemaChange::Kind::kTruncated ? &truncated : nullptr);
   std::unique_ptr<storage::Batch> batch = core_->storage->NewBatch();
   storage::WriteSchemaChange(*before, *after, dropped, batch.get());
-  CELLFS_RETURN_IF_ERROR(core_->write_fence.Check());
-  CELLFS_RETURN_IF_ERROR(
-      core_->write_fence.Record(core_->storage->Commit(batch.get(), storage::Durability::kSynced)
-                                    .WithContext("storing the schema")));
+  // A new index or view: every write from now on adds its entries; the
+  // build adds those of the rows written before (docs/ENGINE.md "Index
+  // builds", "Materialized views"). The statement runs the inline part of
+  // its own builds, reserved before the swap so the builder thread leaves
+  // them to it.
+  std::vector<storage::BuildTarget> fresh = storage::PendingBuilds(*after);
+  const std::vector<storage::BuildTarget> older = storage::PendingBuilds(*before);
+  std::erase_if(fresh, [&](const storage::BuildTarget& target) {
+    return std::find(older.begin(), older.end(), target) != older.end();
+  });
+  builds_->Reserve(fresh);
+  Status stored = core_->write_fence.Check();
+  if (stored.ok()) {
+    stored =
+        core_->write_fence.Record(core_->storage->Commit(batch.get(), storage::Durability::kSynced)
+                                      .WithContext("storing the schema"));
+  }
+  if (!stored.ok()) {
+    builds_->Unreserve(fresh);
+    return stored;
+  }
   {
     std::unique_lock lock(core_->schema_mutex);
     core_->schema = std::move(after);
   }
-  // A new index or view: every write from now on adds its entries; the
-  // build adds those of the rows written before (docs/ENGINE.md "Index
-  // builds", "Materialized views").
-  return RunNewBuilds();
+  RunBuilds(&fresh);
+  return Status::Ok();
 }
 
-Status Engine::RunNewBuilds() {
-  Status inline_part;
+void Engine::RunBuilds(const std::vector<storage::BuildTarget>* only) {
+  // A build's failure is not the statement's: its change is stored. It is
+  // logged and shown in BuildsInProgress, and the next DDL retries it.
   if (core_->options.inline_build_rows > 0) {
-    inline_part = builds_->RunInline(core_->options.inline_build_rows);
+    (void)builds_->RunInline(core_->options.inline_build_rows, only);
   }
+  // What the inline part did not reach goes to the builder thread, which
+  // also retries builds that failed.
+  if (only != nullptr) builds_->Unreserve(*only);
   builds_->Wake();
-  return inline_part;
 }
 
 std::vector<BuildProgress> Engine::BuildsInProgress() const {

@@ -21,6 +21,7 @@
 namespace cellfs {
 
 namespace storage {
+struct BuildTarget;
 class BuildRunner;
 class SweeperThread;
 }  // namespace storage
@@ -141,9 +142,10 @@ class Engine {
  private:
   explicit Engine(std::unique_ptr<EngineCore> core);
   Status Initialize();  // the part of Open after LevelDB opened
-  // Runs pending builds inline up to the options' bound, then hands the
-  // rest to the builder thread. REQUIRES: ddl_mutex held.
-  Status RunNewBuilds();
+  // Runs pending builds (those in `only`, when given) inline up to the
+  // options' bound, then hands the rest to the builder thread. REQUIRES:
+  // ddl_mutex held.
+  void RunBuilds(const std::vector<storage::BuildTarget>* only);
 
   std::unique_ptr<EngineCore> core_;
   std::unique_ptr<storage::BuildRunner> builds_;     // null on a read-only store

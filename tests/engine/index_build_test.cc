@@ -63,6 +63,14 @@ void Fill(TestEngine& db, Model& model, int rows) {
   }
 }
 
+// The table with `rows` rows, then CREATE INDEX and CREATE MATERIALIZED VIEW.
+void FillThenIndex(TestEngine& db, Model& model, int rows) {
+  db.Ddl(kSchema);
+  Fill(db, model, rows);
+  db.Ddl(kIndex);
+  db.Ddl(kView);
+}
+
 // How many rows the index finds for `country`; the status of the lookup.
 Status CountByCountry(TestEngine& db, const std::string& country, size_t* n) {
   TableHandle t = db.Table("ks", "users");
@@ -113,11 +121,8 @@ TEST_CASE(
     "a build past the inline bound waits, refusing reads, and keeps the writes made meanwhile",
     "[index][build]") {
   TestEngine db(Options(10, false));
-  db.Ddl(kSchema);
   Model model;
-  Fill(db, model, 300);
-  db.Ddl(kIndex);
-  db.Ddl(kView);
+  FillThenIndex(db, model, 300);
 
   // The statements returned with the builds under way.
   CHECK_FALSE(db.Table("ks", "users")->FindIndex("by_country")->built);
@@ -156,11 +161,8 @@ TEST_CASE(
 
 TEST_CASE("the builder thread finishes builds while writes go on", "[index][build]") {
   TestEngine db(Options(0, true));
-  db.Ddl(kSchema);
   Model model;
-  Fill(db, model, 2000);
-  db.Ddl(kIndex);
-  db.Ddl(kView);
+  FillThenIndex(db, model, 2000);
   for (int id = 0; id < 2000; id += 3) Put(db, model, id, "DE", "later" + std::to_string(id));
   Status awaited = db.engine->AwaitBuilds();
   INFO(awaited.ToString());
@@ -172,11 +174,8 @@ TEST_CASE("the builder thread finishes builds while writes go on", "[index][buil
 
 TEST_CASE("a build interrupted by a close starts over at the next open", "[index][build]") {
   TestEngine db(Options(10, false));
-  db.Ddl(kSchema);
   Model model;
-  Fill(db, model, 200);
-  db.Ddl(kIndex);
-  db.Ddl(kView);
+  FillThenIndex(db, model, 200);
   REQUIRE(db.engine->BuildsInProgress().size() == 2);
   db.Reopen();
   // The open ran its own inline part; the rest waits as before.
@@ -191,11 +190,8 @@ TEST_CASE("a build interrupted by a close starts over at the next open", "[index
 TEST_CASE("a build under way ends with its index's DROP or its table's TRUNCATE",
           "[index][build]") {
   TestEngine db(Options(10, false));
-  db.Ddl(kSchema);
   Model model;
-  Fill(db, model, 200);
-  db.Ddl(kIndex);
-  db.Ddl(kView);
+  FillThenIndex(db, model, 200);
   REQUIRE(db.engine->BuildsInProgress().size() == 2);
 
   SECTION("DROP") {
@@ -217,6 +213,43 @@ TEST_CASE("a build under way ends with its index's DROP or its table's TRUNCATE"
     CheckIndex(db, model);
     CheckView(db, model);
   }
+}
+
+TEST_CASE("with the default bound, a small table's index and view are built when CREATE returns",
+          "[index][build]") {
+  TestEngine db;  // background builds on, 50,000 rows inline
+  Model model;
+  FillThenIndex(db, model, 500);
+  CHECK(db.engine->BuildsInProgress().empty());
+  CHECK(db.Table("ks", "users")->FindIndex("by_country")->built);
+  CheckIndex(db, model);
+  CheckView(db, model);
+}
+
+TEST_CASE("a statement builds its own index inline, not one an earlier statement left",
+          "[index][build]") {
+  TestEngine db(Options(10, false));
+  Model model;
+  FillThenIndex(db, model, 300);
+  db.Reopen();  // both builds start over; the open's inline part goes to one
+  REQUIRE(db.engine->BuildsInProgress().size() == 2);
+  // Named to come after users in the pending builds' order.
+  db.Ddl("CREATE TABLE zsmall (id int PRIMARY KEY, v int);");
+  db.Ddl("CREATE INDEX ON zsmall (v);");
+  // Its own build (an empty table) finished within the statement's bound.
+  CHECK(db.Table("ks", "zsmall")->FindIndex("zsmall_v_idx")->built);
+  const std::vector<BuildProgress> left = db.engine->BuildsInProgress();
+  REQUIRE(left.size() == 2);
+  for (const BuildProgress& build : left) CHECK(build.table != "zsmall");
+  // An unrelated statement runs no build inline.
+  const uint64_t before = left[0].rows + left[1].rows;
+  db.Ddl("CREATE TABLE other (id int PRIMARY KEY);");
+  const std::vector<BuildProgress> after = db.engine->BuildsInProgress();
+  REQUIRE(after.size() == 2);
+  CHECK(after[0].rows + after[1].rows == before);
+  REQUIRE(db.engine->AwaitBuilds().ok());
+  CheckIndex(db, model);
+  CheckView(db, model);
 }
 
 }  // namespace

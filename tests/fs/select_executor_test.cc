@@ -928,10 +928,22 @@ TEST_CASE("a partition with only static cells shows one row unless the clusterin
   CHECK(rows("SELECT * FROM ks.t WHERE v = 1 ALLOW FILTERING;").empty());
 }
 
+// A session over a fresh engine, and each query's result as printed by a
+// session of its own.
+struct IndexedSelect {
+  TestEngine db;
+  CqlSession session{db.engine.get()};
+
+  Printed Run(const std::string& query) {
+    CqlSession select(db.engine.get());
+    (void)select.Write(query);
+    return ParseTable(select.transcript());
+  }
+};
+
 TEST_CASE("a restriction an index answers needs no ALLOW FILTERING and gives a scan's rows",
           "[select][index]") {
-  TestEngine db;
-  CqlSession session(db.engine.get());
+  IndexedSelect f;
   std::string setup = std::string(kKeyspace) +
                       "CREATE TABLE ks.users (id int, at int, country text, age int, s int static, "
                       "tags set<text>, PRIMARY KEY (id, at));\n";
@@ -944,13 +956,8 @@ TEST_CASE("a restriction an index answers needs no ALLOW FILTERING and gives a s
     }
   }
   setup += "UPDATE ks.users SET s = 5 WHERE id = 3;\nDELETE FROM ks.users WHERE id = 4;\n";
-  (void)session.Write(setup);
-  REQUIRE(session.transcript().find("ERROR") == std::string::npos);
-  auto run = [&](const std::string& query) {
-    CqlSession select(db.engine.get());
-    (void)select.Write(query);
-    return ParseTable(select.transcript());
-  };
+  (void)f.session.Write(setup);
+  REQUIRE(f.session.transcript().find("ERROR") == std::string::npos);
   const char* queries[] = {
       "SELECT * FROM ks.users WHERE country = 'US'",
       "SELECT id, at FROM ks.users WHERE age = 25",
@@ -962,20 +969,20 @@ TEST_CASE("a restriction an index answers needs no ALLOW FILTERING and gives a s
   };
   std::vector<Printed> filtered;
   for (const char* q : queries) {
-    filtered.push_back(run(std::string(q) + " ALLOW FILTERING;"));
+    filtered.push_back(f.Run(std::string(q) + " ALLOW FILTERING;"));
     CHECK(filtered.back().error.empty());
   }
   const std::string refused = "Cannot execute this query as it might involve data filtering";
-  CHECK(run("SELECT * FROM ks.users WHERE country = 'US';").error.find(refused) !=
+  CHECK(f.Run("SELECT * FROM ks.users WHERE country = 'US';").error.find(refused) !=
         std::string::npos);
-  (void)session.Write(
+  (void)f.session.Write(
       "CREATE INDEX ON ks.users (country); CREATE INDEX ON ks.users (age);"
       "CREATE INDEX ON ks.users (s); CREATE INDEX ON ks.users (tags);");
-  REQUIRE(session.transcript().find("ERROR") == std::string::npos);
+  REQUIRE(f.session.transcript().find("ERROR") == std::string::npos);
   for (size_t i = 0; i < std::size(queries); ++i) {
     INFO(queries[i]);
     const bool two_restrictions = i == 5;
-    const Printed indexed = run(std::string(queries[i]) + ";");
+    const Printed indexed = f.Run(std::string(queries[i]) + ";");
     if (two_restrictions) {
       // An index answers one restriction; the other is filtering.
       CHECK(indexed.error.find(refused) != std::string::npos);
@@ -983,22 +990,21 @@ TEST_CASE("a restriction an index answers needs no ALLOW FILTERING and gives a s
       CHECK(indexed.error.empty());
       CHECK(indexed.rows == filtered[i].rows);
     }
-    CHECK(run(std::string(queries[i]) + " ALLOW FILTERING;").rows == filtered[i].rows);
+    CHECK(f.Run(std::string(queries[i]) + " ALLOW FILTERING;").rows == filtered[i].rows);
   }
   CHECK(filtered[0].rows.size() == 11);  // id 4's rows are deleted
   CHECK(filtered[2].rows.size() == 3);
   // What Cassandra refuses once an index answers a restriction.
-  CHECK(run("SELECT * FROM ks.users WHERE id IN (1, 2) AND country = 'US';")
+  CHECK(f.Run("SELECT * FROM ks.users WHERE id IN (1, 2) AND country = 'US';")
             .error.find("Select on indexed columns and with IN clause for the PRIMARY KEY are not "
                         "supported") != std::string::npos);
-  CHECK(run("SELECT * FROM ks.users WHERE id = 1 AND country = 'US' ORDER BY at DESC;")
+  CHECK(f.Run("SELECT * FROM ks.users WHERE id = 1 AND country = 'US' ORDER BY at DESC;")
             .error.find("ORDER BY with 2ndary indexes is not supported.") != std::string::npos);
 }
 
 TEST_CASE("a SASI or SAI index answers a slice of a non-text column; a plain index does not",
           "[select][index]") {
-  TestEngine db;
-  CqlSession session(db.engine.get());
+  IndexedSelect f;
   std::string setup = std::string(kKeyspace) +
                       "CREATE TABLE ks.people (id int, at int, age int, score bigint, name text, "
                       "PRIMARY KEY (id, at));\n";
@@ -1010,13 +1016,8 @@ TEST_CASE("a SASI or SAI index answers a slice of a non-text column; a plain ind
     }
   }
   setup += "DELETE FROM ks.people WHERE id = 3;\n";
-  (void)session.Write(setup);
-  REQUIRE(session.transcript().find("ERROR") == std::string::npos);
-  auto run = [&](const std::string& query) {
-    CqlSession select(db.engine.get());
-    (void)select.Write(query);
-    return ParseTable(select.transcript());
-  };
+  (void)f.session.Write(setup);
+  REQUIRE(f.session.transcript().find("ERROR") == std::string::npos);
   const char* queries[] = {
       "SELECT id, at, age FROM ks.people WHERE age > 30",
       "SELECT id, at FROM ks.people WHERE age >= 25 AND age < 40",
@@ -1026,7 +1027,7 @@ TEST_CASE("a SASI or SAI index answers a slice of a non-text column; a plain ind
   };
   std::vector<Printed> filtered;
   for (const char* q : queries) {
-    filtered.push_back(run(std::string(q) + " ALLOW FILTERING;"));
+    filtered.push_back(f.Run(std::string(q) + " ALLOW FILTERING;"));
     CHECK(filtered.back().error.empty());
   }
   CHECK(!filtered[0].rows.empty());
@@ -1034,35 +1035,34 @@ TEST_CASE("a SASI or SAI index answers a slice of a non-text column; a plain ind
   const std::string refused = "Cannot execute this query as it might involve data filtering";
 
   // A plain index answers equality only: a slice still needs ALLOW FILTERING.
-  (void)session.Write("CREATE INDEX plain_age ON ks.people (age);");
-  CHECK(run(std::string(queries[0]) + ";").error.find(refused) != std::string::npos);
-  (void)session.Write("DROP INDEX ks.plain_age;");
+  (void)f.session.Write("CREATE INDEX plain_age ON ks.people (age);");
+  CHECK(f.Run(std::string(queries[0]) + ";").error.find(refused) != std::string::npos);
+  (void)f.session.Write("DROP INDEX ks.plain_age;");
 
-  (void)session.Write(
+  (void)f.session.Write(
       "CREATE CUSTOM INDEX ON ks.people (age) USING 'org.apache.cassandra.index.sasi.SASIIndex';"
       "CREATE CUSTOM INDEX ON ks.people (score) USING 'StorageAttachedIndex';"
       "CREATE CUSTOM INDEX ON ks.people (name) USING 'StorageAttachedIndex';");
-  REQUIRE(session.transcript().find("ERROR") == std::string::npos);
+  REQUIRE(f.session.transcript().find("ERROR") == std::string::npos);
   for (size_t i = 0; i < std::size(queries); ++i) {
     INFO(queries[i]);
-    const Printed indexed = run(std::string(queries[i]) + ";");
+    const Printed indexed = f.Run(std::string(queries[i]) + ";");
     CHECK(indexed.error.empty());
     CHECK(indexed.rows == filtered[i].rows);  // the scan's rows, in its order
   }
   // Text: SAI and SASI answer equality, not ranges.
-  CHECK(run("SELECT id FROM ks.people WHERE name > 'n2';").error.find(refused) !=
+  CHECK(f.Run("SELECT id FROM ks.people WHERE name > 'n2';").error.find(refused) !=
         std::string::npos);
-  CHECK(run("SELECT id, at FROM ks.people WHERE name = 'n2';").rows ==
-        run("SELECT id, at FROM ks.people WHERE name = 'n2' ALLOW FILTERING;").rows);
+  CHECK(f.Run("SELECT id, at FROM ks.people WHERE name = 'n2';").rows ==
+        f.Run("SELECT id, at FROM ks.people WHERE name = 'n2' ALLOW FILTERING;").rows);
   // A slice beside another restriction is filtering.
-  CHECK(run("SELECT id FROM ks.people WHERE age > 30 AND score > 5;").error.find(refused) !=
+  CHECK(f.Run("SELECT id FROM ks.people WHERE age > 30 AND score > 5;").error.find(refused) !=
         std::string::npos);
 }
 
 TEST_CASE("an index on a clustering column answers it across partitions without ALLOW FILTERING",
           "[select][index]") {
-  TestEngine db;
-  CqlSession session(db.engine.get());
+  IndexedSelect f;
   std::string setup = std::string(kKeyspace) +
                       "CREATE TABLE ks.events (id int, at int, kind text, PRIMARY KEY (id, at));\n";
   for (int id = 0; id < 10; ++id) {
@@ -1071,40 +1071,68 @@ TEST_CASE("an index on a clustering column answers it across partitions without 
                std::to_string(at * (id % 3 + 1)) + ", 'k" + std::to_string(at % 2) + "');\n";
     }
   }
-  (void)session.Write(setup);
-  REQUIRE(session.transcript().find("ERROR") == std::string::npos);
-  auto run = [&](const std::string& query) {
-    CqlSession select(db.engine.get());
-    (void)select.Write(query);
-    return ParseTable(select.transcript());
-  };
+  (void)f.session.Write(setup);
+  REQUIRE(f.session.transcript().find("ERROR") == std::string::npos);
   const std::string refused = "Cannot execute this query as it might involve data filtering";
-  const Printed eq = run("SELECT id, at FROM ks.events WHERE at = 6 ALLOW FILTERING;");
-  const Printed slice = run("SELECT id, at FROM ks.events WHERE at > 8 ALLOW FILTERING;");
+  const Printed eq = f.Run("SELECT id, at FROM ks.events WHERE at = 6 ALLOW FILTERING;");
+  const Printed slice = f.Run("SELECT id, at FROM ks.events WHERE at > 8 ALLOW FILTERING;");
   REQUIRE(eq.error.empty());
   CHECK(eq.rows.size() == 6);  // at 6: ids 1, 4, 7 (at = 2 * k) and 2, 5, 8 (at = 3 * k)
-  CHECK(run("SELECT id, at FROM ks.events WHERE at = 6;").error.find(refused) != std::string::npos);
+  CHECK(f.Run("SELECT id, at FROM ks.events WHERE at = 6;").error.find(refused) !=
+        std::string::npos);
 
-  (void)session.Write("CREATE INDEX ON ks.events (at);");
-  const Printed indexed = run("SELECT id, at FROM ks.events WHERE at = 6;");
+  (void)f.session.Write("CREATE INDEX ON ks.events (at);");
+  const Printed indexed = f.Run("SELECT id, at FROM ks.events WHERE at = 6;");
   CHECK(indexed.error.empty());
   CHECK(indexed.rows == eq.rows);
   // A plain index answers equality only; a second restriction is filtering.
-  CHECK(run("SELECT id, at FROM ks.events WHERE at > 8;").error.find(refused) != std::string::npos);
-  CHECK(run("SELECT id, at FROM ks.events WHERE at = 6 AND kind = 'k0';").error.find(refused) !=
+  CHECK(f.Run("SELECT id, at FROM ks.events WHERE at > 8;").error.find(refused) !=
         std::string::npos);
-  CHECK(run("SELECT id, at FROM ks.events WHERE at = 6 ORDER BY at DESC;")
+  CHECK(f.Run("SELECT id, at FROM ks.events WHERE at = 6 AND kind = 'k0';").error.find(refused) !=
+        std::string::npos);
+  CHECK(f.Run("SELECT id, at FROM ks.events WHERE at = 6 ORDER BY at DESC;")
             .error.find("ORDER BY with 2ndary indexes is not supported.") != std::string::npos);
   // The partition given: the clustering read itself, as without the index.
-  CHECK(run("SELECT at FROM ks.events WHERE id = 2 AND at = 6;").rows.size() == 1);
+  CHECK(f.Run("SELECT at FROM ks.events WHERE id = 2 AND at = 6;").rows.size() == 1);
 
-  (void)session.Write(
+  (void)f.session.Write(
       "DROP INDEX ks.events_at_idx; CREATE CUSTOM INDEX ON ks.events (at) USING 'sai';");
-  REQUIRE(session.transcript().find("ERROR") == std::string::npos);
-  const Printed sliced = run("SELECT id, at FROM ks.events WHERE at > 8;");
+  REQUIRE(f.session.transcript().find("ERROR") == std::string::npos);
+  const Printed sliced = f.Run("SELECT id, at FROM ks.events WHERE at > 8;");
   CHECK(sliced.error.empty());
   CHECK(sliced.rows == slice.rows);
   CHECK(!slice.rows.empty());
+}
+
+TEST_CASE("an index on a partition key component answers it alone without ALLOW FILTERING",
+          "[select][index]") {
+  IndexedSelect f;
+  std::string setup = std::string(kKeyspace) +
+                      "CREATE TABLE ks.readings (site int, day int, at int, v int, "
+                      "PRIMARY KEY ((site, day), at));\n";
+  for (int site = 0; site < 5; ++site) {
+    for (int day = 0; day < 4; ++day) {
+      setup += "INSERT INTO ks.readings (site, day, at, v) VALUES (" + std::to_string(site) + ", " +
+               std::to_string(day) + ", 1, " + std::to_string(site * day) + ");\n";
+    }
+  }
+  (void)f.session.Write(setup);
+  REQUIRE(f.session.transcript().find("ERROR") == std::string::npos);
+  const std::string refused = "Cannot execute this query as it might involve data filtering";
+  const Printed filtered =
+      f.Run("SELECT site, day FROM ks.readings WHERE day = 2 ALLOW FILTERING;");
+  CHECK(filtered.rows.size() == 5);
+  CHECK(f.Run("SELECT site, day FROM ks.readings WHERE day = 2;").error.find(refused) !=
+        std::string::npos);
+  (void)f.session.Write("CREATE INDEX ON ks.readings (day);");
+  const Printed indexed = f.Run("SELECT site, day FROM ks.readings WHERE day = 2;");
+  CHECK(indexed.error.empty());
+  CHECK(indexed.rows == filtered.rows);
+  // Beside another restriction it is filtering, as in Cassandra.
+  CHECK(f.Run("SELECT site FROM ks.readings WHERE day = 2 AND v = 4;").error.find(refused) !=
+        std::string::npos);
+  CHECK(f.Run("SELECT site FROM ks.readings WHERE day = 2 AND at = 1;").error.find(refused) !=
+        std::string::npos);
 }
 
 }  // namespace

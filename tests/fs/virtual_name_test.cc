@@ -373,12 +373,14 @@ TEST_CASE("formatting suffixes gives the canonical name back", "[virtual_name]")
   CHECK(FormatWriteSuffixes(Suffixes(0, kInt64Max)) == "@ttl=0@timestamp=9223372036854775807");
 }
 
+// A slice bound in a query is an @by slice (@by/age/@ge=30/), which the
+// node resolver allows only right after @by/<column> (issue 16).
 TEST_CASE("each virtual name exists only at the levels of the tree DESIGN.md gives it",
           "[virtual_name]") {
   const std::vector<std::pair<Kind, std::string>> want = {
       {Kind::kCql, "M......"},        {Kind::kSchema, ".KT...."}, {Kind::kInsert, "..T...."},
       {Kind::kJson, "..TPSRQ"},       {Kind::kCsv, "..TPS.Q"},    {Kind::kStats, "..T...."},
-      {Kind::kSliceBound, "...PS.."}, {Kind::kLimit, "..TPS.Q"},  {Kind::kReverse, "...PS.."},
+      {Kind::kSliceBound, "...PS.Q"}, {Kind::kLimit, "..TPS.Q"},  {Kind::kReverse, "...PS.."},
       {Kind::kErrors, "M......"},     {Kind::kCount, "..TPS.Q"},  {Kind::kWhere, "..TPS.Q"},
       {Kind::kColumns, "..TPS.Q"},    {Kind::kStatus, "M......"},
   };

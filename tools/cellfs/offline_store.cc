@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <limits>
 
 #include "tools/cellfs/data_dir_trust.h"
 
@@ -23,7 +24,11 @@ std::unique_ptr<Engine> OpenOfflineStore(const std::string& dir, bool read_only,
   EngineOptions options;
   options.read_only = read_only;
   options.create_if_missing = false;
-  options.background_sweeper = false;        // a short job; the daemon sweeps
+  options.background_sweeper = false;  // a short job; the daemon sweeps
+  // Index and view builds a crash interrupted finish inside the open, as
+  // before a mount: a short job would otherwise stop them at its close.
+  options.inline_build_rows = std::numeric_limits<uint64_t>::max();
+  options.background_builds = false;
   options.data_dir_fd = data_dir_fd->get();  // the engine dups it
   Result<std::unique_ptr<Engine>> engine = Engine::Open(dir, options);
   if (engine.ok()) return std::move(*engine);

@@ -89,6 +89,12 @@ class SelectWhere {
   // query over every partition (`WHERE ck = v`: an equality with a plain
   // or FULL index, a slice with SASI or SAI), if any.
   std::optional<IndexQuery> ChooseClusteringIndex() const;
+  // An index answering the one restricted component of a partial partition
+  // key when nothing else is restricted, if any.
+  std::optional<IndexQuery> ChoosePartitionKeyIndex(size_t restricted) const;
+  // An index answering restriction `r` of one column: an equality with a
+  // plain or FULL index, a slice with SASI or SAI (IndexAnswersRanges).
+  std::optional<IndexQuery> IndexFor(const Restriction& r) const;
   size_t Position(size_t column) const {
     return static_cast<size_t>(table_.columns[column].position);
   }

@@ -60,9 +60,15 @@ Status SelectWhere::Finish(bool selects_only_statics, SelectPlan* plan) {
   return Status::Ok();
 }
 
-std::optional<IndexQuery> SelectWhere::ChooseClusteringIndex() const {
-  if (clustering_.size() != 1) return std::nullopt;
-  const Restriction& r = clustering_.front();
+std::optional<IndexQuery> SelectWhere::ChoosePartitionKeyIndex(size_t restricted) const {
+  if (restricted != 1 || token_ || !others_.empty() || !clustering_.empty()) return std::nullopt;
+  for (const auto& r : partition_) {
+    if (r) return IndexFor(*r);
+  }
+  return std::nullopt;
+}
+
+std::optional<IndexQuery> SelectWhere::IndexFor(const Restriction& r) const {
   if (r.columns.size() != 1 || r.multi_column || (r.kind != Kind::kEq && r.kind != Kind::kSlice)) {
     return std::nullopt;
   }
@@ -78,6 +84,11 @@ std::optional<IndexQuery> SelectWhere::ChooseClusteringIndex() const {
     }
   }
   return std::nullopt;
+}
+
+std::optional<IndexQuery> SelectWhere::ChooseClusteringIndex() const {
+  if (clustering_.size() != 1) return std::nullopt;
+  return IndexFor(clustering_.front());
 }
 
 Status SelectWhere::FinishPartitions(SelectPlan* plan) {
@@ -102,7 +113,14 @@ Status SelectWhere::FinishPartitions(SelectPlan* plan) {
     key_range_ = true;
     plan->partitions = token_ ? SelectPlan::Partitions::kTokenRange : SelectPlan::Partitions::kAll;
     if (!filtering) return Status::Ok();
-    if (!allow_filtering_) return Invalid(std::string(kRequiresAllowFiltering));
+    if (std::optional<IndexQuery> index = ChoosePartitionKeyIndex(restricted)) {
+      // The one restricted component of the partition key, answered by its
+      // index (StatementRestrictions' "has queriable index").
+      uses_index_ = true;
+      plan->index = std::move(index);
+    } else if (!allow_filtering_) {
+      return Invalid(std::string(kRequiresAllowFiltering));
+    }
     if (has_partition_key_in()) {
       return Invalid("IN restrictions are not supported when the query involves filtering");
     }
@@ -129,19 +147,12 @@ Status SelectWhere::FinishPartitions(SelectPlan* plan) {
 std::optional<IndexQuery> SelectWhere::ChooseIndex() const {
   for (const Restriction& r : others_) {
     if (r.columns.size() != 1 || r.parts.empty()) continue;
-    const std::string& column = Name(r.columns[0]);
+    if (std::optional<IndexQuery> whole = IndexFor(r)) return whole;
+    if (r.kind != Kind::kContains) continue;
     const RowFilter& first = r.parts[0];
     for (size_t i = 0; i < table_.indexes.size(); ++i) {
       const IndexDef& index = table_.indexes[i];
-      if (index.column != column) continue;
-      const bool whole =
-          index.target == IndexTargetKind::kSimple || index.target == IndexTargetKind::kFull;
-      if (r.kind == Kind::kEq && whole) return IndexQuery{i, r.values[0]};
-      if (r.kind == Kind::kSlice && whole &&
-          IndexAnswersRanges(index, *table_.columns[r.columns[0]].type)) {
-        return IndexQuery{i, CqlTerm{}, true};
-      }
-      if (r.kind != Kind::kContains) continue;
+      if (index.column != Name(r.columns[0])) continue;
       if ((first.op == SelectRelation::Op::kContains && index.target == IndexTargetKind::kValues) ||
           (first.op == SelectRelation::Op::kContainsKey &&
            index.target == IndexTargetKind::kKeys)) {

@@ -38,7 +38,31 @@ BuildRunner::~BuildRunner() {
   if (thread_.joinable()) thread_.join();
 }
 
-Status BuildRunner::RunInline(uint64_t rows) { return RunClaimable(rows, true); }
+Status BuildRunner::RunInline(uint64_t rows, const std::vector<BuildTarget>* only) {
+  return RunClaimable(rows, true, only);
+}
+
+void BuildRunner::Reserve(const std::vector<BuildTarget>& targets) {
+  std::lock_guard lock(mutex_);
+  for (const BuildTarget& target : targets) {
+    State& state = states_[target];
+    state.running = true;
+    state.reserved = true;
+  }
+}
+
+void BuildRunner::Unreserve(const std::vector<BuildTarget>& targets) {
+  {
+    std::lock_guard lock(mutex_);
+    for (const BuildTarget& target : targets) {
+      auto it = states_.find(target);
+      if (it == states_.end() || !it->second.reserved) continue;
+      it->second.reserved = false;
+      it->second.running = false;
+    }
+  }
+  changed_.notify_all();
+}
 
 void BuildRunner::Wake() {
   {
@@ -52,7 +76,15 @@ void BuildRunner::Wake() {
 Status BuildRunner::AwaitAll() {
   if (!thread_.joinable()) {
     std::lock_guard ddl(core_->ddl_mutex);
-    return RunClaimable(0, true);
+    CELLFS_RETURN_IF_ERROR(RunClaimable(0, true, nullptr));
+    // A build that failed before is not run again here (Wake retries it):
+    // its failure is the answer while it stays pending.
+    std::lock_guard lock(mutex_);
+    for (const BuildTarget& target : PendingBuilds(*core_->CurrentSchema())) {
+      auto it = states_.find(target);
+      if (it != states_.end() && !it->second.error.ok()) return it->second.error;
+    }
+    return Status::Ok();
   }
   std::unique_lock lock(mutex_);
   woken_ = true;  // a build left waiting runs now; one that failed is not retried
@@ -97,20 +129,20 @@ void BuildRunner::Loop() {
     if (stopping_) return;
     woken_ = false;
     lock.unlock();
-    (void)RunClaimable(0, false);  // failures are logged and kept for Progress and AwaitAll
+    // Failures are logged and kept for Progress and AwaitAll.
+    (void)RunClaimable(0, false, nullptr);
     lock.lock();
   }
 }
 
-Status BuildRunner::RunClaimable(uint64_t rows, bool ddl_held) {
+Status BuildRunner::RunClaimable(uint64_t rows, bool ddl_held,
+                                 const std::vector<BuildTarget>* only) {
   Status first;
   uint64_t read = 0;
   BuildTarget target;
   BuildCursor cursor;
-  while (!stopping_ && (rows == 0 || read < rows) && Claim(ddl_held, &target, &cursor)) {
-    const uint64_t before = cursor.rows;
+  while (!stopping_ && (rows == 0 || read < rows) && Claim(only, &target, &cursor)) {
     BuildLimits limits;
-    limits.rows = rows == 0 ? 0 : rows - read;
     limits.stop = &stopping_;
     limits.still_wanted = [&target](const SchemaState& schema) {
       return IsPending(schema, target);
@@ -119,8 +151,15 @@ Status BuildRunner::RunClaimable(uint64_t rows, bool ddl_held) {
       std::lock_guard lock(mutex_);
       states_[target].cursor = at;
     };
-    Status status = RunBuild(core_, *core_->CurrentSchema(), target, limits, &cursor);
-    read += cursor.rows - before;
+    // Unbounded runs go in parts of kPartRows rows, each at a fresh
+    // snapshot, so no snapshot pins old versions for a whole build.
+    Status status;
+    do {
+      const uint64_t before = cursor.rows;
+      limits.rows = rows == 0 ? kPartRows : rows - read;
+      status = RunBuild(core_, *core_->CurrentSchema(), target, limits, &cursor);
+      read += cursor.rows - before;
+    } while (status.ok() && !cursor.done && rows == 0 && !stopping_);
     if (status.ok() && cursor.done) {
       if (ddl_held) {
         status = MarkBuilt(core_, target);
@@ -139,7 +178,8 @@ Status BuildRunner::RunClaimable(uint64_t rows, bool ddl_held) {
   return first;
 }
 
-bool BuildRunner::Claim(bool inline_run, BuildTarget* target, BuildCursor* cursor) {
+bool BuildRunner::Claim(const std::vector<BuildTarget>* only, BuildTarget* target,
+                        BuildCursor* cursor) {
   std::lock_guard lock(mutex_);
   const std::vector<BuildTarget> pending = PendingBuilds(*core_->CurrentSchema());
   // Forget builds that ended (built, dropped, truncated away).
@@ -148,18 +188,18 @@ bool BuildRunner::Claim(bool inline_run, BuildTarget* target, BuildCursor* curso
                       std::find(pending.begin(), pending.end(), it->first) == pending.end();
     it = gone ? states_.erase(it) : std::next(it);
   }
-  // Inline runs take builds no part has run yet first: the statement that
-  // created one builds its own before helping an older, larger one.
-  for (int pass = inline_run ? 0 : 1; pass < 2; ++pass) {
-    for (const BuildTarget& candidate : pending) {
-      State& state = states_[candidate];
-      if (state.running || !state.error.ok()) continue;
-      if (pass == 0 && !state.cursor.position.empty()) continue;
-      state.running = true;
-      *target = candidate;
-      *cursor = state.cursor;
-      return true;
+  for (const BuildTarget& candidate : pending) {
+    if (only != nullptr && std::find(only->begin(), only->end(), candidate) == only->end()) {
+      continue;
     }
+    State& state = states_[candidate];
+    const bool mine = only != nullptr && state.reserved;
+    if ((state.running && !mine) || !state.error.ok()) continue;
+    state.running = true;
+    state.reserved = false;
+    *target = candidate;
+    *cursor = state.cursor;
+    return true;
   }
   return false;
 }

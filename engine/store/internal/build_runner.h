@@ -33,6 +33,9 @@ namespace storage {
 // core->schema_mutex.
 class BuildRunner {
  public:
+  // Rows a part of an unbounded run reads at one snapshot.
+  static constexpr uint64_t kPartRows = 50'000;
+
   // Starts the builder thread when `background` (it waits for Wake()).
   BuildRunner(EngineCore* core, bool background);
   // Stops the thread: a build it runs stops at the next partition.
@@ -40,13 +43,19 @@ class BuildRunner {
   BuildRunner(const BuildRunner&) = delete;
   BuildRunner& operator=(const BuildRunner&) = delete;
 
-  // Runs pending builds on the calling thread, one after the other, until
-  // about `rows` rows were read in all (a build stops at a partition
-  // boundary), those no part has run yet first (the statement's own),
-  // skipping any the builder thread is running; marks each one
-  // finished built. The first failure, after the rest were tried.
-  // REQUIRES: the caller holds core->ddl_mutex; rows > 0.
-  Status RunInline(uint64_t rows);
+  // Runs pending builds (those in `only`, when given) on the calling
+  // thread, one after the other, until about `rows` rows were read in all
+  // (a build stops at a partition boundary), skipping any the builder
+  // thread is running; marks each one finished built. The first failure,
+  // after the rest were tried (each failure is also logged and kept for
+  // Progress). REQUIRES: the caller holds core->ddl_mutex; rows > 0.
+  Status RunInline(uint64_t rows, const std::vector<BuildTarget>* only);
+
+  // Keeps `targets` (builds a statement is about to make pending) from the
+  // builder thread until RunInline runs them or Unreserve gives them up, so
+  // the statement that creates a build runs its inline part itself.
+  void Reserve(const std::vector<BuildTarget>& targets);
+  void Unreserve(const std::vector<BuildTarget>& targets);
 
   // Tells the builder thread to run what is pending. A build that failed
   // is tried again.
@@ -54,7 +63,8 @@ class BuildRunner {
 
   // Returns once no index or view of the current schema is pending: Ok, or
   // the failure of a build that stopped. Without the thread, runs the
-  // builds here (taking core->ddl_mutex).
+  // builds here (taking core->ddl_mutex). Must not overlap the
+  // destructor.
   Status AwaitAll();
 
   // The pending builds of the current schema and how far each has got.
@@ -63,17 +73,19 @@ class BuildRunner {
  private:
   struct State {
     BuildCursor cursor;
-    bool running = false;  // claimed by a thread
-    Status error;          // why it stopped; Ok when it may run
+    bool running = false;   // claimed by a thread
+    bool reserved = false;  // claimed for a statement's inline part (Reserve)
+    Status error;           // why it stopped; Ok when it may run
   };
 
   void Loop();
-  // Runs claimable builds until none is left, `rows` rows were read (0: no
-  // bound) or the thread stops. `ddl_held`: the caller holds ddl_mutex.
-  Status RunClaimable(uint64_t rows, bool ddl_held);
-  // A pending target no thread runs and no failure stopped, claimed; for
-  // an inline run, one no part has run yet if there is one.
-  bool Claim(bool inline_run, BuildTarget* target, BuildCursor* cursor);
+  // Runs claimable builds (of `only`, when given) until none is left,
+  // `rows` rows were read (0: no bound, in parts of kPartRows) or the
+  // thread stops. `ddl_held`: the caller holds ddl_mutex.
+  Status RunClaimable(uint64_t rows, bool ddl_held, const std::vector<BuildTarget>* only);
+  // A pending target (of `only`, when given) no thread runs and no failure
+  // stopped, claimed; with `only`, also one reserved for the caller.
+  bool Claim(const std::vector<BuildTarget>* only, BuildTarget* target, BuildCursor* cursor);
   // Gives the claim back with the build's outcome.
   void Release(const BuildTarget& target, const BuildCursor& cursor, const Status& status);
 

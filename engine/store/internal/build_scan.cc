@@ -18,6 +18,10 @@ Status ScanForBuild(EngineCore* core, const TableHandle& base, BuildBatch* batch
   std::unique_ptr<PartitionIterator> partitions = view.NewPartitionIterator(
       base, cursor->position.empty() ? std::nullopt : std::optional<std::string>(cursor->position));
   batch->SetWanted(limits.still_wanted);
+  // `*cursor` moves only once every entry before `next` is committed: a
+  // part that fails leaves it where the part started, so no later part
+  // skips partitions whose entries were lost with an unflushed batch.
+  BuildCursor next = *cursor;
   uint64_t rows_here = 0;
   uint64_t partitions_here = 0;
   for (; partitions->Valid(); partitions->Next()) {
@@ -30,16 +34,15 @@ Status ScanForBuild(EngineCore* core, const TableHandle& base, BuildBatch* batch
     uint64_t rows = 0;
     CELLFS_RETURN_IF_ERROR(visit(view, *partitions, &rows));
     rows_here += rows;
-    cursor->rows += rows;
-    cursor->position.assign(partitions->position());
-    cursor->token = partitions->token();
-    if (limits.progress) limits.progress(*cursor);
+    next.rows += rows;
+    next.position.assign(partitions->position());
+    next.token = partitions->token();
+    if (limits.progress) limits.progress(next);
   }
   CELLFS_RETURN_IF_ERROR(partitions->status());
-  // The entries go in before the cursor may be handed on: a later part
-  // starts after cursor->position.
   CELLFS_RETURN_IF_ERROR(batch->Flush());
-  cursor->done = !partitions->Valid();
+  next.done = !partitions->Valid();
+  *cursor = std::move(next);
   return Status::Ok();
 }
 

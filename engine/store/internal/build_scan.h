@@ -50,7 +50,8 @@ struct BuildLimits {
   // index or view lands once its DROP has returned. false ends the walk
   // with Aborted. May be empty: always wanted.
   std::function<bool(const SchemaState&)> still_wanted;
-  // Told the cursor after each partition.
+  // Told where the walk is after each partition (for display: the entries
+  // of those partitions may not be committed yet).
   std::function<void(const BuildCursor&)> progress;
 };
 
@@ -63,8 +64,11 @@ using BuildPartitionVisitor =
 
 // Walks `base`'s live partitions after cursor->position at a fresh
 // snapshot, calling `visit` for each, and flushes `batch` before it
-// returns. Ok with cursor->done false when a limit stopped it; Aborted
-// when still_wanted said no; storage errors as the reads and the batch's.
+// returns. `*cursor` moves past the partitions walked only once their
+// entries are committed, so on any error it is where it was. Ok with
+// cursor->done false when a limit stopped it; Aborted when still_wanted
+// said no; storage errors as the reads and the batch's. A limit applies
+// between partitions: one wide partition is walked whole.
 Status ScanForBuild(EngineCore* core, const TableHandle& base, BuildBatch* batch,
                     const BuildLimits& limits, BuildCursor* cursor,
                     const BuildPartitionVisitor& visit);

@@ -20,9 +20,10 @@ namespace cellfs {
 class BatchPool;
 
 // Thread-safety: the members are thread-safe themselves, except `schema`,
-// which schema_mutex guards. Lock order: ddl_mutex, then schema_mutex (or
-// sweep_mutex, then schema_mutex); all three before any lock inside a
-// member. Each of the three may be held across storage writes, syncs too:
+// which schema_mutex guards. Lock order: ddl_mutex, then the build
+// runner's lock (storage::BuildRunner, owned by the Engine), then
+// schema_mutex (or sweep_mutex, then schema_mutex); all before any lock
+// inside a member. Each of the three may be held across storage writes, syncs too:
 //  - ddl_mutex, by Engine::Execute, across the schema change's synced write
 //    (one fsync of the log) and the swap of `schema` after it: a change is
 //    durable before anyone sees it, and each change starts from the last.
