@@ -13,6 +13,7 @@
 #include "engine/store/internal/mutation_batch.h"
 #include "engine/store/internal/read_state.h"
 #include "engine/store/internal/storage_keys.h"
+#include "engine/store/internal/store_verify.h"
 #include "engine/store/internal/sweeper.h"
 #include "engine/store/internal/sweeper_thread.h"
 #include "engine/store/internal/write_time_lease.h"
@@ -255,6 +256,10 @@ Status Engine::Sweep(SweepStats* stats) {
   SweepStats local;
   return storage::SweepOnce(core_.get(), core_->clock->NowMicros(),
                             stats != nullptr ? stats : &local);
+}
+
+Status Engine::Verify(VerifyReport* report) const {
+  return storage::VerifyStore(core_.get(), report);
 }
 
 const Clock& Engine::clock() const { return *core_->clock; }

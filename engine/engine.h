@@ -17,6 +17,7 @@
 #include "engine/store/build_progress.h"
 #include "engine/store/mutation.h"
 #include "engine/store/read_view.h"
+#include "engine/store/verify_report.h"
 
 namespace cellfs {
 
@@ -136,6 +137,12 @@ class Engine {
   // reads found fragmented, and reclaims dropped tables. The background
   // sweeper calls this; tests call it with a ManualClock.
   Status Sweep(SweepStats* stats = nullptr);
+
+  // Reads every stored entry once (data, index, view and expiry-index
+  // entries) and decodes it against the schema: `cellfs verify`. Faults go
+  // into `*report`; the Status is a failure to read. Memory flat in the
+  // store's size; a whole-store read, so meant for an offline store.
+  Status Verify(VerifyReport* report) const;
 
   const Clock& clock() const;
 

@@ -100,6 +100,20 @@ mkdir "$MNT/ks2/big/1" && printf '%s' "$big" > "$MNT/ks2/big/1/v"
 expect_eq "a 9000-byte value reads back whole in 4096-byte requests" "$big" "$(cat "$MNT/ks2/big/1/v")"
 unmount_fs
 
+step "cellfs verify: an unmounted store is sound; a mounted one is refused, exit 2"
+out=$("$CELLFS" verify "$WORK/data2") || fail "cellfs verify exited $? on a sound store"
+expect_eq "the verdict" "sound" "$(tail -n 1 <<<"$out")"
+expect_contains "the counts" "data, " "$out"
+mount_fs "$WORK/data2" "$MNT"
+rc=0
+err=$("$CELLFS" verify "$WORK/data2" 2>&1) || rc=$?
+expect_eq "a mounted store: exit 2" 2 "$rc"
+expect_contains "and why" "unmount it" "$err"
+unmount_fs
+rc=0
+"$CELLFS" verify "$WORK/nosuchdir" 2>/dev/null || rc=$?
+expect_eq "no store: exit 2" 2 "$rc"
+
 step "cellfs status lists every mount with its data directory, pid, commit mode, size and health"
 MNT3=$WORK/mnt3
 mkdir -p "$MNT3"

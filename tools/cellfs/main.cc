@@ -1,5 +1,5 @@
 // The cellfs command line: parses the subcommands with CLI11 and hands each
-// to its runner (mount_command, umount_command, sync_command, cql_command,
+// to its runner (mount_command, umount_command, sync_command, verify_command, cql_command,
 // load_command, dump_command, stats_command).
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -16,6 +16,7 @@
 #include "tools/cellfs/status_command.h"
 #include "tools/cellfs/sync_command.h"
 #include "tools/cellfs/umount_command.h"
+#include "tools/cellfs/verify_command.h"
 
 namespace {
 
@@ -29,6 +30,7 @@ using cellfs::tools::StatsArgs;
 using cellfs::tools::StatusArgs;
 using cellfs::tools::SyncArgs;
 using cellfs::tools::UmountArgs;
+using cellfs::tools::VerifyArgs;
 
 CLI::App* AddMount(CLI::App& app, MountArgs* args) {
   CLI::App* mount = app.add_subcommand("mount", "Serve the store in DATADIR at MOUNTPOINT");
@@ -82,6 +84,20 @@ CLI::App* AddErrors(CLI::App& app, ErrorsArgs* args) {
       "Prints MOUNTPOINT/@errors: the latest refusals (up to 256), oldest first, one per\n"
       "line: time, request, path (from the mount), errno and the reason. The daemon's\n"
       "log has the same lines (stderr with -f, syslog otherwise).");
+  return command;
+}
+
+CLI::App* AddVerify(CLI::App& app, VerifyArgs* args) {
+  CLI::App* command =
+      app.add_subcommand("verify", "Check that every entry of an unmounted store decodes");
+  command->add_option("DATADIR", args->data_dir, "The store's data directory")->required();
+  command->footer(
+      "Reads the store in DATADIR once, read-only, and decodes every entry against the\n"
+      "schema: row fragments and deletions, index and view entries, and the expiry index\n"
+      "(each of whose entries must name a table). Prints the counts and each fault (a\n"
+      "key or value that does not decode, data of an unknown table). Exits 0 when the\n"
+      "store is sound, 1 when it has faults, 2 when it cannot be opened (a mounted store\n"
+      "is refused: unmount it first) or read.");
   return command;
 }
 
@@ -244,6 +260,7 @@ int main(int argc, char** argv) {
   SyncArgs sync_args;
   ErrorsArgs errors_args;
   StatusArgs status_args;
+  VerifyArgs verify_args;
   CqlArgs cql_args;
   LoadArgs load_args;
   DumpArgs dump_args;
@@ -254,6 +271,7 @@ int main(int argc, char** argv) {
   CLI::App* sync_command = AddSync(app, &sync_args);
   CLI::App* errors = AddErrors(app, &errors_args);
   CLI::App* status = AddStatus(app, &status_args);
+  CLI::App* verify = AddVerify(app, &verify_args);
   CLI::App* cql = AddCql(app, &cql_args);
   CLI::App* load = AddLoad(app, &load_args);
   CLI::App* dump = AddDump(app, &dump_args);
@@ -302,6 +320,7 @@ int main(int argc, char** argv) {
   if (sync_command->parsed()) return cellfs::tools::RunSync(sync_args);
   if (errors->parsed()) return cellfs::tools::RunErrors(errors_args);
   if (status->parsed()) return cellfs::tools::RunStatus(status_args);
+  if (verify->parsed()) return cellfs::tools::RunVerify(verify_args);
   if (cql->parsed()) return cellfs::tools::RunCql(cql_args);
   if (load->parsed()) return cellfs::tools::RunLoad(load_args);
   if (dump->parsed()) return cellfs::tools::RunDump(dump_args);

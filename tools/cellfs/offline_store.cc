@@ -34,8 +34,11 @@ std::unique_ptr<Engine> OpenOfflineStore(const std::string& dir, bool read_only,
   if (engine.ok()) return std::move(*engine);
   const std::string& message = engine.status().message();
   bool in_use = message.find("in use by another process") != std::string::npos;
-  std::fprintf(stderr, "cellfs: %s%s%s%s\n", message.c_str(), in_use ? "; if it is mounted, " : "",
-               in_use ? what : "", in_use ? " through the mount or unmount it" : "");
+  const std::string hint = !in_use           ? ""
+                           : what == nullptr ? "; if it is mounted, unmount it"
+                                             : std::string("; if it is mounted, ") + what +
+                                                   " through the mount or unmount it";
+  std::fprintf(stderr, "cellfs: %s%s\n", message.c_str(), hint.c_str());
   return nullptr;
 }
 

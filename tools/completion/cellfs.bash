@@ -18,7 +18,7 @@ _cellfs_options() {  # _cellfs_options SUBCOMMAND: its options
 
 _cellfs() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local subcommands="mount umount sync errors status cql load dump stats demo help"
+  local subcommands="mount umount sync errors status verify cql load dump stats demo help"
   COMPREPLY=()
   if ((COMP_CWORD == 1)); then
     mapfile -t COMPREPLY < <(compgen -W "$subcommands -h --help -V --version" -- "$cur")
