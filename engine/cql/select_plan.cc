@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/cql/internal/index_schema.h"
 #include "engine/cql/internal/select_where.h"
 
 namespace cellfs {
@@ -237,14 +238,32 @@ Status PlanSelect(const TableDef& table, const SelectStatement& select, SelectPl
 namespace cellfs {
 
 bool IndexAnswersRanges(const IndexDef& index, const CqlType& type) {
-  const std::string& name = index.custom_class;
-  const bool sasi = name.ends_with("SASIIndex");
-  std::string lower;
-  for (char c : name)
-    lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  const bool sai = name.ends_with("StorageAttachedIndex") || lower == "sai";
-  if (!sasi && !sai) return false;
-  return type.kind() != TypeKind::kText && type.kind() != TypeKind::kAscii;
+  if (index.target != IndexTargetKind::kSimple) return false;  // FULL: equality only
+  const TypeKind kind = type.kind();
+  const bool text = kind == TypeKind::kText || kind == TypeKind::kAscii;
+  const bool composite = !type.params().empty() || kind == TypeKind::kUdt;
+  switch (IndexFamilyOf(index.custom_class)) {
+    case IndexFamily::kPlain:
+      return false;
+    case IndexFamily::kSai:
+      // IndexTermType: text, ascii, boolean, uuid and frozen composites
+      // are "literal", with equality only.
+      return !text && !composite && kind != TypeKind::kBoolean && kind != TypeKind::kUuid;
+    case IndexFamily::kSasi: {
+      // Literal (the is_literal option, else text and ascii) and CONTAINS
+      // mode answer no ranges.
+      bool literal = text;
+      for (const auto& [name, value] : index.options) {
+        std::string v = value;
+        std::transform(v.begin(), v.end(), v.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (name == "is_literal") literal = v == "true";
+        if (name == "mode" && v == "contains") return false;
+      }
+      return !literal && !composite;
+    }
+  }
+  return false;
 }
 
 }  // namespace cellfs

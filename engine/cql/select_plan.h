@@ -73,10 +73,12 @@ struct IndexQuery {
   bool slice = false;  // the bounds are the filters' on the column
 };
 
-// Whether `index` answers a slice of values of `type`: SASI's and SAI's do
-// (their USING class, or SAI's short name 'sai'), on every type but text
-// and ascii (SASI refuses ranges on its "literal" types; SAI's text index
-// answers equality only). A plain index answers equality only.
+// Whether `index` answers a slice of values of `type` (a column's, for a
+// plain target; FULL and collection targets answer no slices). SAI's
+// (IndexTermType) does except on its "literal" types: text, ascii,
+// boolean, uuid and frozen collections, tuples and UDTs. SASI's does
+// except on literal columns (the is_literal option, else text and ascii)
+// and in CONTAINS mode. A plain index answers equality only.
 bool IndexAnswersRanges(const IndexDef& index, const CqlType& type);
 
 struct SelectPlan {

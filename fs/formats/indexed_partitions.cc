@@ -21,6 +21,12 @@ Result<std::unique_ptr<IndexedPartitions>> IndexedPartitions::Open(const ReadVie
   }
   std::unique_ptr<IndexedPartitions> out(new IndexedPartitions());
   for (IndexIterator& it = *matches.value(); it.Valid(); it.Next()) {
+    if (out->gathered_.size() >= kMaxGatheredPartitions) {
+      // A slice this wide is cheaper as a scan, which gives the same rows.
+      return Status::FailedPrecondition("the index slice names more than " +
+                                        std::to_string(kMaxGatheredPartitions) +
+                                        " partitions: scanning instead");
+    }
     Result<PartitionRef> partition = PartitionRef::Make(*table, it.partition_key());
     if (!partition.ok()) return partition.status();
     auto [at, added] = out->gathered_.try_emplace(std::string(partition->position()));

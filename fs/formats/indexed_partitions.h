@@ -19,12 +19,16 @@ namespace cellfs::fs {
 // it keeps are exactly a scan's.
 class IndexedPartitions {
  public:
+  static constexpr size_t kMaxGatheredPartitions = 100'000;
+
   // Errors as ReadView::NewIndexIterator (an index still being built, or
   // dropped since `table` was looked up: see IndexUnusable). One value's
   // matches are in token order already and stream; a slice's come in value
   // order, so Open reads them all first and keeps each partition's key once
   // (memory: the distinct partitions matched), then hands them out in
-  // token order.
+  // token order. Past kMaxGatheredPartitions it gives up with
+  // FailedPrecondition (IndexUnusable: the reader scans, with the same
+  // rows), so memory stays bounded.
   static Result<std::unique_ptr<IndexedPartitions>> Open(const ReadView& view,
                                                          const TableHandle& table, size_t index,
                                                          const IndexBounds& bounds);

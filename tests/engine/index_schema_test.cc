@@ -4,6 +4,7 @@
 
 #include "engine/cql/catalog.h"
 #include "engine/cql/describe.h"
+#include "engine/cql/select_plan.h"
 #include "tests/engine/schema_script.h"
 
 namespace cellfs {
@@ -66,6 +67,10 @@ TEST_CASE("default index names that are taken get _1, _2", "[index_schema]") {
 TEST_CASE("CREATE INDEX refuses what Cassandra refuses, in its words", "[index_schema]") {
   CHECK_THAT(ErrorOf("CREATE INDEX ON one (k);"),
              Catch::Contains("Cannot create secondary index on the only partition key column k"));
+  CHECK_THAT(
+      ErrorOf("CREATE CUSTOM INDEX ON t (q) USING 'org.apache.cassandra.index.sasi.SASIIndex';"),
+      Catch::Contains("partition key columns are not yet supported by SASI"));
+  CHECK(ErrorOf("CREATE CUSTOM INDEX ON t (q) USING 'sai';").empty());
   CHECK_THAT(ErrorOf("CREATE INDEX ON hits (n);"),
              Catch::Contains("Secondary indexes on counter tables aren't supported"));
   CHECK_THAT(ErrorOf("CREATE INDEX ON t (nope);"),
@@ -136,4 +141,46 @@ TEST_CASE("DESCRIBE shows indexes after their table, and the text loads back", "
 }
 
 }  // namespace
+}  // namespace cellfs
+
+namespace cellfs {
+namespace {
+
+IndexDef Custom(const std::string& custom_class,
+                std::vector<std::pair<std::string, std::string>> options = {},
+                IndexTargetKind target = IndexTargetKind::kSimple) {
+  IndexDef index;
+  index.name = "i";
+  index.column = "c";
+  index.custom_class = custom_class;
+  index.options = std::move(options);
+  index.target = target;
+  return index;
+}
+
+}  // namespace
+
+TEST_CASE("which indexes answer slices: SAI's and SASI's on their non-literal types only",
+          "[index_schema]") {
+  const TypePtr int_type = CqlType::Native(TypeKind::kInt);
+  const TypePtr text = CqlType::Native(TypeKind::kText);
+  const TypePtr timeuuid = CqlType::Native(TypeKind::kTimeuuid);
+  CHECK_FALSE(IndexAnswersRanges(Custom(""), *int_type));  // a plain index: equality
+  CHECK(IndexAnswersRanges(Custom("StorageAttachedIndex"), *int_type));
+  CHECK(IndexAnswersRanges(Custom("SAI"), *timeuuid));
+  for (TypeKind literal :
+       {TypeKind::kText, TypeKind::kAscii, TypeKind::kBoolean, TypeKind::kUuid}) {
+    CHECK_FALSE(IndexAnswersRanges(Custom("sai"), *CqlType::Native(literal)));
+  }
+  CHECK_FALSE(IndexAnswersRanges(Custom("sai", {}, IndexTargetKind::kFull), *int_type));
+  const std::string sasi = "org.apache.cassandra.index.sasi.SASIIndex";
+  CHECK(IndexAnswersRanges(Custom(sasi), *int_type));
+  CHECK(IndexAnswersRanges(Custom("sasiindex"), *int_type));
+  CHECK_FALSE(IndexAnswersRanges(Custom(sasi), *text));
+  CHECK(IndexAnswersRanges(Custom(sasi, {{"is_literal", "false"}}), *text));
+  CHECK_FALSE(IndexAnswersRanges(Custom(sasi, {{"is_literal", "true"}}), *int_type));
+  CHECK_FALSE(IndexAnswersRanges(Custom(sasi, {{"mode", "CONTAINS"}}), *int_type));
+  CHECK(IndexAnswersRanges(Custom(sasi, {{"mode", "SPARSE"}}), *int_type));
+}
+
 }  // namespace cellfs

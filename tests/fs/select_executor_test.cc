@@ -1095,6 +1095,23 @@ TEST_CASE("an index on a clustering column answers it across partitions without 
   // The partition given: the clustering read itself, as without the index.
   CHECK(f.Run("SELECT at FROM ks.events WHERE id = 2 AND at = 6;").rows.size() == 1);
 
+  // A clustering column restricted out of order: refused without an
+  // index, answered by one.
+  (void)f.session.Write(
+      "CREATE TABLE ks.pairs (id int, a int, b int, PRIMARY KEY (id, a, b));"
+      "INSERT INTO ks.pairs (id, a, b) VALUES (1, 1, 2); INSERT INTO ks.pairs (id, a, b) VALUES "
+      "(1, 2, 3); INSERT INTO ks.pairs (id, a, b) VALUES (2, 5, 2);");
+  const Printed pairs = f.Run("SELECT id, a FROM ks.pairs WHERE b = 2 ALLOW FILTERING;");
+  CHECK(pairs.rows.size() == 2);
+  CHECK(f.Run("SELECT id, a FROM ks.pairs WHERE b = 2;")
+            .error.find("PRIMARY KEY column \"b\" cannot be restricted as preceding column \"a\" "
+                        "is not restricted") != std::string::npos);
+  (void)f.session.Write("CREATE INDEX ON ks.pairs (b);");
+  const Printed by_b = f.Run("SELECT id, a FROM ks.pairs WHERE b = 2;");
+  CHECK(by_b.error.empty());
+  CHECK(by_b.rows == pairs.rows);
+  CHECK(f.Run("SELECT a FROM ks.pairs WHERE id = 1 AND b = 2;").rows.size() == 1);
+
   (void)f.session.Write(
       "DROP INDEX ks.events_at_idx; CREATE CUSTOM INDEX ON ks.events (at) USING 'sai';");
   REQUIRE(f.session.transcript().find("ERROR") == std::string::npos);

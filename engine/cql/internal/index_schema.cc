@@ -129,6 +129,15 @@ bool IsKnownIndexClass(const std::string& name) {
   });
 }
 
+IndexFamily IndexFamilyOf(const std::string& custom_class) {
+  std::string lower = custom_class;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (lower.ends_with("sasiindex")) return IndexFamily::kSasi;
+  if (lower.ends_with("storageattachedindex") || lower == "sai") return IndexFamily::kSai;
+  return IndexFamily::kPlain;
+}
+
 Status IndexStatementKeyspace(const CreateIndex& s, const std::string& current,
                               std::string* keyspace) {
   *keyspace = !s.table.keyspace.empty()   ? s.table.keyspace
@@ -188,6 +197,11 @@ Status AddIndex(const CreateIndex& s, KeyspaceDef* keyspace, bool* added, std::s
   if (column == nullptr) {
     return Invalid("Undefined column name " + written.column + " in table " + keyspace->name + "." +
                    table.name);
+  }
+  // SASIIndex.validateOptions.
+  if (IndexFamilyOf(s.using_class) == IndexFamily::kSasi &&
+      column->kind == ColumnKind::kPartitionKey) {
+    return Invalid("partition key columns are not yet supported by SASI");
   }
   IndexDef index;
   index.column = column->name;

@@ -36,4 +36,8 @@ Status CheckNoDependentIndexes(const TableDef& table, const std::string& column,
 // spellings, and the plain index ("legacy_local_table").
 bool IsKnownIndexClass(const std::string& name);
 
+// Which family a USING class names (any case, short or long spelling).
+enum class IndexFamily { kPlain, kSasi, kSai };
+IndexFamily IndexFamilyOf(const std::string& custom_class);
+
 }  // namespace cellfs

@@ -180,7 +180,11 @@ Status SelectWhere::FinishClustering(SelectPlan* plan) {
         "Clustering columns can only be restricted with CONTAINS with a secondary index or "
         "filtering");
   }
-  if (!allow_filtering_ && ClusteringNeedsFiltering()) {
+  // A clustering column restricted out of order is answered by its index
+  // when it has one (Cassandra's queriable index): no preceding-column
+  // refusal then.
+  const bool indexed = others_.empty() && ChooseClusteringIndex().has_value();
+  if (!allow_filtering_ && !indexed && ClusteringNeedsFiltering()) {
     std::vector<size_t> restricted;
     for (const Restriction& r : clustering_) {
       restricted.insert(restricted.end(), r.columns.begin(), r.columns.end());
