@@ -27,9 +27,11 @@ then
   rc=0
   env -i /sbin/mount.cellfs "$DATA" "$MNT" -o rw,noauto || rc=$?
   if [[ $rc -eq 0 ]]; then
-    _PIDS+=("$(daemon_pid_of "$DATA")")
+    pid=$(daemon_pid_of "$DATA")
+    _PIDS+=("$pid")
     expect_eq "the helper's mount serves" "fuse.cellfs" "$(findmnt -n -o FSTYPE "$MNT")"
-    fusermount3 -u "$MNT"
+    # The daemon must have let go of DATA/LOCK before the next mount takes it.
+    unmount_fs "$MNT" "$pid"
   fi
   rc2=0
   env -i PATH=/usr/bin:/bin mount -t cellfs "$DATA" "$MNT" || rc2=$?
@@ -37,8 +39,9 @@ then
   expect_eq "the installed helper mounted with no PATH" 0 "$rc"
   expect_eq "mount -t cellfs through the installed helper" 0 "$rc2"
   if [[ $rc2 -eq 0 ]]; then
-    _PIDS+=("$(daemon_pid_of "$DATA")")
-    fusermount3 -u "$MNT"
+    pid=$(daemon_pid_of "$DATA")
+    _PIDS+=("$pid")
+    unmount_fs "$MNT" "$pid"
   fi
 else
   echo "--- [$SCENARIO] (skipped: /usr/local/bin/cellfs or /sbin/mount.cellfs exists, or not writable)"
