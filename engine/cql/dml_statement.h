@@ -67,8 +67,8 @@ struct Assignment {
 };
 
 // The comparison of a relation or condition: SELECT's WHERE relations
-// take all of them; IF conditions all but the CONTAINS ones.
-enum class RelationOp { kEq, kNe, kLt, kLe, kGt, kGe, kIn, kContains, kContainsKey };
+// take all of them; IF conditions all but CONTAINS, CONTAINS KEY and LIKE.
+enum class RelationOp { kEq, kNe, kLt, kLe, kGt, kGe, kIn, kContains, kContainsKey, kLike };
 
 // The operator as CQL writes it: "=", "!=", "<", ..., "IN", "CONTAINS KEY".
 inline std::string_view RelationOpText(RelationOp op) {
@@ -89,6 +89,8 @@ inline std::string_view RelationOpText(RelationOp op) {
       return "IN";
     case RelationOp::kContains:
       return "CONTAINS";
+    case RelationOp::kLike:
+      return "LIKE";
     case RelationOp::kContainsKey:
       break;
   }

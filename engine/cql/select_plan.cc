@@ -11,6 +11,7 @@
 
 #include "engine/cql/internal/index_schema.h"
 #include "engine/cql/internal/select_where.h"
+#include "engine/cql/sasi_options.h"
 
 namespace cellfs {
 namespace {
@@ -212,11 +213,11 @@ Status PlanSelect(const TableDef& table, const SelectStatement& select, SelectPl
   if (!ordering.empty()) {
     CELLFS_RETURN_IF_ERROR(PlanOrdering(table, ordering, select, where, &plan->reversed));
   }
-  // checkNeedsFiltering: a range of partitions narrowed by clustering
-  // columns, unless an index answers the clustering restriction.
-  if (!select.allow_filtering && where.key_range() && where.has_clustering_restrictions() &&
-      !(where.uses_index() && where.others_empty())) {
-    return Invalid(std::string(kRequiresAllowFiltering));
+  // checkNeedsFiltering: a range of partitions, or a read through an index,
+  // that checks more than one restriction row by row.
+  if (!select.allow_filtering && (where.key_range() || where.uses_index()) &&
+      where.needs_filtering()) {
+    return where.RequiresAllowFiltering();
   }
   if (select.per_partition_limit) {
     CELLFS_RETURN_IF_ERROR(
@@ -250,20 +251,19 @@ bool IndexAnswersRanges(const IndexDef& index, const CqlType& type) {
       // are "literal", with equality only.
       return !text && !composite && kind != TypeKind::kBoolean && kind != TypeKind::kUuid;
     case IndexFamily::kSasi: {
-      // Literal (the is_literal option, else text and ascii) and CONTAINS
-      // mode answer no ranges.
-      bool literal = text;
-      for (const auto& [name, value] : index.options) {
-        std::string v = value;
-        std::transform(v.begin(), v.end(), v.begin(),
-                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        if (name == "is_literal") literal = v == "true";
-        if (name == "mode" && v == "contains") return false;
-      }
-      return !literal && !composite;
+      // Literal columns and CONTAINS mode answer no ranges.
+      const SasiOptions options = ReadSasiOptions(index);
+      return !SasiIsLiteral(options, type) && !composite &&
+             options.mode != SasiOptions::Mode::kContains;
     }
   }
   return false;
+}
+
+bool IndexAnswersLike(const IndexDef& index, const CqlType& type) {
+  return index.target == IndexTargetKind::kSimple &&
+         IndexFamilyOf(index.custom_class) == IndexFamily::kSasi &&
+         SasiIsLiteral(ReadSasiOptions(index), type);
 }
 
 }  // namespace cellfs

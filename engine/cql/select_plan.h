@@ -69,8 +69,9 @@ struct RowFilter {
 // column of a non-text type (IndexAnswersRanges).
 struct IndexQuery {
   size_t index = 0;    // position in TableDef::indexes
-  CqlTerm value;       // not for a slice
+  CqlTerm value;       // not for a slice; a LIKE's pattern
   bool slice = false;  // the bounds are the filters' on the column
+  bool like = false;   // `value` is a LIKE pattern
 };
 
 // Whether `index` answers a slice of values of `type` (a column's, for a
@@ -80,6 +81,12 @@ struct IndexQuery {
 // except on literal columns (the is_literal option, else text and ascii)
 // and in CONTAINS mode. A plain index answers equality only.
 bool IndexAnswersRanges(const IndexDef& index, const CqlType& type);
+
+// Whether `index` answers LIKE on a column of `type` (SASIIndex's
+// supportsExpression(LIKE)): a SASI index, on the whole value, of a
+// literal column (the is_literal option, else text and ascii). Which LIKE
+// forms it answers depends on its mode (LikeModeSupports).
+bool IndexAnswersLike(const IndexDef& index, const CqlType& type);
 
 struct SelectPlan {
   enum class Partitions {

@@ -12,6 +12,7 @@
 #include "engine/cql/key_codec.h"
 #include "engine/store/token.h"
 #include "fs/cql/dml_writer.h"
+#include "fs/cql/select_like.h"
 #include "fs/formats/indexed_partitions.h"
 #include "fs/formats/row_json.h"
 
@@ -278,6 +279,7 @@ Status TypeToken(const TableSchema& table, const TermBound& bound, std::optional
 }
 
 Status BuildFilter(const TableSchema& table, const RowFilter& filter, TypedFilter* out) {
+  if (filter.op == SelectRelation::Op::kLike) return BuildLikeFilter(table, filter, out);
   out->columns = filter.columns;
   out->op = filter.op;
   using Op = SelectRelation::Op;
@@ -482,15 +484,19 @@ Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, Select
     query->index = plan.index->index;
     query->index_bounds = std::move(bounds);
   } else if (plan.index) {
-    // The indexed restriction is among the filters, typed: its value is the lookup's.
+    // The indexed restriction is among the filters, typed: its value (a
+    // LIKE's term) is the lookup's.
+    using Op = SelectRelation::Op;
     const std::string& column = t.def.indexes[plan.index->index].column;
     for (const TypedFilter& filter : query->filters) {
       if (filter.columns.size() != 1 || t.column(filter.columns[0]).name != column ||
-          filter.values.size() != 1 || filter.op == SelectRelation::Op::kIn) {
+          filter.values.size() != 1 || filter.op == Op::kIn ||
+          (filter.op == Op::kLike) != plan.index->like) {
         continue;
       }
       query->index = plan.index->index;
-      query->index_bounds = IndexBounds::Equal(filter.values[0]);
+      query->index_bounds =
+          plan.index->like ? LikeIndexBounds(filter) : IndexBounds::Equal(filter.values[0]);
       break;
     }
   }

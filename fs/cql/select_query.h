@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/cql/like_pattern.h"
 #include "engine/cql/select_plan.h"
 #include "engine/cql/table_schema.h"
 #include "engine/status.h"
@@ -55,6 +56,8 @@ struct TypedFilter {
   // one entry per listed value, flattened (columns.size() values each).
   std::vector<std::string> values;
   TypePtr compared_type;  // kContains: the element (or map value) type; kContainsKey: the key type
+  // kLike: the pattern's form; values[0] is its term (select_like.h).
+  LikePattern::Kind like_kind = LikePattern::Kind::kMatches;
 };
 
 struct SelectQuery {

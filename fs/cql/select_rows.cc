@@ -225,6 +225,10 @@ bool SelectRowReader::Keep(const std::vector<std::string>& clustering,
       if (!value) return false;  // a null never matches
       values.push_back(*value);
     }
+    if (filter.op == Op::kLike) {
+      if (!LikeMatches(LikePattern{filter.like_kind, filter.values[0]}, values[0])) return false;
+      continue;
+    }
     if (filter.op == Op::kContains || filter.op == Op::kContainsKey) {
       const CqlType& type = *table.column(filter.columns[0]).type;
       const bool is_map = type.kind() == TypeKind::kMap;

@@ -58,6 +58,7 @@ bool OrderSatisfies(SelectRelation::Op op, int order) {
       return order >= 0;
     case Op::kContains:
     case Op::kContainsKey:
+    case Op::kLike:
       break;
   }
   return false;

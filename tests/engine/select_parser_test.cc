@@ -65,11 +65,11 @@ TEST_CASE("WHERE keeps every relation form with its values as written", "[parser
   auto select = ParseAs<SelectStatement>(
       "SELECT * FROM t WHERE a = 1 AND b < 2 AND b <= 3 AND c > 'x' AND c >= 4 AND d != 5 "
       "AND e IN (1, 2) AND f IN () AND (c1, c2) > (1, 2) AND (c1, c2) IN ((1, 2), (3, 4)) "
-      "AND token(a, b) > -5 AND l CONTAINS 1 AND m CONTAINS KEY 'k'");
+      "AND token(a, b) > -5 AND l CONTAINS 1 AND m CONTAINS KEY 'k' AND n LIKE 'ab%'");
   const auto& w = select.where;
-  REQUIRE(w.size() == 13);
-  const Op ops[] = {Op::kEq, Op::kLt, Op::kLe, Op::kGt, Op::kGe,       Op::kNe,         Op::kIn,
-                    Op::kIn, Op::kGt, Op::kIn, Op::kGt, Op::kContains, Op::kContainsKey};
+  REQUIRE(w.size() == 14);
+  const Op ops[] = {Op::kEq, Op::kLt, Op::kLe, Op::kGt, Op::kGe,       Op::kNe,          Op::kIn,
+                    Op::kIn, Op::kGt, Op::kIn, Op::kGt, Op::kContains, Op::kContainsKey, Op::kLike};
   for (size_t i = 0; i < w.size(); ++i) {
     INFO(i);
     CHECK(w[i].op == ops[i]);
@@ -88,6 +88,7 @@ TEST_CASE("WHERE keeps every relation form with its values as written", "[parser
   CHECK((w[9].in_list[0].text == "(1, 2)" && w[9].in_list[1].text == "(3, 4)"));
   CHECK((w[10].target == Target::kToken && w[10].columns == std::vector<std::string>{"a", "b"}));
   CHECK(w[10].value.text == "-5");
+  CHECK(w[13].value.text == "'ab%'");
   CHECK(w[12].value.text == "'k'");
   CHECK(w[1].position.column == 33);
 }
@@ -130,8 +131,11 @@ TEST_CASE("malformed SELECTs are syntax errors at the offending token", "[parser
       {"SELECT count(*, FROM t", "line 1:15: expected ')', found ','"},
       {"SELECT cast(v text) FROM t", "line 1:15: expected AS, found 'text'"},
       {"SELECT * FROM t WHERE", "line 1:22: expected column name, found end of input"},
-      {"SELECT * FROM t WHERE a LIKE 'x'",
-       "line 1:25: expected '=', '<', '<=', '>', '>=', '!=', IN or CONTAINS, found 'like'"},
+      {"SELECT * FROM t WHERE a 'x'",
+       "line 1:25: expected '=', '<', '<=', '>', '>=', '!=', IN, CONTAINS or LIKE, found string "
+       "'x'"},
+      {"SELECT * FROM t WHERE (a, b) LIKE 'x'",
+       "line 1:30: expected '=', '<', '<=', '>', '>=', '!=' or IN, found 'like'"},
       {"SELECT * FROM t WHERE token(a) IN (1)",
        "line 1:32: expected '=', '<', '<=', '>', '>=' or '!=', found reserved keyword 'in'"},
       {"SELECT * FROM t WHERE (a, b) CONTAINS 1",

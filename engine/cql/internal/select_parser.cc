@@ -186,9 +186,11 @@ Status DdlParser::ParseRelationOperator(SelectRelation* out) {
     return ExpectPunct(')');
   } else if (single && TakeKeyword("contains")) {
     out->op = TakeKeyword("key") ? Op::kContainsKey : Op::kContains;
+  } else if (single && TakeKeyword("like")) {
+    out->op = Op::kLike;
   } else {
     return Expected(token    ? "'=', '<', '<=', '>', '>=' or '!='"
-                    : single ? "'=', '<', '<=', '>', '>=', '!=', IN or CONTAINS"
+                    : single ? "'=', '<', '<=', '>', '>=', '!=', IN, CONTAINS or LIKE"
                              : "'=', '<', '<=', '>', '>=', '!=' or IN");
   }
   return ParseTermText(&out->value);

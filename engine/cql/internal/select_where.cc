@@ -67,6 +67,9 @@ SelectWhere::Restriction ToRestriction(const SelectRelation& relation,
     case Op::kNe:
       r.kind = Kind::kContains;
       break;
+    case Op::kLike:
+      r.kind = Kind::kLike;
+      break;
   }
   r.parts.push_back(
       RowFilter{std::move(columns), relation.op, relation.value, relation.in_list, r.multi_column});
@@ -81,6 +84,14 @@ bool Overlaps(const SelectWhere::Restriction& a, const SelectWhere::Restriction&
 }
 
 }  // namespace
+
+std::string UnsupportedIndexRestriction(const std::vector<std::string>& columns) {
+  const std::string tail =
+      " not support the operators specified in the query. If you want to execute this query "
+      "despite the performance unpredictability, use ALLOW FILTERING";
+  if (columns.size() == 1) return "Column '" + columns[0] + "' has an index but does" + tail;
+  return "Columns [" + Join(columns) + "] have indexes but do" + tail;
+}
 
 Status UndefinedColumn(const TableDef& table, const std::string& name) {
   return Invalid("Undefined column name " + QuoteIdentifier(name) + " in table " +
@@ -109,6 +120,7 @@ Status SelectWhere::Add(const SelectRelation& relation) {
   }
   const ColumnDef& def = table_.columns[columns[0]];
   CELLFS_RETURN_IF_ERROR(CheckColumnType(relation, def));
+  if (relation.op == Op::kLike) CELLFS_RETURN_IF_ERROR(CheckLikeIndexed(relation, columns[0]));
   Restriction added = ToRestriction(relation, std::move(columns));
   if (def.kind == ColumnKind::kClustering) return AddClustering(std::move(added));
   if (def.kind == ColumnKind::kPartitionKey) {
@@ -189,6 +201,19 @@ Status SelectWhere::CheckColumnType(const SelectRelation& relation, const Column
   return Status::Ok();
 }
 
+Status SelectWhere::CheckLikeIndexed(const SelectRelation& relation, size_t column) const {
+  bool indexed = false;
+  for (const IndexDef& index : table_.indexes) {
+    if (index.column != Name(column)) continue;
+    if (IndexAnswersLike(index, *table_.columns[column].type)) return Status::Ok();
+    indexed = true;
+  }
+  if (indexed)
+    return Invalid("Index on column " + Name(column) + " does not support LIKE restrictions.");
+  return Invalid("LIKE restriction is only supported on properly indexed columns. " +
+                 RelationText(relation) + " is not valid.");
+}
+
 // The existing restriction's kind decides, as in Cassandra's doMergeWith.
 Status SelectWhere::Merge(Restriction* existing, Restriction added) const {
   std::vector<std::string> common;
@@ -204,6 +229,9 @@ Status SelectWhere::Merge(Restriction* existing, Restriction added) const {
                      " cannot be restricted by more than one relation if it includes an Equal");
     case Kind::kIn:
       return Invalid(names + " cannot be restricted by more than one relation if it includes a IN");
+    case Kind::kLike:
+      return Invalid(names +
+                     " cannot be restricted by more than one relation if it includes a LIKE");
     case Kind::kContains:
       if (added.kind != Kind::kContains) {
         return Invalid("Collection column " + names +

@@ -23,6 +23,12 @@ inline constexpr std::string_view kRequiresAllowFiltering =
     "unpredictable performance. If you want to execute this query despite the performance "
     "unpredictability, use ALLOW FILTERING";
 
+// Cassandra 5.0's refusal of a restriction that needs filtering when the
+// restricted column has an index that does not answer it
+// (HAS_UNSUPPORTED_INDEX_RESTRICTION_MESSAGE_SINGLE / _MULTI, naming the
+// columns in table order).
+std::string UnsupportedIndexRestriction(const std::vector<std::string>& columns);
+
 // Cassandra 5.0's words for a name `table` lacks, as the data statements
 // word it (4.x ends after the name): "Undefined column name x in table ks.t".
 Status UndefinedColumn(const TableDef& table, const std::string& name);
@@ -53,8 +59,16 @@ class SelectWhere {
   // Whether an index answers a restriction (Cassandra's
   // usesSecondaryIndexing), whatever the partitions read. After Finish.
   bool uses_index() const { return uses_index_; }
-  // Whether no static or regular column is restricted.
-  bool others_empty() const { return others_.empty(); }
+  // StatementRestrictions.needFiltering, after Finish: the restrictions
+  // the read checks row by row (the partition key's when it needs
+  // filtering, the clustering columns' when they do or an index is used,
+  // every other column's) are more than one, or none though clustering
+  // columns are restricted, or include several CONTAINS.
+  bool needs_filtering() const;
+  // The refusal for a query that needs filtering without ALLOW FILTERING:
+  // Cassandra 5.0 names the restricted columns that have an index not
+  // answering their restriction, else kRequiresAllowFiltering.
+  Status RequiresAllowFiltering() const;
   bool others_all_static() const;
   // Whether clustering position `position` is restricted by an =.
   bool IsClusteringRestrictedByEq(size_t position) const;
@@ -62,7 +76,8 @@ class SelectWhere {
   // One merged restriction: the relations on one column (or, for a tuple,
   // on a run of clustering columns), in Cassandra's terms.
   struct Restriction {
-    enum class Kind { kEq, kIn, kSlice, kContains };
+    // kContains: CONTAINS, CONTAINS KEY (and != before it is refused).
+    enum class Kind { kEq, kIn, kSlice, kContains, kLike };
     Kind kind = Kind::kEq;
     std::vector<size_t> columns;  // indexes in table.columns, ascending
     bool multi_column = false;
@@ -70,12 +85,19 @@ class SelectWhere {
     std::optional<TermBound> start;
     std::optional<TermBound> end;
     std::vector<RowFilter> parts;  // the relations merged, as filters
+    bool stepped = false;          // FinishClustering made it a clustering step
   };
 
  private:
   Status AddToken(const SelectRelation& relation, std::vector<size_t> columns);
   Status CheckTuple(const SelectRelation& relation, const std::vector<size_t>& columns) const;
   Status CheckColumnType(const SelectRelation& relation, const ColumnDef& def) const;
+  // A LIKE needs an index that answers it (a SASI index on a literal
+  // column): "LIKE restriction is only supported on properly indexed
+  // columns. v LIKE 'a%' is not valid.", or with another index on the
+  // column, Cassandra 5.0's "Index on column v does not support LIKE
+  // restrictions.".
+  Status CheckLikeIndexed(const SelectRelation& relation, size_t column) const;
   Status Merge(Restriction* existing, Restriction added) const;
   Status CheckClusteringOrder(const Restriction& added) const;
   Status AddClustering(Restriction added);
@@ -85,16 +107,19 @@ class SelectWhere {
   // The first restriction on a static or regular column that an index of
   // the table answers (SelectPlan::index).
   std::optional<IndexQuery> ChooseIndex() const;
-  // An index answering the one restriction on a clustering column of a
-  // query over every partition (`WHERE ck = v`: an equality with a plain
-  // or FULL index, a slice with SASI or SAI), if any.
+  // The first clustering restriction an index answers, if any.
   std::optional<IndexQuery> ChooseClusteringIndex() const;
-  // An index answering the one restricted component of a partial partition
-  // key when nothing else is restricted, if any.
-  std::optional<IndexQuery> ChoosePartitionKeyIndex(size_t restricted) const;
+  // The first restricted partition key component an index answers, if any.
+  std::optional<IndexQuery> ChoosePartitionKeyIndex() const;
+  // StatementRestrictions' hasQueriableIndex: some restriction, of any
+  // column, is answered by an index.
+  bool HasQueriableIndex() const;
   // An index answering restriction `r` of one column: an equality with a
-  // plain or FULL index, a slice with SASI or SAI (IndexAnswersRanges).
+  // plain or FULL index, a slice with SASI or SAI (IndexAnswersRanges), a
+  // LIKE with a SASI index on a literal column (IndexAnswersLike).
   std::optional<IndexQuery> IndexFor(const Restriction& r) const;
+  // The number of columns `restrictions` restrict (RestrictionSet.size).
+  static size_t ColumnCount(const std::vector<Restriction>& restrictions);
   size_t Position(size_t column) const {
     return static_cast<size_t>(table_.columns[column].position);
   }
@@ -108,6 +133,8 @@ class SelectWhere {
   std::vector<Restriction> others_;      // static and regular columns, in written order
   bool key_range_ = false;
   bool uses_index_ = false;
+  bool queriable_ = false;     // HasQueriableIndex, set by Finish
+  size_t filter_columns_ = 0;  // columns of the restrictions checked row by row
 };
 
 }  // namespace cellfs

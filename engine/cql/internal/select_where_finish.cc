@@ -17,42 +17,45 @@ Status Invalid(std::string message) { return Status::InvalidArgument(std::move(m
 
 Status SelectWhere::Finish(bool selects_only_statics, SelectPlan* plan) {
   plan->allow_filtering = allow_filtering_;
+  queriable_ = HasQueriableIndex();
   CELLFS_RETURN_IF_ERROR(FinishPartitions(plan));
   if (selects_only_statics && !clustering_.empty()) {
     return Invalid("Cannot restrict clustering columns when selecting only static columns");
   }
   CELLFS_RETURN_IF_ERROR(FinishClustering(plan));
   if (!others_.empty()) {
-    std::optional<IndexQuery> index = ChooseIndex();
-    // StatementRestrictions: an index answers one restriction; any other
-    // restriction beside it (or a second CONTAINS) is filtering. A slice's
-    // two bounds are one restriction.
-    const bool more =
-        others_.size() > 1 || (others_[0].kind != Kind::kSlice && others_[0].parts.size() > 1);
-    if (!allow_filtering_ && (!index || more)) {
-      return Invalid(std::string(kRequiresAllowFiltering));
-    }
-    uses_index_ = index.has_value();
-    // StatementRestrictions.validateSecondaryIndexSelections.
-    const bool clustering_in = std::any_of(clustering_.begin(), clustering_.end(),
-                                           [](const auto& r) { return r.kind == Kind::kIn; });
-    if (uses_index_ && (has_partition_key_in() || clustering_in)) {
-      return Invalid(
-          "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
-    }
-    if (index && plan->partitions == SelectPlan::Partitions::kAll) plan->index = std::move(index);
-  }
-  if (others_.empty() && key_range_ && plan->partitions == SelectPlan::Partitions::kAll) {
-    if (std::optional<IndexQuery> index = ChooseClusteringIndex()) {
-      // An index on the one restricted clustering column answers it across
-      // partitions (Cassandra's clustering restriction turned index
-      // expression). The restriction stays a clustering step and also
-      // becomes a filter, whose typed value the lookup takes.
+    // With an index answering some restriction, the others are checked row
+    // by row; whether that needs ALLOW FILTERING is needs_filtering's.
+    if (queriable_) {
       uses_index_ = true;
-      plan->index = std::move(index);
-      const Restriction& r = clustering_.front();
-      plan->filters.insert(plan->filters.end(), r.parts.begin(), r.parts.end());
+    } else if (!allow_filtering_) {
+      return RequiresAllowFiltering();
     }
+    filter_columns_ += ColumnCount(others_);
+  }
+  // StatementRestrictions.validateSecondaryIndexSelections.
+  const bool clustering_in = std::any_of(clustering_.begin(), clustering_.end(),
+                                         [](const auto& r) { return r.kind == Kind::kIn; });
+  if (uses_index_ && (has_partition_key_in() || clustering_in)) {
+    return Invalid(
+        "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
+  }
+  if (uses_index_ && plan->partitions == SelectPlan::Partitions::kAll) {
+    // The read visits the partitions one index names: a static or regular
+    // column's first, else a clustering column's, else a partition key
+    // component's. Its restriction is among the filters (a clustering
+    // step is added to them), so every row is checked against all.
+    plan->index = ChooseIndex();
+    if (!plan->index) {
+      for (const Restriction& r : clustering_) {
+        if (std::optional<IndexQuery> index = IndexFor(r)) {
+          plan->index = std::move(index);
+          if (r.stepped) plan->filters.insert(plan->filters.end(), r.parts.begin(), r.parts.end());
+          break;
+        }
+      }
+    }
+    if (!plan->index) plan->index = ChoosePartitionKeyIndex();
   }
   for (const Restriction& r : others_) {
     plan->filters.insert(plan->filters.end(), r.parts.begin(), r.parts.end());
@@ -60,35 +63,101 @@ Status SelectWhere::Finish(bool selects_only_statics, SelectPlan* plan) {
   return Status::Ok();
 }
 
-std::optional<IndexQuery> SelectWhere::ChoosePartitionKeyIndex(size_t restricted) const {
-  if (restricted != 1 || token_ || !others_.empty() || !clustering_.empty()) return std::nullopt;
+bool SelectWhere::needs_filtering() const {
+  size_t contains = 0;
+  for (const Restriction& r : others_) {
+    if (r.kind == Kind::kContains) contains += r.parts.size();
+  }
+  return filter_columns_ > 1 || (filter_columns_ == 0 && !clustering_.empty()) ||
+         (filter_columns_ != 0 && contains > 1);
+}
+
+Status SelectWhere::RequiresAllowFiltering() const {
+  std::vector<std::string> unsupported;
+  auto collect = [&](const Restriction& r) {
+    if (IndexFor(r)) return;
+    for (size_t column : r.columns) {
+      const bool indexed =
+          std::any_of(table_.indexes.begin(), table_.indexes.end(),
+                      [&](const IndexDef& index) { return index.column == Name(column); });
+      if (indexed &&
+          std::find(unsupported.begin(), unsupported.end(), Name(column)) == unsupported.end()) {
+        unsupported.push_back(Name(column));
+      }
+    }
+  };
+  std::for_each(clustering_.begin(), clustering_.end(), collect);
+  std::for_each(others_.begin(), others_.end(), collect);
+  if (unsupported.empty()) return Invalid(std::string(kRequiresAllowFiltering));
+  return Invalid(UnsupportedIndexRestriction(unsupported));
+}
+
+size_t SelectWhere::ColumnCount(const std::vector<Restriction>& restrictions) {
+  size_t count = 0;
+  for (const Restriction& r : restrictions) count += r.columns.size();
+  return count;
+}
+
+bool SelectWhere::HasQueriableIndex() const {
   for (const auto& r : partition_) {
-    if (r) return IndexFor(*r);
+    if (r && IndexFor(*r)) return true;
+  }
+  for (const Restriction& r : clustering_) {
+    if (IndexFor(r)) return true;
+  }
+  return ChooseIndex().has_value();
+}
+
+std::optional<IndexQuery> SelectWhere::ChoosePartitionKeyIndex() const {
+  for (const auto& r : partition_) {
+    if (!r) continue;
+    if (std::optional<IndexQuery> index = IndexFor(*r)) return index;
   }
   return std::nullopt;
 }
 
 std::optional<IndexQuery> SelectWhere::IndexFor(const Restriction& r) const {
-  if (r.columns.size() != 1 || r.multi_column || (r.kind != Kind::kEq && r.kind != Kind::kSlice)) {
+  if (r.columns.size() != 1 || r.multi_column || r.kind == Kind::kIn || r.parts.empty()) {
     return std::nullopt;
   }
+  const CqlType& type = *table_.columns[r.columns[0]].type;
+  const RowFilter& first = r.parts[0];
   for (size_t i = 0; i < table_.indexes.size(); ++i) {
     const IndexDef& index = table_.indexes[i];
     if (index.column != Name(r.columns[0])) continue;
-    if (index.target != IndexTargetKind::kSimple && index.target != IndexTargetKind::kFull) {
-      continue;
-    }
-    if (r.kind == Kind::kEq) return IndexQuery{i, r.values[0]};
-    if (IndexAnswersRanges(index, *table_.columns[r.columns[0]].type)) {
-      return IndexQuery{i, CqlTerm{}, true};
+    const bool whole =
+        index.target == IndexTargetKind::kSimple || index.target == IndexTargetKind::kFull;
+    switch (r.kind) {
+      case Kind::kEq:
+        if (whole) return IndexQuery{i, r.values[0]};
+        break;
+      case Kind::kSlice:
+        if (IndexAnswersRanges(index, type)) return IndexQuery{i, CqlTerm{}, true};
+        break;
+      case Kind::kLike:
+        if (IndexAnswersLike(index, type)) return IndexQuery{i, first.value, false, true};
+        break;
+      case Kind::kContains:
+        // An index answers the first CONTAINS (KEY); the others filter.
+        if ((first.op == SelectRelation::Op::kContains &&
+             index.target == IndexTargetKind::kValues) ||
+            (first.op == SelectRelation::Op::kContainsKey &&
+             index.target == IndexTargetKind::kKeys)) {
+          return IndexQuery{i, first.value};
+        }
+        break;
+      case Kind::kIn:
+        break;
     }
   }
   return std::nullopt;
 }
 
 std::optional<IndexQuery> SelectWhere::ChooseClusteringIndex() const {
-  if (clustering_.size() != 1) return std::nullopt;
-  return IndexFor(clustering_.front());
+  for (const Restriction& r : clustering_) {
+    if (std::optional<IndexQuery> index = IndexFor(r)) return index;
+  }
+  return std::nullopt;
 }
 
 Status SelectWhere::FinishPartitions(SelectPlan* plan) {
@@ -112,18 +181,19 @@ Status SelectWhere::FinishPartitions(SelectPlan* plan) {
   if (restricted == 0 || filtering) {
     key_range_ = true;
     plan->partitions = token_ ? SelectPlan::Partitions::kTokenRange : SelectPlan::Partitions::kAll;
+    // No partition key (nor token) relation: any index answering a
+    // restriction is used.
+    if (restricted == 0 && !token_) uses_index_ = queriable_;
     if (!filtering) return Status::Ok();
-    if (std::optional<IndexQuery> index = ChoosePartitionKeyIndex(restricted)) {
-      // The one restricted component of the partition key, answered by its
-      // index (StatementRestrictions' "has queriable index").
+    if (queriable_) {
       uses_index_ = true;
-      plan->index = std::move(index);
     } else if (!allow_filtering_) {
       return Invalid(std::string(kRequiresAllowFiltering));
     }
     if (has_partition_key_in()) {
       return Invalid("IN restrictions are not supported when the query involves filtering");
     }
+    filter_columns_ += restricted;
     for (const auto& r : partition_) {
       if (r) plan->filters.insert(plan->filters.end(), r->parts.begin(), r->parts.end());
     }
@@ -146,19 +216,7 @@ Status SelectWhere::FinishPartitions(SelectPlan* plan) {
 
 std::optional<IndexQuery> SelectWhere::ChooseIndex() const {
   for (const Restriction& r : others_) {
-    if (r.columns.size() != 1 || r.parts.empty()) continue;
-    if (std::optional<IndexQuery> whole = IndexFor(r)) return whole;
-    if (r.kind != Kind::kContains) continue;
-    const RowFilter& first = r.parts[0];
-    for (size_t i = 0; i < table_.indexes.size(); ++i) {
-      const IndexDef& index = table_.indexes[i];
-      if (index.column != Name(r.columns[0])) continue;
-      if ((first.op == SelectRelation::Op::kContains && index.target == IndexTargetKind::kValues) ||
-          (first.op == SelectRelation::Op::kContainsKey &&
-           index.target == IndexTargetKind::kKeys)) {
-        return IndexQuery{i, first.value};
-      }
-    }
+    if (std::optional<IndexQuery> index = IndexFor(r)) return index;
   }
   return std::nullopt;
 }
@@ -166,7 +224,9 @@ std::optional<IndexQuery> SelectWhere::ChooseIndex() const {
 bool SelectWhere::ClusteringNeedsFiltering() const {
   size_t position = 0;
   for (const Restriction& r : clustering_) {
-    if (r.kind == Kind::kContains || Position(r.columns[0]) != position) return true;
+    if (r.kind == Kind::kContains || r.kind == Kind::kLike || Position(r.columns[0]) != position) {
+      return true;
+    }
     if (r.kind != Kind::kSlice) position = Position(r.columns.back()) + 1;
   }
   return false;
@@ -175,16 +235,18 @@ bool SelectWhere::ClusteringNeedsFiltering() const {
 Status SelectWhere::FinishClustering(SelectPlan* plan) {
   const bool contains = std::any_of(clustering_.begin(), clustering_.end(),
                                     [](const auto& r) { return r.kind == Kind::kContains; });
-  if (contains && !allow_filtering_) {
+  if (contains && !queriable_ && !allow_filtering_) {
     return Invalid(
         "Clustering columns can only be restricted with CONTAINS with a secondary index or "
         "filtering");
   }
-  // A clustering column restricted out of order is answered by its index
-  // when it has one (Cassandra's queriable index): no preceding-column
-  // refusal then.
-  const bool indexed = others_.empty() && ChooseClusteringIndex().has_value();
-  if (!allow_filtering_ && !indexed && ClusteringNeedsFiltering()) {
+  // Clustering restrictions the read cannot narrow by are checked row by
+  // row: through an index when any restriction has one (Cassandra's
+  // queriable index; then no preceding-column refusal), else by filtering.
+  const bool needs = ClusteringNeedsFiltering();
+  if (needs && queriable_) {
+    uses_index_ = true;
+  } else if (needs && !allow_filtering_) {
     std::vector<size_t> restricted;
     for (const Restriction& r : clustering_) {
       restricted.insert(restricted.end(), r.columns.begin(), r.columns.end());
@@ -199,10 +261,14 @@ Status SelectWhere::FinishClustering(SelectPlan* plan) {
       }
     }
   }
+  // Covers indexes on the first clustering column, among others.
+  if (key_range_ && ChooseClusteringIndex()) uses_index_ = true;
+  if (uses_index_ || needs) filter_columns_ += ColumnCount(clustering_);
   size_t position = 0;
   bool sliced = false;
-  for (const Restriction& r : clustering_) {
-    if (sliced || r.kind == Kind::kContains || Position(r.columns[0]) != position) {
+  for (Restriction& r : clustering_) {
+    if (sliced || r.kind == Kind::kContains || r.kind == Kind::kLike ||
+        Position(r.columns[0]) != position) {
       plan->filters.insert(plan->filters.end(), r.parts.begin(), r.parts.end());
       continue;
     }
@@ -217,6 +283,7 @@ Status SelectWhere::FinishClustering(SelectPlan* plan) {
     step.start = r.start;
     step.end = r.end;
     plan->clustering.push_back(std::move(step));
+    r.stepped = true;
     sliced = r.kind == Kind::kSlice;
     position = Position(r.columns.back()) + 1;
   }

@@ -1,0 +1,66 @@
+// SasiOptions: IndexMode.getMode's reading of a SASI index's options.
+#include "engine/cql/sasi_options.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace cellfs {
+namespace {
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+// Java's Boolean.parseBoolean: "true" in any case, anything else false.
+bool ParseBoolean(const std::string& value) { return Lower(value) == "true"; }
+
+bool EndsWith(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+SasiOptions ReadSasiOptions(const IndexDef& index) {
+  SasiOptions out;
+  bool analyzed_given = false;
+  bool analyzed = false;
+  for (const auto& [name, value] : index.options) {
+    if (name == "mode") {
+      const std::string mode = Lower(value);
+      out.mode = mode == "contains" ? SasiOptions::Mode::kContains
+                 : mode == "sparse" ? SasiOptions::Mode::kSparse
+                                    : SasiOptions::Mode::kPrefix;
+    } else if (name == "is_literal") {
+      out.literal_given = true;
+      out.literal = ParseBoolean(value);
+    } else if (name == "analyzed") {
+      analyzed_given = true;
+      analyzed = ParseBoolean(value);
+    } else if (name == "analyzer_class") {
+      out.analyzer_class = value;
+    } else if (name == "case_sensitive") {
+      out.case_sensitive = ParseBoolean(value);
+    } else if (name == "normalize_lowercase") {
+      out.normalize_lowercase = ParseBoolean(value);
+    } else if (name == "normalize_uppercase") {
+      out.normalize_uppercase = ParseBoolean(value);
+    }
+  }
+  out.analyzed = !out.analyzer_class.empty() ? (!analyzed_given || analyzed) : analyzed;
+  return out;
+}
+
+bool SasiIsLiteral(const SasiOptions& options, const CqlType& type) {
+  if (options.literal_given) return options.literal;
+  return type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii;
+}
+
+bool SasiAnalyzesWithoutTokens(const SasiOptions& options, const CqlType& type) {
+  const bool text = type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii;
+  return options.analyzed && text && EndsWith(options.analyzer_class, "NonTokenizingAnalyzer");
+}
+
+}  // namespace cellfs

@@ -1,0 +1,172 @@
+// PlanSelect with secondary indexes: StatementRestrictions' "queriable
+// index" rules (an index answering any restriction lifts the
+// preceding-column refusal; what is then checked row by row decides
+// whether ALLOW FILTERING is needed) and LIKE, with Cassandra's words.
+#include <catch2/catch.hpp>
+
+#include "engine/cql/catalog.h"
+#include "engine/cql/select_plan.h"
+#include "tests/engine/cql_parse_support.h"
+#include "tests/engine/schema_script.h"
+
+namespace cellfs {
+namespace {
+
+constexpr const char* kSchema =
+    "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\n"
+    // name: SASI PREFIX; bio: SASI CONTAINS; tag: plain; code: SAI; n: SASI on an int;
+    // raw: SASI with is_literal false; note: no index.
+    "CREATE TABLE ks.u (k int, a int, b int, name text, bio text, tag text, code text, n int,\n"
+    "  raw text, note text, PRIMARY KEY (k, a, b));\n"
+    "CREATE CUSTOM INDEX name_idx ON ks.u (name) USING "
+    "'org.apache.cassandra.index.sasi.SASIIndex';\n"
+    "CREATE CUSTOM INDEX bio_idx ON ks.u (bio) USING 'org.apache.cassandra.index.sasi.SASIIndex'\n"
+    "  WITH OPTIONS = {'mode': 'CONTAINS'};\n"
+    "CREATE INDEX tag_idx ON ks.u (tag);\n"
+    "CREATE CUSTOM INDEX code_idx ON ks.u (code) USING 'StorageAttachedIndex';\n"
+    "CREATE CUSTOM INDEX n_idx ON ks.u (n) USING 'org.apache.cassandra.index.sasi.SASIIndex';\n"
+    "CREATE CUSTOM INDEX raw_idx ON ks.u (raw) USING 'org.apache.cassandra.index.sasi.SASIIndex'\n"
+    "  WITH OPTIONS = {'is_literal': 'FALSE'};\n"
+    "CREATE INDEX b_idx ON ks.u (b);\n"
+    "CREATE TABLE ks.plain (k int, a int, b int, v int, PRIMARY KEY (k, a, b));\n";
+
+constexpr const char* kFiltering =
+    "Cannot execute this query as it might involve data filtering and thus may have "
+    "unpredictable performance. If you want to execute this query despite the performance "
+    "unpredictability, use ALLOW FILTERING";
+
+const Catalog& Schema() {
+  static const Catalog* catalog = [] {
+    auto* loaded = new Catalog;
+    Status status = testing::RunScript(*loaded, kSchema);
+    INFO(status.ToString());
+    REQUIRE(status.ok());
+    return loaded;
+  }();
+  return *catalog;
+}
+
+Status Plan(const std::string& cql, SelectPlan* plan) {
+  auto select = testing::ParseAs<SelectStatement>(cql);
+  const TableDef* table = Schema().FindTable("ks", select.table);
+  REQUIRE(table != nullptr);
+  return PlanSelect(*table, select, plan);
+}
+
+std::string Refusal(const std::string& cql) {
+  SelectPlan plan;
+  Status status = Plan(cql, &plan);
+  if (status.ok()) return "accepted";
+  CHECK(status.code() == StatusCode::kInvalidArgument);
+  return status.message();
+}
+
+SelectPlan Accepted(const std::string& cql) {
+  SelectPlan plan;
+  Status status = Plan(cql, &plan);
+  INFO(cql);
+  INFO(status.ToString());
+  REQUIRE(status.ok());
+  return plan;
+}
+
+std::string IndexName(const SelectPlan& plan) {
+  if (!plan.index) return "none";
+  const TableDef* table = Schema().FindTable("ks", "u");
+  return table->indexes[plan.index->index].name;
+}
+
+TEST_CASE("LIKE needs a SASI index on a literal column, in Cassandra's words", "[select_plan]") {
+  const SelectPlan prefix = Accepted("SELECT * FROM u WHERE name LIKE 'ab%'");
+  CHECK(IndexName(prefix) == "name_idx");
+  CHECK(prefix.index->like);
+  CHECK(prefix.index->value.text == "'ab%'");
+  REQUIRE(prefix.filters.size() == 1);
+  CHECK(prefix.filters[0].op == SelectRelation::Op::kLike);
+  CHECK(IndexName(Accepted("SELECT * FROM u WHERE bio LIKE '%ab%'")) == "bio_idx");
+  // The form is checked against the index's mode once the value is bound
+  // (fs/cql/select_like.h), not here.
+  CHECK(Refusal("SELECT * FROM u WHERE name LIKE '%ab'") == "accepted");
+
+  CHECK(Refusal("SELECT * FROM u WHERE note LIKE 'ab%'") ==
+        "LIKE restriction is only supported on properly indexed columns. note LIKE 'ab%' is not "
+        "valid.");
+  CHECK(Refusal("SELECT * FROM u WHERE note LIKE 'ab%' ALLOW FILTERING") ==
+        "LIKE restriction is only supported on properly indexed columns. note LIKE 'ab%' is not "
+        "valid.");
+  CHECK(Refusal("SELECT * FROM u WHERE k = 1 AND note LIKE 'ab%'") ==
+        "LIKE restriction is only supported on properly indexed columns. note LIKE 'ab%' is not "
+        "valid.");
+  CHECK(Refusal("SELECT * FROM u WHERE k LIKE 'ab%'") ==
+        "LIKE restriction is only supported on properly indexed columns. k LIKE 'ab%' is not "
+        "valid.");
+  // Cassandra 5.0: a column whose indexes do not answer LIKE.
+  CHECK(Refusal("SELECT * FROM u WHERE tag LIKE 'ab%'") ==
+        "Index on column tag does not support LIKE restrictions.");
+  CHECK(Refusal("SELECT * FROM u WHERE code LIKE 'ab%'") ==
+        "Index on column code does not support LIKE restrictions.");
+  CHECK(Refusal("SELECT * FROM u WHERE n LIKE 'ab%'") ==
+        "Index on column n does not support LIKE restrictions.");
+  CHECK(Refusal("SELECT * FROM u WHERE raw LIKE 'ab%'") ==
+        "Index on column raw does not support LIKE restrictions.");
+
+  CHECK(Refusal("SELECT * FROM u WHERE name LIKE 'a%' AND name LIKE 'b%'") ==
+        "name cannot be restricted by more than one relation if it includes a LIKE");
+  CHECK(Refusal("SELECT * FROM u WHERE name = 'a' AND name LIKE 'b%'") ==
+        "name cannot be restricted by more than one relation if it includes an Equal");
+  CHECK(Refusal("SELECT * FROM u WHERE name > 'a' AND name LIKE 'b%' ALLOW FILTERING") ==
+        "Column \"name\" cannot be restricted by both an equality and an inequality relation");
+}
+
+TEST_CASE("a LIKE beside another restriction is filtering", "[select_plan]") {
+  CHECK(Refusal("SELECT * FROM u WHERE name LIKE 'a%' AND note = 'x'") == kFiltering);
+  CHECK(Refusal("SELECT * FROM u WHERE name LIKE 'a%' AND bio LIKE '%x%'") == kFiltering);
+  const SelectPlan both =
+      Accepted("SELECT * FROM u WHERE name LIKE 'a%' AND bio LIKE '%x%' ALLOW FILTERING");
+  CHECK(IndexName(both) == "name_idx");
+  CHECK(both.filters.size() == 2);
+  // The partition given: the index still answers (usesSecondaryIndexing),
+  // and the partition's rows are checked.
+  const SelectPlan one = Accepted("SELECT * FROM u WHERE k = 1 AND name LIKE 'a%'");
+  CHECK(one.partitions == SelectPlan::Partitions::kKeys);
+  CHECK(Refusal("SELECT * FROM u WHERE k = 1 AND name LIKE 'a%' ORDER BY a DESC") ==
+        "ORDER BY with 2ndary indexes is not supported.");
+}
+
+TEST_CASE("an index answering any restriction lifts the preceding-column refusal",
+          "[select_plan]") {
+  // b (the second clustering column) is indexed.
+  CHECK(IndexName(Accepted("SELECT * FROM u WHERE b = 2")) == "b_idx");
+  CHECK(Refusal("SELECT * FROM u WHERE b = 2 AND note = 'x'") == kFiltering);
+  CHECK(Refusal("SELECT * FROM u WHERE b = 2 AND note = 'x' ALLOW FILTERING") == "accepted");
+  // tag is indexed, b is restricted out of order beside it.
+  CHECK(Refusal("SELECT * FROM u WHERE a = 1 AND tag = 'x'") == kFiltering);
+  const SelectPlan tag = Accepted("SELECT * FROM u WHERE b = 1 AND tag = 'x' ALLOW FILTERING");
+  CHECK(IndexName(tag) == "tag_idx");
+  // Without any index the refusal stays.
+  CHECK(Refusal("SELECT * FROM plain WHERE b = 1 AND v = 2") ==
+        "PRIMARY KEY column \"b\" cannot be restricted as preceding column \"a\" is not "
+        "restricted");
+  // The partition given, the indexed restriction is the one checked.
+  CHECK(Refusal("SELECT * FROM u WHERE k = 1 AND tag = 'x'") == "accepted");
+}
+
+TEST_CASE("Cassandra 5.0 names an indexed column whose index does not answer", "[select_plan]") {
+  CHECK(Refusal("SELECT * FROM u WHERE tag > 'x'") ==
+        "Column 'tag' has an index but does not support the operators specified in the query. "
+        "If you want to execute this query despite the performance unpredictability, use "
+        "ALLOW FILTERING");
+  CHECK(Refusal("SELECT * FROM u WHERE tag > 'x' AND code > 'y'") ==
+        "Columns [tag, code] have indexes but do not support the operators specified in the "
+        "query. If you want to execute this query despite the performance unpredictability, use "
+        "ALLOW FILTERING");
+  CHECK(Refusal("SELECT * FROM u WHERE note > 'x'") == kFiltering);
+  // An out-of-order clustering column its index does not answer: the
+  // preceding-column refusal comes first.
+  CHECK(Refusal("SELECT * FROM u WHERE b > 1") ==
+        "PRIMARY KEY column \"b\" cannot be restricted as preceding column \"a\" is not "
+        "restricted");
+}
+
+}  // namespace
+}  // namespace cellfs

@@ -1,0 +1,185 @@
+// SELECT ... WHERE col LIKE 'pattern' through SASI indexes (fs/cql/select_like.h),
+// checked against an independent model of Cassandra's rules: the pattern's
+// one leading and one trailing % are wildcards (a prefix, a suffix, a
+// substring, or with neither the whole value), any other % is itself; values
+// compare byte for byte; a null never matches. Rows come as a scan gives
+// them (token order, then clustering order). Then the refusals, in
+// Cassandra's words.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fs/formats/cql_session.h"
+#include "tests/engine/engine_test_util.h"
+#include "tests/fs/printed_table.h"
+
+namespace cellfs::fs {
+namespace {
+
+using testing::ParseTable;
+using testing::Printed;
+using testing::Row;
+
+struct LikeDb {
+  testing::TestEngine db;
+  CqlSession session{db.engine.get()};
+
+  Printed Run(const std::string& query) {
+    CqlSession select(db.engine.get());
+    (void)select.Write(query);
+    return ParseTable(select.transcript());
+  }
+  void Write(const std::string& cql) {
+    (void)session.Write(cql);
+    INFO(session.transcript());
+    REQUIRE(session.transcript().find("ERROR") == std::string::npos);
+  }
+};
+
+// The model's reading of a pattern: does `value` match it?
+bool ModelMatches(const std::string& pattern, const std::string& value) {
+  const bool lead = pattern.front() == '%';
+  const bool trail = pattern.size() > 1 && pattern.back() == '%';
+  std::string term = pattern.substr(lead ? 1 : 0);
+  if (trail || (!lead && pattern.back() == '%')) term.pop_back();
+  if (lead && trail) return value.find(term) != std::string::npos;
+  if (lead) return value.size() >= term.size() && value.ends_with(term);
+  if (pattern.back() == '%') return value.starts_with(term);
+  return value == term;
+}
+
+std::string Quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+constexpr char kSchema[] =
+    "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+    "'replication_factor': 1};\n"
+    "CREATE TABLE ks.people (id int, at int, name text, bio text, PRIMARY KEY (id, at));\n"
+    "CREATE CUSTOM INDEX name_idx ON ks.people (name) "
+    "USING 'org.apache.cassandra.index.sasi.SASIIndex';\n"
+    "CREATE CUSTOM INDEX bio_idx ON ks.people (bio) "
+    "USING 'org.apache.cassandra.index.sasi.SASIIndex' WITH OPTIONS = {'mode': 'CONTAINS'};\n";
+
+TEST_CASE("LIKE through SASI indexes answers what the model does, in a scan's order",
+          "[select][like]") {
+  const std::vector<std::string> words = {
+      "ab",       "abc", "abd", "b", "ba%x", "a%", "", "x", "xab", "abab", "\xc3\xa9t\xc3\xa9",
+      "\xc3\xa9", "zz",  "a b"};
+  std::mt19937 rng(Catch::rngSeed());
+  LikeDb f;
+  f.Write(kSchema);
+  // The model: (id, at) -> {name, bio}, absent values as nullopt.
+  std::map<std::pair<int, int>, std::pair<std::optional<std::string>, std::optional<std::string>>>
+      model;
+  auto pick = [&] { return words[rng() % words.size()]; };
+  for (int step = 0; step < 400; ++step) {
+    const int id = static_cast<int>(rng() % 15);
+    const int at = static_cast<int>(rng() % 4);
+    const std::string where =
+        " WHERE id = " + std::to_string(id) + " AND at = " + std::to_string(at) + ";";
+    switch (rng() % 6) {
+      case 0:
+        f.Write("DELETE FROM ks.people" + where);
+        model.erase({id, at});
+        break;
+      case 1:
+        f.Write("DELETE name FROM ks.people" + where);
+        if (model.count({id, at})) model[{id, at}].first.reset();
+        break;
+      default: {
+        const std::string name = pick();
+        const std::string bio = pick() + pick();
+        f.Write("INSERT INTO ks.people (id, at, name, bio) VALUES (" + std::to_string(id) + ", " +
+                std::to_string(at) + ", " + Quote(name) + ", " + Quote(bio) + ");");
+        model[{id, at}] = {name, bio};
+      }
+    }
+  }
+  // The scan's order of every row: token order, then clustering order.
+  const Printed all = f.Run("SELECT id, at FROM ks.people;");
+  REQUIRE(all.error.empty());
+  REQUIRE(all.rows.size() == model.size());
+
+  std::vector<std::pair<std::string, std::string>> queries;  // column, pattern
+  for (const std::string& word : words) {
+    if (word.empty()) continue;
+    queries.push_back({"name", word + "%"});
+    queries.push_back({"name", word});
+    queries.push_back({"bio", word + "%"});
+    queries.push_back({"bio", "%" + word});
+    queries.push_back({"bio", "%" + word + "%"});
+    queries.push_back({"bio", word + word});
+  }
+  queries.push_back({"name", "ba%%"});  // a prefix: the term is "ba%"
+  queries.push_back({"bio", "%%%"});    // a substring: "%"
+  size_t matched = 0;
+  for (const auto& [column, pattern] : queries) {
+    INFO(column << " LIKE " << pattern);
+    const Printed got =
+        f.Run("SELECT id, at FROM ks.people WHERE " + column + " LIKE " + Quote(pattern) + ";");
+    REQUIRE(got.error.empty());
+    std::vector<Row> expected;
+    for (const Row& row : all.rows) {
+      const auto& cells = model.at({std::stoi(row[0]), std::stoi(row[1])});
+      const std::optional<std::string>& value = column == "name" ? cells.first : cells.second;
+      if (value && ModelMatches(pattern, *value)) expected.push_back(row);
+    }
+    CHECK(got.rows == expected);
+    matched += expected.size();
+  }
+  CHECK(matched > 100);  // the patterns do match rows
+
+  // Beside the partition key, and beside another LIKE with ALLOW FILTERING.
+  const Printed one = f.Run("SELECT id, at FROM ks.people WHERE id = 3 AND name LIKE 'a%';");
+  REQUIRE(one.error.empty());
+  for (const Row& row : one.rows) {
+    CHECK(row[0] == "3");
+    CHECK(model.at({3, std::stoi(row[1])}).first->starts_with("a"));
+  }
+  const Printed both = f.Run(
+      "SELECT id, at FROM ks.people WHERE name LIKE 'ab%' AND bio LIKE '%b%' ALLOW FILTERING;");
+  REQUIRE(both.error.empty());
+  size_t expected_both = 0;
+  for (const auto& [key, cells] : model) {
+    expected_both += cells.first && cells.first->starts_with("ab") &&
+                     cells.second->find('b') != std::string::npos;
+  }
+  CHECK(both.rows.size() == expected_both);
+}
+
+TEST_CASE("LIKE refusals are Cassandra's", "[select][like]") {
+  LikeDb f;
+  f.Write(kSchema);
+  f.Write(
+      "CREATE CUSTOM INDEX ON ks.people (at) USING 'org.apache.cassandra.index.sasi.SASIIndex';");
+  auto error = [&](const std::string& query) { return f.Run(query + ";").error; };
+  // A PREFIX-mode index answers prefixes and whole values only.
+  CHECK_THAT(
+      error("SELECT * FROM ks.people WHERE name LIKE '%ab'"),
+      Catch::Contains("name LIKE '%<term>' ab is only supported on properly indexed columns"));
+  CHECK_THAT(error("SELECT * FROM ks.people WHERE name LIKE '%ab%'"),
+             Catch::Contains("name LIKE '%<term>%' ab is only supported on properly indexed "
+                             "columns"));
+  CHECK(error("SELECT * FROM ks.people WHERE name LIKE 'ab'").empty());
+  CHECK(error("SELECT * FROM ks.people WHERE bio LIKE 'ab'").empty());
+  for (const char* empty : {"''", "'%'", "'%%'"}) {
+    CHECK_THAT(error(std::string("SELECT * FROM ks.people WHERE name LIKE ") + empty),
+               Catch::Contains("LIKE value can't be empty."));
+  }
+  CHECK_THAT(error("SELECT * FROM ks.people WHERE name LIKE 5"),
+             Catch::Contains("Invalid INTEGER constant (5) for \"name\" of type text"));
+  CHECK_THAT(error("SELECT * FROM ks.people WHERE name LIKE null"),
+             Catch::Contains("Invalid null value in condition for column name"));
+  CHECK_THAT(error("SELECT * FROM ks.people WHERE at LIKE 'ab%'"),
+             Catch::Contains("Index on column at does not support LIKE restrictions."));
+}
+
+}  // namespace
+}  // namespace cellfs::fs
