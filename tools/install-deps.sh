@@ -6,6 +6,7 @@ packages=(
   cmake make g++ pkg-config libfuse3-dev fuse3 attr python3 rsync libcli11-dev libsimdjson-dev libcsv-dev   # toolchain
   catch2                      # tests (Catch2 2.13)
   libgmp-dev                  # varint/decimal arithmetic
+  libicu-dev                  # SASI analysers: case mapping, NFC
   libxxhash-dev               # partition tokens
   libleveldb-dev libsnappy-dev  # storage (LevelDB links snappy)
   nlohmann-json3-dev          # the stored catalog's records

@@ -53,14 +53,18 @@ SasiOptions ReadSasiOptions(const IndexDef& index) {
   return out;
 }
 
-bool SasiIsLiteral(const SasiOptions& options, const CqlType& type) {
+bool SasiIsLiteral(const SasiOptions& options, const CqlType& type, bool reversed) {
   if (options.literal_given) return options.literal;
-  return type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii;
+  return !reversed && (type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii);
 }
 
-bool SasiAnalyzesWithoutTokens(const SasiOptions& options, const CqlType& type) {
+SasiAnalysis SasiAnalysisOf(const SasiOptions& options, const CqlType& type) {
   const bool text = type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii;
-  return options.analyzed && text && EndsWith(options.analyzer_class, "NonTokenizingAnalyzer");
+  if (!options.analyzed || !text || EndsWith(options.analyzer_class, "NoOpAnalyzer")) {
+    return SasiAnalysis::kNone;
+  }
+  if (EndsWith(options.analyzer_class, "NonTokenizingAnalyzer")) return SasiAnalysis::kNormalize;
+  return SasiAnalysis::kTokens;
 }
 
 }  // namespace cellfs

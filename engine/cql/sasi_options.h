@@ -31,15 +31,18 @@ struct SasiOptions {
 // them). Options SASI does not know are ignored, as SASI ignores them.
 SasiOptions ReadSasiOptions(const IndexDef& index);
 
-// ColumnIndex.isLiteral: the is_literal option, else whether `type` is
-// text or ascii.
-bool SasiIsLiteral(const SasiOptions& options, const CqlType& type);
+// ColumnIndex.isLiteral: the is_literal option, else whether the column's
+// value type is text or ascii. A clustering column in DESC order is not
+// (its value type is Cassandra's ReversedType): `reversed`.
+bool SasiIsLiteral(const SasiOptions& options, const CqlType& type, bool reversed);
 
-// Whether the analysed index on a column of `type` normalises values the
-// way NonTokenizingAnalyzer does (cellfs's TextAnalyzer): an analyzer_class
-// naming NonTokenizingAnalyzer, on text or ascii. The other analysers
-// (StandardAnalyzer, DelimiterAnalyzer, and `analyzed` without a class on
-// text) split values into tokens, which cellfs does not do.
-bool SasiAnalyzesWithoutTokens(const SasiOptions& options, const CqlType& type);
+// What a SASI index's analyser does to values of `type` (IndexMode.getAnalyzer):
+// kNone without one (or NoOpAnalyzer, or a type no analyser handles);
+// kNormalize for NonTokenizingAnalyzer on text or ascii (TextAnalyzer:
+// case folding and NFC); kTokens for the analysers that split text into
+// tokens (StandardAnalyzer, DelimiterAnalyzer, `analyzed` without a class),
+// which cellfs does not implement.
+enum class SasiAnalysis { kNone, kNormalize, kTokens };
+SasiAnalysis SasiAnalysisOf(const SasiOptions& options, const CqlType& type);
 
 }  // namespace cellfs

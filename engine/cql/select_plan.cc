@@ -238,7 +238,7 @@ Status PlanSelect(const TableDef& table, const SelectStatement& select, SelectPl
 
 namespace cellfs {
 
-bool IndexAnswersRanges(const IndexDef& index, const CqlType& type) {
+bool IndexAnswersRanges(const IndexDef& index, const CqlType& type, bool reversed) {
   if (index.target != IndexTargetKind::kSimple) return false;  // FULL: equality only
   const TypeKind kind = type.kind();
   const bool text = kind == TypeKind::kText || kind == TypeKind::kAscii;
@@ -253,17 +253,25 @@ bool IndexAnswersRanges(const IndexDef& index, const CqlType& type) {
     case IndexFamily::kSasi: {
       // Literal columns and CONTAINS mode answer no ranges.
       const SasiOptions options = ReadSasiOptions(index);
-      return !SasiIsLiteral(options, type) && !composite &&
+      return !SasiIsLiteral(options, type, reversed) && !composite &&
              options.mode != SasiOptions::Mode::kContains;
     }
   }
   return false;
 }
 
-bool IndexAnswersLike(const IndexDef& index, const CqlType& type) {
+bool IndexAnswersEquality(const IndexDef& index, const CqlType& type) {
+  if (index.target != IndexTargetKind::kSimple && index.target != IndexTargetKind::kFull) {
+    return false;
+  }
+  return IndexFamilyOf(index.custom_class) != IndexFamily::kSasi ||
+         SasiAnalysisOf(ReadSasiOptions(index), type) != SasiAnalysis::kTokens;
+}
+
+bool IndexAnswersLike(const IndexDef& index, const CqlType& type, bool reversed) {
   return index.target == IndexTargetKind::kSimple &&
          IndexFamilyOf(index.custom_class) == IndexFamily::kSasi &&
-         SasiIsLiteral(ReadSasiOptions(index), type);
+         SasiIsLiteral(ReadSasiOptions(index), type, reversed);
 }
 
 }  // namespace cellfs

@@ -75,18 +75,24 @@ struct IndexQuery {
 };
 
 // Whether `index` answers a slice of values of `type` (a column's, for a
-// plain target; FULL and collection targets answer no slices). SAI's
+// plain target; FULL and collection targets answer no slices); `reversed`:
+// the column is a clustering column in DESC order (SasiIsLiteral). SAI's
 // (IndexTermType) does except on its "literal" types: text, ascii,
 // boolean, uuid and frozen collections, tuples and UDTs. SASI's does
 // except on literal columns (the is_literal option, else text and ascii)
 // and in CONTAINS mode. A plain index answers equality only.
-bool IndexAnswersRanges(const IndexDef& index, const CqlType& type);
+bool IndexAnswersRanges(const IndexDef& index, const CqlType& type, bool reversed);
+
+// Whether `index` answers `col = v` on a column of `type`: any index on
+// the whole value (a plain target or FULL) but a SASI index whose analyser
+// splits text into tokens (ColumnIndex.supports: EQ only when untokenized).
+bool IndexAnswersEquality(const IndexDef& index, const CqlType& type);
 
 // Whether `index` answers LIKE on a column of `type` (SASIIndex's
 // supportsExpression(LIKE)): a SASI index, on the whole value, of a
 // literal column (the is_literal option, else text and ascii). Which LIKE
 // forms it answers depends on its mode (LikeModeSupports).
-bool IndexAnswersLike(const IndexDef& index, const CqlType& type);
+bool IndexAnswersLike(const IndexDef& index, const CqlType& type, bool reversed);
 
 struct SelectPlan {
   enum class Partitions {

@@ -4,6 +4,7 @@
 // "Secondary indexes").
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -24,8 +25,12 @@ struct IndexBounds {
   bool lower_inclusive = true;
   std::optional<std::string> upper;
   bool upper_inclusive = true;
+  // When set, a further test of each value within the bounds (serialized):
+  // the entries of a value it refuses are skipped without reading their
+  // rows (a LIKE '%abc%', an analysed comparison). Not for ENTRIES indexes.
+  std::function<bool(std::string_view value)> accept;
 
-  static IndexBounds Equal(std::string value) { return {value, true, value, true}; }
+  static IndexBounds Equal(std::string value) { return {value, true, value, true, nullptr}; }
 };
 
 // What values of an index are: the column's type (a simple or FULL

@@ -313,6 +313,7 @@ Status BuildFilter(const TableSchema& table, const RowFilter& filter, TypedFilte
       out->values.push_back(std::move(value));
     }
   }
+  if (filter.op == Op::kEq && !filter.multi_column) AnalyzeEquality(table, out);
   return Status::Ok();
 }
 
@@ -469,7 +470,7 @@ Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, Select
     // A SASI or SAI slice: the filters' bounds on the column, intersected.
     using Op = SelectRelation::Op;
     const std::string& column = t.def.indexes[plan.index->index].column;
-    IndexBounds bounds{std::nullopt, true, std::nullopt, true};
+    IndexBounds bounds;
     for (const TypedFilter& filter : query->filters) {
       if (filter.columns.size() != 1 || t.column(filter.columns[0]).name != column ||
           filter.values.size() != 1 ||
@@ -495,8 +496,9 @@ Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, Select
         continue;
       }
       query->index = plan.index->index;
-      query->index_bounds =
-          plan.index->like ? LikeIndexBounds(filter) : IndexBounds::Equal(filter.values[0]);
+      query->index_bounds = plan.index->like || filter.analyzer
+                                ? TextIndexBounds(filter, *t.column(filter.columns[0]).type)
+                                : IndexBounds::Equal(filter.values[0]);
       break;
     }
   }

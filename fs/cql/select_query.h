@@ -13,6 +13,7 @@
 #include "engine/cql/like_pattern.h"
 #include "engine/cql/select_plan.h"
 #include "engine/cql/table_schema.h"
+#include "engine/cql/text_analyzer.h"
 #include "engine/status.h"
 #include "engine/store/index_iterator.h"
 #include "engine/store/slice.h"
@@ -58,6 +59,9 @@ struct TypedFilter {
   TypePtr compared_type;  // kContains: the element (or map value) type; kContainsKey: the key type
   // kLike: the pattern's form; values[0] is its term (select_like.h).
   LikePattern::Kind like_kind = LikePattern::Kind::kMatches;
+  // kEq and kLike through a SASI index with NonTokenizingAnalyzer: values
+  // are compared analysed (values[0] is already).
+  std::optional<TextAnalyzer> analyzer;
 };
 
 struct SelectQuery {

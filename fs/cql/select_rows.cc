@@ -10,6 +10,7 @@
 #include "engine/cql/key_codec.h"
 #include "engine/store/cell.h"
 #include "engine/store/partition_ref.h"
+#include "fs/cql/select_like.h"
 #include "fs/cql/value_order.h"
 
 namespace cellfs::fs {
@@ -225,8 +226,8 @@ bool SelectRowReader::Keep(const std::vector<std::string>& clustering,
       if (!value) return false;  // a null never matches
       values.push_back(*value);
     }
-    if (filter.op == Op::kLike) {
-      if (!LikeMatches(LikePattern{filter.like_kind, filter.values[0]}, values[0])) return false;
+    if (filter.op == Op::kLike || filter.analyzer) {
+      if (!TextFilterMatches(filter, values[0])) return false;
       continue;
     }
     if (filter.op == Op::kContains || filter.op == Op::kContainsKey) {

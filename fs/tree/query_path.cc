@@ -117,7 +117,7 @@ Status ParseLookup(const TableSchema& table, std::span<const std::string> segmen
     return Status::Ok();
   }
   // @by/<column>/@ge=V/@lt=W/...: the index's values in the slice.
-  IndexBounds bounds{std::nullopt, true, std::nullopt, true};
+  IndexBounds bounds;
   for (size_t i = at + 2; i < segments.size() && IsBound(segments[i], &parsed); ++i) {
     RowQuery::Bound bound;
     if (Status s = ParseBound(table, column, segments[i], parsed, &bound); !s.ok()) return s;

@@ -165,22 +165,27 @@ TEST_CASE("which indexes answer slices: SAI's and SASI's on their non-literal ty
   const TypePtr int_type = CqlType::Native(TypeKind::kInt);
   const TypePtr text = CqlType::Native(TypeKind::kText);
   const TypePtr timeuuid = CqlType::Native(TypeKind::kTimeuuid);
-  CHECK_FALSE(IndexAnswersRanges(Custom(""), *int_type));  // a plain index: equality
-  CHECK(IndexAnswersRanges(Custom("StorageAttachedIndex"), *int_type));
-  CHECK(IndexAnswersRanges(Custom("SAI"), *timeuuid));
+  CHECK_FALSE(IndexAnswersRanges(Custom(""), *int_type, false));  // a plain index: equality
+  CHECK(IndexAnswersRanges(Custom("StorageAttachedIndex"), *int_type, false));
+  CHECK(IndexAnswersRanges(Custom("SAI"), *timeuuid, false));
   for (TypeKind literal :
        {TypeKind::kText, TypeKind::kAscii, TypeKind::kBoolean, TypeKind::kUuid}) {
-    CHECK_FALSE(IndexAnswersRanges(Custom("sai"), *CqlType::Native(literal)));
+    CHECK_FALSE(IndexAnswersRanges(Custom("sai"), *CqlType::Native(literal), false));
   }
-  CHECK_FALSE(IndexAnswersRanges(Custom("sai", {}, IndexTargetKind::kFull), *int_type));
+  CHECK_FALSE(IndexAnswersRanges(Custom("sai", {}, IndexTargetKind::kFull), *int_type, false));
   const std::string sasi = "org.apache.cassandra.index.sasi.SASIIndex";
-  CHECK(IndexAnswersRanges(Custom(sasi), *int_type));
-  CHECK(IndexAnswersRanges(Custom("sasiindex"), *int_type));
-  CHECK_FALSE(IndexAnswersRanges(Custom(sasi), *text));
-  CHECK(IndexAnswersRanges(Custom(sasi, {{"is_literal", "false"}}), *text));
-  CHECK_FALSE(IndexAnswersRanges(Custom(sasi, {{"is_literal", "true"}}), *int_type));
-  CHECK_FALSE(IndexAnswersRanges(Custom(sasi, {{"mode", "CONTAINS"}}), *int_type));
-  CHECK(IndexAnswersRanges(Custom(sasi, {{"mode", "SPARSE"}}), *int_type));
+  CHECK(IndexAnswersRanges(Custom(sasi), *int_type, false));
+  CHECK(IndexAnswersRanges(Custom("sasiindex"), *int_type, false));
+  CHECK_FALSE(IndexAnswersRanges(Custom(sasi), *text, false));
+  CHECK(IndexAnswersRanges(Custom(sasi, {{"is_literal", "false"}}), *text, false));
+  CHECK_FALSE(IndexAnswersRanges(Custom(sasi, {{"is_literal", "true"}}), *int_type, false));
+  CHECK_FALSE(IndexAnswersRanges(Custom(sasi, {{"mode", "CONTAINS"}}), *int_type, false));
+  CHECK(IndexAnswersRanges(Custom(sasi, {{"mode", "SPARSE"}}), *int_type, false));
+  // A DESC clustering column's value type is ReversedType: not a literal to SASI.
+  CHECK(IndexAnswersRanges(Custom(sasi), *text, true));
+  CHECK_FALSE(IndexAnswersLike(Custom(sasi), *text, true));
+  CHECK(IndexAnswersLike(Custom(sasi), *text, false));
+  CHECK(IndexAnswersLike(Custom(sasi, {{"is_literal", "true"}}), *text, true));
 }
 
 }  // namespace cellfs

@@ -28,7 +28,10 @@ constexpr const char* kSchema =
     "CREATE CUSTOM INDEX raw_idx ON ks.u (raw) USING 'org.apache.cassandra.index.sasi.SASIIndex'\n"
     "  WITH OPTIONS = {'is_literal': 'FALSE'};\n"
     "CREATE INDEX b_idx ON ks.u (b);\n"
-    "CREATE TABLE ks.plain (k int, a int, b int, v int, PRIMARY KEY (k, a, b));\n";
+    "CREATE TABLE ks.plain (k int, a int, b int, v int, PRIMARY KEY (k, a, b));\n"
+    "CREATE TABLE ks.rev (k int, c text, v int, PRIMARY KEY (k, c))\n"
+    "  WITH CLUSTERING ORDER BY (c DESC);\n"
+    "CREATE CUSTOM INDEX c_idx ON ks.rev (c) USING 'org.apache.cassandra.index.sasi.SASIIndex';\n";
 
 constexpr const char* kFiltering =
     "Cannot execute this query as it might involve data filtering and thus may have "
@@ -157,7 +160,7 @@ TEST_CASE("Cassandra 5.0 names an indexed column whose index does not answer", "
         "If you want to execute this query despite the performance unpredictability, use "
         "ALLOW FILTERING");
   CHECK(Refusal("SELECT * FROM u WHERE tag > 'x' AND code > 'y'") ==
-        "Columns [tag, code] have indexes but do not support the operators specified in the "
+        "Columns [code, tag] have indexes but do not support the operators specified in the "
         "query. If you want to execute this query despite the performance unpredictability, use "
         "ALLOW FILTERING");
   CHECK(Refusal("SELECT * FROM u WHERE note > 'x'") == kFiltering);
@@ -166,6 +169,25 @@ TEST_CASE("Cassandra 5.0 names an indexed column whose index does not answer", "
   CHECK(Refusal("SELECT * FROM u WHERE b > 1") ==
         "PRIMARY KEY column \"b\" cannot be restricted as preceding column \"a\" is not "
         "restricted");
+}
+
+TEST_CASE("a tuple or CONTAINS is supported by an index of any of its parts", "[select_plan]") {
+  // (a, b) = (1, 2): b's index supports it, so an index is used.
+  CHECK(Refusal("SELECT * FROM u WHERE k = 0 AND (a, b) = (1, 2) AND note = 'x' ORDER BY a DESC "
+                "ALLOW FILTERING") == "ORDER BY with 2ndary indexes is not supported.");
+  CHECK(Refusal("SELECT * FROM u WHERE k IN (0, 1) AND (a, b) = (1, 2) AND note = 'x' ALLOW "
+                "FILTERING") ==
+        "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
+  // Two columns checked row by row: filtering, not an unsupported index.
+  CHECK(Refusal("SELECT * FROM u WHERE (a, b) = (1, 2)") == kFiltering);
+}
+
+TEST_CASE("SASI reads a DESC text clustering column as not literal", "[select_plan]") {
+  CHECK(Refusal("SELECT * FROM rev WHERE c LIKE 'a%'") ==
+        "Index on column c does not support LIKE restrictions.");
+  const SelectPlan range = Accepted("SELECT * FROM rev WHERE c > 'a'");
+  REQUIRE(range.index);
+  CHECK(range.index->slice);
 }
 
 }  // namespace

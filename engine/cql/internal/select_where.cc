@@ -205,7 +205,9 @@ Status SelectWhere::CheckLikeIndexed(const SelectRelation& relation, size_t colu
   bool indexed = false;
   for (const IndexDef& index : table_.indexes) {
     if (index.column != Name(column)) continue;
-    if (IndexAnswersLike(index, *table_.columns[column].type)) return Status::Ok();
+    if (IndexAnswersLike(index, *table_.columns[column].type, Reversed(column))) {
+      return Status::Ok();
+    }
     indexed = true;
   }
   if (indexed)

@@ -26,7 +26,8 @@ inline constexpr std::string_view kRequiresAllowFiltering =
 // Cassandra 5.0's refusal of a restriction that needs filtering when the
 // restricted column has an index that does not answer it
 // (HAS_UNSUPPORTED_INDEX_RESTRICTION_MESSAGE_SINGLE / _MULTI, naming the
-// columns in table order).
+// columns as given: clustering columns by position, then the others by
+// name).
 std::string UnsupportedIndexRestriction(const std::vector<std::string>& columns);
 
 // Cassandra 5.0's words for a name `table` lacks, as the data statements
@@ -107,8 +108,6 @@ class SelectWhere {
   // The first restriction on a static or regular column that an index of
   // the table answers (SelectPlan::index).
   std::optional<IndexQuery> ChooseIndex() const;
-  // The first clustering restriction an index answers, if any.
-  std::optional<IndexQuery> ChooseClusteringIndex() const;
   // The first restricted partition key component an index answers, if any.
   std::optional<IndexQuery> ChoosePartitionKeyIndex() const;
   // StatementRestrictions' hasQueriableIndex: some restriction, of any
@@ -124,6 +123,16 @@ class SelectWhere {
     return static_cast<size_t>(table_.columns[column].position);
   }
   const std::string& Name(size_t column) const { return table_.columns[column].name; }
+  // A clustering column in DESC order (SASI reads its type as reversed).
+  bool Reversed(size_t column) const {
+    const ColumnDef& def = table_.columns[column];
+    return def.kind == ColumnKind::kClustering && def.order == SortOrder::kDesc;
+  }
+  // StatementRestrictions' hasSupportingIndex of restriction `r`: an index
+  // answers it, or for a tuple one of its columns' does, or for CONTAINS
+  // one of its parts'. Wider than IndexFor, which picks the index a read
+  // goes through.
+  bool HasSupportingIndex(const Restriction& r) const;
 
   const TableDef& table_;
   const bool allow_filtering_;

@@ -73,10 +73,20 @@ bool SelectWhere::needs_filtering() const {
 }
 
 Status SelectWhere::RequiresAllowFiltering() const {
+  // Cassandra's restriction sets order clustering columns by position,
+  // then the other columns (no position) by name.
+  std::vector<const Restriction*> ordered;
+  for (const Restriction& r : clustering_) ordered.push_back(&r);
+  std::vector<const Restriction*> others;
+  for (const Restriction& r : others_) others.push_back(&r);
+  std::sort(others.begin(), others.end(), [&](const Restriction* a, const Restriction* b) {
+    return Name(a->columns[0]) < Name(b->columns[0]);
+  });
+  ordered.insert(ordered.end(), others.begin(), others.end());
   std::vector<std::string> unsupported;
-  auto collect = [&](const Restriction& r) {
-    if (IndexFor(r)) return;
-    for (size_t column : r.columns) {
+  for (const Restriction* r : ordered) {
+    if (HasSupportingIndex(*r)) continue;
+    for (size_t column : r->columns) {
       const bool indexed =
           std::any_of(table_.indexes.begin(), table_.indexes.end(),
                       [&](const IndexDef& index) { return index.column == Name(column); });
@@ -85,9 +95,7 @@ Status SelectWhere::RequiresAllowFiltering() const {
         unsupported.push_back(Name(column));
       }
     }
-  };
-  std::for_each(clustering_.begin(), clustering_.end(), collect);
-  std::for_each(others_.begin(), others_.end(), collect);
+  }
   if (unsupported.empty()) return Invalid(std::string(kRequiresAllowFiltering));
   return Invalid(UnsupportedIndexRestriction(unsupported));
 }
@@ -98,14 +106,33 @@ size_t SelectWhere::ColumnCount(const std::vector<Restriction>& restrictions) {
   return count;
 }
 
+bool SelectWhere::HasSupportingIndex(const Restriction& r) const {
+  if (!r.multi_column) return IndexFor(r).has_value();
+  // MultiColumnRestriction: supported when an index of any of its columns
+  // answers the operator (IN never).
+  if (r.kind == Kind::kIn) return false;
+  for (size_t column : r.columns) {
+    for (const IndexDef& index : table_.indexes) {
+      if (index.column != Name(column)) continue;
+      const CqlType& type = *table_.columns[column].type;
+      if (r.kind == Kind::kEq ? IndexAnswersEquality(index, type)
+                              : IndexAnswersRanges(index, type, Reversed(column))) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool SelectWhere::HasQueriableIndex() const {
   for (const auto& r : partition_) {
-    if (r && IndexFor(*r)) return true;
+    if (r && HasSupportingIndex(*r)) return true;
   }
   for (const Restriction& r : clustering_) {
-    if (IndexFor(r)) return true;
+    if (HasSupportingIndex(r)) return true;
   }
-  return ChooseIndex().has_value();
+  return std::any_of(others_.begin(), others_.end(),
+                     [&](const Restriction& r) { return HasSupportingIndex(r); });
 }
 
 std::optional<IndexQuery> SelectWhere::ChoosePartitionKeyIndex() const {
@@ -121,41 +148,38 @@ std::optional<IndexQuery> SelectWhere::IndexFor(const Restriction& r) const {
     return std::nullopt;
   }
   const CqlType& type = *table_.columns[r.columns[0]].type;
-  const RowFilter& first = r.parts[0];
+  const RowFilter& first = r.parts[0];  // a LIKE's one relation
   for (size_t i = 0; i < table_.indexes.size(); ++i) {
     const IndexDef& index = table_.indexes[i];
     if (index.column != Name(r.columns[0])) continue;
-    const bool whole =
-        index.target == IndexTargetKind::kSimple || index.target == IndexTargetKind::kFull;
     switch (r.kind) {
       case Kind::kEq:
-        if (whole) return IndexQuery{i, r.values[0]};
+        if (IndexAnswersEquality(index, type)) return IndexQuery{i, r.values[0]};
         break;
       case Kind::kSlice:
-        if (IndexAnswersRanges(index, type)) return IndexQuery{i, CqlTerm{}, true};
+        if (IndexAnswersRanges(index, type, Reversed(r.columns[0]))) {
+          return IndexQuery{i, CqlTerm{}, true};
+        }
         break;
       case Kind::kLike:
-        if (IndexAnswersLike(index, type)) return IndexQuery{i, first.value, false, true};
+        if (IndexAnswersLike(index, type, Reversed(r.columns[0]))) {
+          return IndexQuery{i, first.value, false, true};
+        }
         break;
       case Kind::kContains:
-        // An index answers the first CONTAINS (KEY); the others filter.
-        if ((first.op == SelectRelation::Op::kContains &&
-             index.target == IndexTargetKind::kValues) ||
-            (first.op == SelectRelation::Op::kContainsKey &&
-             index.target == IndexTargetKind::kKeys)) {
-          return IndexQuery{i, first.value};
+        // An index answers a CONTAINS (KEY); the others filter.
+        for (const RowFilter& part : r.parts) {
+          if ((part.op == SelectRelation::Op::kContains &&
+               index.target == IndexTargetKind::kValues) ||
+              (part.op == SelectRelation::Op::kContainsKey &&
+               index.target == IndexTargetKind::kKeys)) {
+            return IndexQuery{i, part.value};
+          }
         }
         break;
       case Kind::kIn:
         break;
     }
-  }
-  return std::nullopt;
-}
-
-std::optional<IndexQuery> SelectWhere::ChooseClusteringIndex() const {
-  for (const Restriction& r : clustering_) {
-    if (std::optional<IndexQuery> index = IndexFor(r)) return index;
   }
   return std::nullopt;
 }
@@ -262,7 +286,10 @@ Status SelectWhere::FinishClustering(SelectPlan* plan) {
     }
   }
   // Covers indexes on the first clustering column, among others.
-  if (key_range_ && ChooseClusteringIndex()) uses_index_ = true;
+  if (key_range_ && std::any_of(clustering_.begin(), clustering_.end(),
+                                [&](const Restriction& r) { return HasSupportingIndex(r); })) {
+    uses_index_ = true;
+  }
   if (uses_index_ || needs) filter_columns_ += ColumnCount(clustering_);
   size_t position = 0;
   bool sliced = false;

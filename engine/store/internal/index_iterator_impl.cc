@@ -58,15 +58,17 @@ IndexIteratorImpl::IndexIteratorImpl(std::shared_ptr<const ReadState> state, Rea
                                      TableHandle table, const IndexSchema& index,
                                      std::optional<std::string> lower, bool lower_inclusive,
                                      std::optional<std::string> upper, bool upper_inclusive,
-                                     bool fill_cache)
+                                     std::function<bool(std::string_view)> accept, bool fill_cache)
     : state_(std::move(state)),
       view_(std::move(view)),
       table_(std::move(table)),
       index_(index),
       upper_(std::move(upper)),
-      upper_inclusive_(upper_inclusive) {
+      upper_inclusive_(upper_inclusive),
+      accept_(std::move(accept)) {
   storage::AppendIndexPrefix(index_.id, &space_);
   TypePtr type = IndexedValueType(*table_, index_);
+  value_type_ = type;
   const bool entries = index_.target == IndexTargetKind::kEntries;
   const TypePtr key_type = entries ? type->params()[0] : type;
   const TypePtr value_type = entries ? type->params()[1] : nullptr;
@@ -98,9 +100,26 @@ bool IndexIteratorImpl::ShardInRange() const {
   return order < 0 || (order == 0 && upper_inclusive_);
 }
 
+Result<bool> IndexIteratorImpl::ShardAccepted() const {
+  if (!accept_) return true;
+  std::string_view encoded = shards_->shard();
+  std::string value;
+  CELLFS_RETURN_IF_ERROR(DecodeKeyComponent(*value_type_, SortOrder::kAsc, &encoded, &value));
+  return accept_(value);
+}
+
 void IndexIteratorImpl::Settle() {
   valid_ = false;
   while (shards_->Valid() && ShardInRange()) {
+    Result<bool> accepted = ShardAccepted();
+    if (!accepted.ok()) {
+      status_ = accepted.status();
+      return;
+    }
+    if (!accepted.value()) {
+      shards_->Next();
+      continue;
+    }
     storage::Cursor& entries = shards_->entries();
     for (; entries.Valid(); entries.Next()) {
       Result<bool> ok = Check(shards_->shard(), entries.key());
@@ -236,9 +255,12 @@ Result<std::unique_ptr<IndexIterator>> ReadView::NewIndexIterator(const TableHan
   if (!equality && (lower || upper) && IsElementIndex(*table, stored)) {
     return Status::InvalidArgument("an index on collection elements answers equality only");
   }
+  if (bounds.accept && stored.target == IndexTargetKind::kEntries) {
+    return Status::InvalidArgument("an ENTRIES index takes no value test");
+  }
   return std::unique_ptr<IndexIterator>(std::make_unique<IndexIteratorImpl>(
       state_, *this, table, stored, std::move(lower), bounds.lower_inclusive, std::move(upper),
-      bounds.upper_inclusive, fill_cache_));
+      bounds.upper_inclusive, bounds.accept, fill_cache_));
 }
 
 }  // namespace cellfs

@@ -26,7 +26,7 @@ class IndexIteratorImpl final : public IndexIterator {
   IndexIteratorImpl(std::shared_ptr<const ReadState> state, ReadView view, TableHandle table,
                     const IndexSchema& index, std::optional<std::string> lower,
                     bool lower_inclusive, std::optional<std::string> upper, bool upper_inclusive,
-                    bool fill_cache);
+                    std::function<bool(std::string_view)> accept, bool fill_cache);
 
   bool Valid() const override { return valid_; }
   void Next() override;
@@ -42,6 +42,8 @@ class IndexIteratorImpl final : public IndexIterator {
   void Settle();
   // Moves shards_ to the next shard within the upper bound; false past it.
   bool ShardInRange() const;
+  // Whether accept_ (if any) takes the current shard's value.
+  Result<bool> ShardAccepted() const;
   // Decodes the entry under the cursor and checks it against its row.
   Result<bool> Check(std::string_view shard, std::string_view key);
   bool CellHolds(const RowFragment& row, std::string_view component) const;
@@ -52,6 +54,8 @@ class IndexIteratorImpl final : public IndexIterator {
   IndexSchema index_;
   std::optional<std::string> upper_;
   bool upper_inclusive_;
+  std::function<bool(std::string_view)> accept_;  // IndexBounds::accept
+  TypePtr value_type_;                            // to decode a shard for accept_
   std::string space_;  // the index's space; the cursor keeps a view of it
   std::unique_ptr<storage::ShardCursor> shards_;
   bool valid_ = false;

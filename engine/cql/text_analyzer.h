@@ -1,0 +1,35 @@
+// TextAnalyzer: SASI's NonTokenizingAnalyzer on text and ascii values, the
+// normalisation an index with `'analyzer_class':
+// 'org.apache.cassandra.index.sasi.analyzer.NonTokenizingAnalyzer'` applies
+// to both the values it indexes and the values a query compares them with:
+// lower case with `case_sensitive: false` (or `normalize_lowercase: true`),
+// upper case with `normalize_uppercase: true`, then Unicode NFC. Case maps
+// are ICU's full mappings in the root locale (Java's String.toLowerCase in
+// an English default locale; Turkish dotless i and the like differ).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/cql/cql_type.h"
+#include "engine/cql/schema.h"
+
+namespace cellfs {
+
+class TextAnalyzer {
+ public:
+  // The analyser of `index` on a column of `type`, when it normalises
+  // (SasiAnalysisOf kNormalize); nullopt otherwise.
+  static std::optional<TextAnalyzer> For(const IndexDef& index, const CqlType& type);
+
+  // `value` (valid UTF-8) normalised. Thread-safe.
+  std::string Analyze(std::string_view value) const;
+
+ private:
+  enum class Case { kKeep, kLower, kUpper };
+  explicit TextAnalyzer(Case mapping) : case_(mapping) {}
+  Case case_;
+};
+
+}  // namespace cellfs
