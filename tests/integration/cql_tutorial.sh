@@ -113,6 +113,26 @@ for data in tdg_data killrvideo_data killrvideo_ds220_data; do
   expect_same_text "output" "$CQL_DIR/$data.expected" "$WORK/out"
 done
 
+step "the KillrVideo sample's SASI indexes answer as Cassandra's do"
+# firstname: NonTokenizingAnalyzer, case_sensitive false; lastname and email:
+# CONTAINS mode, case-sensitive; created_date: SPARSE.
+out=$(out_of "SELECT firstname, lastname FROM killrvideo.users WHERE firstname = 'LUKE'")
+expect_contains "a case-insensitive index matches any case" "Luke |  Tillman" "$out"
+expect_contains "one row" "(1 rows)" "$out"
+expect_contains "LIKE through it, case-insensitive" "(1 rows)" \
+  "$(out_of "SELECT lastname FROM killrvideo.users WHERE firstname LIKE 'pat%'")"
+expect_contains "a substring, case-sensitive" "McFadin" \
+  "$(out_of "SELECT lastname FROM killrvideo.users WHERE lastname LIKE '%Fad%'")"
+expect_contains "no match in the other case" "(0 rows)" \
+  "$(out_of "SELECT lastname FROM killrvideo.users WHERE lastname LIKE '%fad%'")"
+expect_contains "a suffix" "(2 rows)" \
+  "$(out_of "SELECT email FROM killrvideo.users WHERE email LIKE '%@example.com'")"
+expect_contains "a range through the SPARSE index" "Tillman" \
+  "$(out_of "SELECT lastname FROM killrvideo.users WHERE created_date > '2011-06-10'")"
+expect_contains "LIKE on a column without an index, in Cassandra's words" \
+  "LIKE restriction is only supported on properly indexed columns. userid LIKE 'a%' is not valid." \
+  "$(out_of "SELECT * FROM killrvideo.users WHERE userid LIKE 'a%'")"
+
 step "TTLs count down from what USING TTL gave"
 ttl=$(out_of "SELECT ttl(description) FROM hotel.amenities_by_room
   WHERE hotel_id = 'AZ123' AND room_number = 101 AND amenity_name = 'wifi'" | sed -n 4p | tr -d ' ')
