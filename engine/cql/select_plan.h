@@ -60,6 +60,8 @@ struct RowFilter {
   CqlTerm value;                 // every op but kIn
   std::vector<CqlTerm> in_list;  // kIn
   bool multi_column = false;
+  // Map-entry equality `m[map_key] = value` (op kEq).
+  std::optional<CqlTerm> map_key{};
 };
 
 // A restriction a secondary index answers (Cassandra's "uses secondary
@@ -69,9 +71,11 @@ struct RowFilter {
 // column of a non-text type (IndexAnswersRanges).
 struct IndexQuery {
   size_t index = 0;    // position in TableDef::indexes
-  CqlTerm value;       // not for a slice; a LIKE's pattern
+  CqlTerm value{};     // not for a slice; a LIKE's pattern
   bool slice = false;  // the bounds are the filters' on the column
   bool like = false;   // `value` is a LIKE pattern
+  // An ENTRIES index answering `m[map_key] = value`.
+  std::optional<CqlTerm> map_key{};
 };
 
 // Whether `index` answers a slice of values of `type` (a column's, for a

@@ -46,6 +46,9 @@ struct SelectRelation {
   Op op = Op::kEq;
   CqlTerm value;                 // every op but kIn
   std::vector<CqlTerm> in_list;  // kIn: (v1, v2, ...), each a tuple for kMultiColumn
+  // kColumn written `m[key] op value`: a map entry's key (only = passes
+  // the planner).
+  std::optional<CqlTerm> map_key;
   SourcePosition position;
 };
 

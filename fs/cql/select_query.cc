@@ -283,6 +283,26 @@ Status BuildFilter(const TableSchema& table, const RowFilter& filter, TypedFilte
   out->columns = filter.columns;
   out->op = filter.op;
   using Op = SelectRelation::Op;
+  const std::string& name = table.column(filter.columns[0]).name;
+  if (filter.map_key) {
+    // The receivers Cassandra names key(m) and value(m).
+    const CqlType& type = *table.column(filter.columns[0]).type;
+    std::string key, value;
+    bool key_null = false, value_null = false;
+    CELLFS_RETURN_IF_ERROR(
+        ParseValueTerm(*type.params()[0], *filter.map_key, "key(" + name + ")", &key, &key_null));
+    if (key_null) {
+      return ErrorAt(filter.map_key->position, "Unsupported null map key for column " + name);
+    }
+    CELLFS_RETURN_IF_ERROR(ParseValueTerm(*type.params()[1], filter.value, "value(" + name + ")",
+                                          &value, &value_null));
+    if (value_null) {
+      return ErrorAt(filter.value.position, "Unsupported null map value for column " + name);
+    }
+    out->map_entry = true;
+    out->values = {std::move(key), std::move(value)};
+    return Status::Ok();
+  }
   if (filter.op == Op::kContains || filter.op == Op::kContainsKey) {
     const CqlType& type = *table.column(filter.columns[0]).type;
     const bool is_map = type.kind() == TypeKind::kMap;
@@ -290,8 +310,10 @@ Status BuildFilter(const TableSchema& table, const RowFilter& filter, TypedFilte
         filter.op == Op::kContainsKey || !is_map ? type.params()[0] : type.params()[1];
     std::string value;
     bool is_null = false;
-    CELLFS_RETURN_IF_ERROR(ParseValueTerm(*out->compared_type, filter.value,
-                                          table.column(filter.columns[0]).name, &value, &is_null));
+    // The receiver Cassandra names key(m) for CONTAINS KEY, else value(c).
+    CELLFS_RETURN_IF_ERROR(ParseValueTerm(
+        *out->compared_type, filter.value,
+        (filter.op == Op::kContainsKey ? "key(" : "value(") + name + ")", &value, &is_null));
     if (is_null) {
       return ErrorAt(filter.value.position,
                      "Unsupported null value for column " +
@@ -486,19 +508,35 @@ Status BuildSelectQuery(const TableHandle& table, const SelectPlan& plan, Select
     query->index_bounds = std::move(bounds);
   } else if (plan.index) {
     // The indexed restriction is among the filters, typed: its value (a
-    // LIKE's term) is the lookup's.
+    // LIKE's term, a map entry) is the lookup's.
     using Op = SelectRelation::Op;
-    const std::string& column = t.def.indexes[plan.index->index].column;
-    for (const TypedFilter& filter : query->filters) {
-      if (filter.columns.size() != 1 || t.column(filter.columns[0]).name != column ||
-          filter.values.size() != 1 || filter.op == Op::kIn ||
-          (filter.op == Op::kLike) != plan.index->like) {
-        continue;
+    const IndexDef& index = t.def.indexes[plan.index->index];
+    auto answered = [&](const TypedFilter& filter) {
+      if (filter.columns.size() != 1 || t.column(filter.columns[0]).name != index.column) {
+        return false;
       }
+      switch (index.target) {
+        case IndexTargetKind::kValues:
+          return filter.op == Op::kContains;
+        case IndexTargetKind::kKeys:
+          return filter.op == Op::kContainsKey;
+        case IndexTargetKind::kEntries:
+          return filter.map_entry;
+        default:
+          return !filter.map_entry && filter.op == (plan.index->like ? Op::kLike : Op::kEq);
+      }
+    };
+    for (const TypedFilter& filter : query->filters) {
+      if (!answered(filter)) continue;
       query->index = plan.index->index;
-      query->index_bounds = plan.index->like || filter.analyzer
-                                ? TextIndexBounds(filter, *t.column(filter.columns[0]).type)
-                                : IndexBounds::Equal(filter.values[0]);
+      if (filter.map_entry) {
+        // An ENTRIES index's value: a map of the one entry.
+        query->index_bounds = IndexBounds::Equal(PackCollection(filter.values, 2));
+      } else if (plan.index->like || filter.analyzer) {
+        query->index_bounds = TextIndexBounds(filter, *t.column(filter.columns[0]).type);
+      } else {
+        query->index_bounds = IndexBounds::Equal(filter.values[0]);
+      }
       break;
     }
   }

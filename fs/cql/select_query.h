@@ -59,6 +59,8 @@ struct TypedFilter {
   TypePtr compared_type;  // kContains: the element (or map value) type; kContainsKey: the key type
   // kLike: the pattern's form; values[0] is its term (select_like.h).
   LikePattern::Kind like_kind = LikePattern::Kind::kMatches;
+  // kEq written `m[key] = value`: values are the entry's key and value.
+  bool map_entry = false;
   // kEq and kLike through a SASI index with NonTokenizingAnalyzer: values
   // are compared analysed (values[0] is already).
   std::optional<TextAnalyzer> analyzer;

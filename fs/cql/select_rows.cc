@@ -226,6 +226,19 @@ bool SelectRowReader::Keep(const std::vector<std::string>& clustering,
       if (!value) return false;  // a null never matches
       values.push_back(*value);
     }
+    if (filter.map_entry) {
+      // The map holds the key, with the value.
+      const CqlType& type = *table.column(filter.columns[0]).type;
+      std::vector<std::string_view> items;
+      if (!UnpackCollection(values[0], 2, &items).ok()) return false;
+      bool found = false;
+      for (size_t i = 0; i + 1 < items.size() && !found; i += 2) {
+        found = CompareValues(*type.params()[0], items[i], filter.values[0]) == 0 &&
+                CompareValues(*type.params()[1], items[i + 1], filter.values[1]) == 0;
+      }
+      if (!found) return false;
+      continue;
+    }
     if (filter.op == Op::kLike || filter.analyzer) {
       if (!TextFilterMatches(filter, values[0])) return false;
       continue;

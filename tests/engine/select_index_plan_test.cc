@@ -29,6 +29,9 @@ constexpr const char* kSchema =
     "  WITH OPTIONS = {'is_literal': 'FALSE'};\n"
     "CREATE INDEX b_idx ON ks.u (b);\n"
     "CREATE TABLE ks.plain (k int, a int, b int, v int, PRIMARY KEY (k, a, b));\n"
+    "CREATE TABLE ks.maps (k int PRIMARY KEY, m map<text, int>, n map<text, int>,\n"
+    "  fm frozen<map<text, int>>, l list<int>, v int);\n"
+    "CREATE INDEX m_entries ON ks.maps (entries(m));\n"
     "CREATE TABLE ks.rev (k int, c text, v int, PRIMARY KEY (k, c))\n"
     "  WITH CLUSTERING ORDER BY (c DESC);\n"
     "CREATE CUSTOM INDEX c_idx ON ks.rev (c) USING 'org.apache.cassandra.index.sasi.SASIIndex';\n";
@@ -180,6 +183,39 @@ TEST_CASE("a tuple or CONTAINS is supported by an index of any of its parts", "[
         "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
   // Two columns checked row by row: filtering, not an unsupported index.
   CHECK(Refusal("SELECT * FROM u WHERE (a, b) = (1, 2)") == kFiltering);
+}
+
+TEST_CASE("map-entry equality: an ENTRIES index answers it, in Cassandra's words",
+          "[select_plan]") {
+  const SelectPlan entry = Accepted("SELECT * FROM maps WHERE m['a'] = 1");
+  REQUIRE(entry.index);
+  REQUIRE(entry.index->map_key);
+  CHECK(entry.index->map_key->text == "'a'");
+  CHECK(entry.index->value.text == "1");
+  REQUIRE(entry.filters.size() == 1);
+  CHECK(entry.filters[0].map_key->text == "'a'");
+  CHECK(Refusal("SELECT * FROM maps WHERE n['a'] = 1") == kFiltering);
+  CHECK(Refusal("SELECT * FROM maps WHERE n['a'] = 1 ALLOW FILTERING") == "accepted");
+  // Two entries (or an entry and a CONTAINS) of one column: several CONTAINS.
+  CHECK(Refusal("SELECT * FROM maps WHERE m['a'] = 1 AND m['b'] = 2") == kFiltering);
+  CHECK(Refusal("SELECT * FROM maps WHERE m['a'] = 1 AND m CONTAINS 2") == kFiltering);
+  CHECK(Refusal("SELECT * FROM maps WHERE m['a'] = 1 AND m CONTAINS 2 ALLOW FILTERING") ==
+        "accepted");
+
+  CHECK(Refusal("SELECT * FROM maps WHERE l[0] = 1") ==
+        "Indexes on list entries (l[index] = value) are not currently supported.");
+  CHECK(Refusal("SELECT * FROM maps WHERE v['a'] = 1") == "Column v cannot be used as a map");
+  CHECK(Refusal("SELECT * FROM maps WHERE k['a'] = 1") == "Column k cannot be used as a map");
+  CHECK(Refusal("SELECT * FROM maps WHERE fm['a'] = 1") ==
+        "Map-entry equality predicates on frozen map column fm are not supported");
+  CHECK(Refusal("SELECT * FROM maps WHERE m['a'] > 1") ==
+        "Only EQ relations are supported on map entries");
+  CHECK(Refusal("SELECT * FROM maps WHERE m['a'] IN (1, 2)") ==
+        "Only EQ relations are supported on map entries");
+  CHECK(Refusal("SELECT * FROM maps WHERE m['a'] != 1") ==
+        "Unsupported \"!=\" relation: m['a'] != 1");
+  CHECK(Refusal("SELECT * FROM maps WHERE x['a'] = 1") ==
+        "Undefined column name x in table ks.maps");
 }
 
 TEST_CASE("SASI reads a DESC text clustering column as not literal", "[select_plan]") {

@@ -89,7 +89,8 @@ TEST_CASE("LIKE through SASI indexes answers what the model does, in a scan's or
                                           "\xd0\xbf",
                                           "\xd0\xbf\xd0\xb0",
                                           "\xc2\xbf",
-                                          "\xc2\xbf" "a",
+                                          "\xc2\xbf"
+                                          "a",
                                           "\xf4\x8f\xbf\xbf",
                                           "a\xf4\x8f\xbf\xbf"};
   std::mt19937 rng(Catch::rngSeed());
@@ -267,6 +268,87 @@ TEST_CASE("a SASI index with NonTokenizingAnalyzer compares analysed values, as 
   CHECK(ids("tag = 'Smith' ALLOW FILTERING") == V{"1"});
   CHECK_THAT(f.Run("SELECT id FROM ks.users WHERE tag LIKE 'Smi%';").error,
              Catch::Contains("whose analyzer splits values into tokens, is not supported"));
+}
+
+TEST_CASE("m[key] = value answers what the model does, through an ENTRIES index or filtering",
+          "[select][map_entry]") {
+  LikeDb f;
+  f.Write(
+      "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+      "'replication_factor': 1};\n"
+      "CREATE TABLE ks.t (id int, at int, m map<text, int>, PRIMARY KEY (id, at));\n"
+      "CREATE TABLE ks.u (id int, at int, m map<text, int>, PRIMARY KEY (id, at));\n"
+      "CREATE INDEX ON ks.t (entries(m));\n");
+  std::mt19937 rng(Catch::rngSeed());
+  const char* keys[] = {"a", "b", "c"};
+  std::map<std::pair<int, int>, std::map<std::string, int>> model;
+  for (int step = 0; step < 300; ++step) {
+    const int id = static_cast<int>(rng() % 10);
+    const int at = static_cast<int>(rng() % 3);
+    const std::string key = keys[rng() % 3];
+    const int value = static_cast<int>(rng() % 3);
+    const std::string where =
+        " WHERE id = " + std::to_string(id) + " AND at = " + std::to_string(at) + ";";
+    std::string statement;
+    switch (rng() % 4) {
+      case 0:
+        statement = "DELETE m['" + key + "'] FROM %T" + where;
+        if (model.count({id, at})) model[{id, at}].erase(key);
+        break;
+      case 1:
+        statement = "DELETE FROM %T" + where;
+        model.erase({id, at});
+        break;
+      default:
+        statement = "UPDATE %T SET m['" + key + "'] = " + std::to_string(value) + where;
+        model[{id, at}][key] = value;
+    }
+    for (const char* table : {"ks.t", "ks.u"}) {
+      std::string cql = statement;
+      cql.replace(cql.find("%T"), 2, table);
+      f.Write(cql);
+    }
+  }
+  // A row whose map lost every element is gone (no row marker).
+  for (auto it = model.begin(); it != model.end();) {
+    it = it->second.empty() ? model.erase(it) : std::next(it);
+  }
+  const Printed all = f.Run("SELECT id, at FROM ks.t;");
+  REQUIRE(all.error.empty());
+  REQUIRE(all.rows.size() == model.size());
+  for (const char* key : keys) {
+    for (int value = 0; value < 3; ++value) {
+      const std::string where = " WHERE m['" + std::string(key) + "'] = " + std::to_string(value);
+      INFO(where);
+      std::vector<Row> expected;
+      for (const Row& row : all.rows) {
+        const auto& map = model.at({std::stoi(row[0]), std::stoi(row[1])});
+        auto found = map.find(key);
+        if (found != map.end() && found->second == value) expected.push_back(row);
+      }
+      const Printed indexed = f.Run("SELECT id, at FROM ks.t" + where + ";");
+      REQUIRE(indexed.error.empty());
+      CHECK(indexed.rows == expected);
+      const Printed filtered = f.Run("SELECT id, at FROM ks.t" + where + " ALLOW FILTERING;");
+      CHECK(filtered.rows == expected);
+      // The table without the index, read in its own token order: the same rows.
+      const Printed plain = f.Run("SELECT id, at FROM ks.u" + where + " ALLOW FILTERING;");
+      CHECK(Ids(plain) == Ids(indexed));
+    }
+  }
+  auto error = [&](const std::string& query) { return f.Run(query + ";").error; };
+  CHECK_THAT(error("SELECT * FROM ks.t WHERE m[null] = 1"),
+             Catch::Contains("Unsupported null map key for column m"));
+  CHECK_THAT(error("SELECT * FROM ks.t WHERE m['a'] = null"),
+             Catch::Contains("Unsupported null map value for column m"));
+  CHECK_THAT(error("SELECT * FROM ks.t WHERE m[1] = 1"),
+             Catch::Contains("Invalid INTEGER constant (1) for \"key(m)\" of type text"));
+  CHECK_THAT(error("SELECT * FROM ks.t WHERE m['a'] = 'x'"),
+             Catch::Contains("Invalid STRING constant (x) for \"value(m)\" of type int"));
+  CHECK_THAT(error("SELECT * FROM ks.t WHERE m CONTAINS 'x' ALLOW FILTERING"),
+             Catch::Contains("Invalid STRING constant (x) for \"value(m)\" of type int"));
+  CHECK_THAT(error("SELECT * FROM ks.t WHERE m CONTAINS KEY 1 ALLOW FILTERING"),
+             Catch::Contains("Invalid INTEGER constant (1) for \"key(m)\" of type text"));
 }
 
 }  // namespace

@@ -158,6 +158,11 @@ Status DdlParser::ParseSelectRelation(SelectRelation* out) {
   } else {
     out->columns.emplace_back();
     CELLFS_RETURN_IF_ERROR(ParseName("column name", &out->columns.back()));
+    if (TakePunct('[')) {  // m[key] = value
+      out->map_key.emplace();
+      CELLFS_RETURN_IF_ERROR(ParseTermText(&*out->map_key));
+      CELLFS_RETURN_IF_ERROR(ExpectPunct(']'));
+    }
   }
   return ParseRelationOperator(out);
 }

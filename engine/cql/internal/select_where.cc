@@ -27,6 +27,7 @@ std::string Join(const std::vector<std::string>& names) {
 // The relation as Cassandra prints it in messages: "c != 5", "(a, b) > (1, 2)".
 std::string RelationText(const SelectRelation& relation) {
   std::string text = Join(relation.columns);
+  if (relation.map_key) text += "[" + relation.map_key->text + "]";
   if (relation.target == SelectRelation::Target::kMultiColumn) text = "(" + text + ")";
   if (relation.target == SelectRelation::Target::kToken) text = "token(" + text + ")";
   text += " " + std::string(RelationOpText(relation.op)) + " ";
@@ -71,8 +72,12 @@ SelectWhere::Restriction ToRestriction(const SelectRelation& relation,
       r.kind = Kind::kLike;
       break;
   }
-  r.parts.push_back(
-      RowFilter{std::move(columns), relation.op, relation.value, relation.in_list, r.multi_column});
+  if (relation.map_key) {
+    r.kind = Kind::kContains;  // ContainsRestriction's entries
+    r.values.clear();
+  }
+  r.parts.push_back(RowFilter{std::move(columns), relation.op, relation.value, relation.in_list,
+                              r.multi_column, relation.map_key});
   return r;
 }
 
@@ -119,6 +124,7 @@ Status SelectWhere::Add(const SelectRelation& relation) {
       break;
   }
   const ColumnDef& def = table_.columns[columns[0]];
+  if (relation.map_key) CELLFS_RETURN_IF_ERROR(CheckMapEntry(relation, def));
   CELLFS_RETURN_IF_ERROR(CheckColumnType(relation, def));
   if (relation.op == Op::kLike) CELLFS_RETURN_IF_ERROR(CheckLikeIndexed(relation, columns[0]));
   Restriction added = ToRestriction(relation, std::move(columns));
@@ -178,11 +184,29 @@ Status SelectWhere::CheckTuple(const SelectRelation& relation,
   return Status::Ok();
 }
 
+// SingleColumnRelation.toReceivers on `m[key] op value`.
+Status SelectWhere::CheckMapEntry(const SelectRelation& relation, const ColumnDef& def) const {
+  const CqlType& type = *def.type;
+  if (type.kind() == TypeKind::kList) {
+    return Invalid("Indexes on list entries (" + def.name +
+                   "[index] = value) are not currently supported.");
+  }
+  if (type.kind() != TypeKind::kMap)
+    return Invalid("Column " + def.name + " cannot be used as a map");
+  if (!type.is_multi_cell()) {
+    return Invalid("Map-entry equality predicates on frozen map column " + def.name +
+                   " are not supported");
+  }
+  if (relation.op != Op::kEq) return Invalid("Only EQ relations are supported on map entries");
+  return Status::Ok();
+}
+
 // SingleColumnRelation's receiver checks: what a column's type can be
 // restricted by.
 Status SelectWhere::CheckColumnType(const SelectRelation& relation, const ColumnDef& def) const {
   const CqlType& type = *def.type;
-  const bool contains = relation.op == Op::kContains || relation.op == Op::kContainsKey;
+  const bool contains = relation.op == Op::kContains || relation.op == Op::kContainsKey ||
+                        relation.map_key.has_value();
   if (type.kind() == TypeKind::kUdt && type.is_multi_cell()) {
     return Invalid("Non-frozen UDT column '" + def.name + "' (" + type.ToCql() +
                    ") cannot be restricted by any relation");

@@ -93,6 +93,8 @@ class SelectWhere {
   Status AddToken(const SelectRelation& relation, std::vector<size_t> columns);
   Status CheckTuple(const SelectRelation& relation, const std::vector<size_t>& columns) const;
   Status CheckColumnType(const SelectRelation& relation, const ColumnDef& def) const;
+  // `m[key] = value`: on a non-frozen map, by = only, in Cassandra's words.
+  Status CheckMapEntry(const SelectRelation& relation, const ColumnDef& def) const;
   // A LIKE needs an index that answers it (a SASI index on a literal
   // column): "LIKE restriction is only supported on properly indexed
   // columns. v LIKE 'a%' is not valid.", or with another index on the

@@ -154,26 +154,29 @@ std::optional<IndexQuery> SelectWhere::IndexFor(const Restriction& r) const {
     if (index.column != Name(r.columns[0])) continue;
     switch (r.kind) {
       case Kind::kEq:
-        if (IndexAnswersEquality(index, type)) return IndexQuery{i, r.values[0]};
+        if (IndexAnswersEquality(index, type)) return IndexQuery{.index = i, .value = r.values[0]};
         break;
       case Kind::kSlice:
         if (IndexAnswersRanges(index, type, Reversed(r.columns[0]))) {
-          return IndexQuery{i, CqlTerm{}, true};
+          return IndexQuery{.index = i, .slice = true};
         }
         break;
       case Kind::kLike:
         if (IndexAnswersLike(index, type, Reversed(r.columns[0]))) {
-          return IndexQuery{i, first.value, false, true};
+          return IndexQuery{.index = i, .value = first.value, .like = true};
         }
         break;
       case Kind::kContains:
         // An index answers a CONTAINS (KEY); the others filter.
         for (const RowFilter& part : r.parts) {
+          if (part.map_key && index.target == IndexTargetKind::kEntries) {
+            return IndexQuery{.index = i, .value = part.value, .map_key = part.map_key};
+          }
           if ((part.op == SelectRelation::Op::kContains &&
                index.target == IndexTargetKind::kValues) ||
               (part.op == SelectRelation::Op::kContainsKey &&
                index.target == IndexTargetKind::kKeys)) {
-            return IndexQuery{i, part.value};
+            return IndexQuery{.index = i, .value = part.value};
           }
         }
         break;
