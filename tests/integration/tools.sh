@@ -49,6 +49,9 @@ expect_contains "cellfs help load explains load" "Usage: cellfs load" "$("$CELLF
 expect_match "cellfs -V" "^cellfs [0-9]+\.[0-9]+\.[0-9]+$" "$("$CELLFS" -V)"
 expect_match "cellfs mount -V" "^cellfs [0-9]+\.[0-9]+\.[0-9]+$" "$("$CELLFS" mount -V)"
 expect_fail_errno "cellfs --bogus" "not expected: --bogus" "$CELLFS" --bogus
+expect_fail_errno "an unknown option before a missing argument is named" "not expected: --bogus" \
+  "$CELLFS" mount --bogus
+expect_fail_errno "a missing argument alone is named" "DATADIR is required" "$CELLFS" verify
 expect_fail_errno "cellfs alone" "a subcommand is required" "$CELLFS"
 expect_fail_errno "cellfs help nosuch" "no subcommand nosuch" "$CELLFS" help nosuch
 

@@ -169,5 +169,20 @@ TEST_CASE("a missing data directory is created 0700 whatever the umask, only whe
         std::string::npos);
 }
 
+TEST_CASE("a data directory made and then refused is not left behind", "[trust]") {
+  ScratchDir scratch;
+  std::string data = (scratch.path() / "data").string();
+  // Opened for another user, the directory this process makes is not theirs.
+  const uid_t other = geteuid() + 4242;
+  Result<UniqueFd> opened = OpenTrustedDataDir(data, other, true);
+  REQUIRE_FALSE(opened.ok());
+  CHECK(opened.status().message().find("is owned by uid") != std::string::npos);
+  CHECK_FALSE(stdfs::exists(data));
+  // One that was there already stays.
+  scratch.Make("kept", 0700);
+  CHECK_FALSE(OpenTrustedDataDir((scratch.path() / "kept").string(), other, true).ok());
+  CHECK(stdfs::exists(scratch.path() / "kept"));
+}
+
 }  // namespace
 }  // namespace cellfs::tools

@@ -139,7 +139,12 @@ Result<UniqueFd> OpenTrustedDataDir(const std::string& dir, uid_t user, bool cre
   if (fstat(data.get(), &st) != 0) return ErrnoError(path, errno);
   // 0700 whatever the umask, which could have narrowed it to unusable.
   if (made && st.st_uid == user && fchmod(data.get(), 0700) == 0) st.st_mode = S_IFDIR | 0700;
-  CELLFS_RETURN_IF_ERROR(JudgeDataDir(path, st, user));
+  if (Status judged = JudgeDataDir(path, st, user); !judged.ok()) {
+    // A refused directory this call made is not left behind (it is empty;
+    // its trusted parent lets nobody else swap it).
+    if (made) (void)unlinkat(current.get(), name.c_str(), AT_REMOVEDIR);
+    return judged;
+  }
   if (made && made_out != nullptr) {
     made_out->parent = std::move(current);
     made_out->name = name;

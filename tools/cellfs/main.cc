@@ -2,6 +2,7 @@
 // to its runner (mount_command, umount_command, sync_command, verify_command, cql_command,
 // load_command, dump_command, stats_command).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -286,6 +287,16 @@ int main(int argc, char** argv) {
   }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RequiredError& e) {
+    // CLI11 checks required positionals before unknown arguments, so
+    // `cellfs mount --bogus` would say "DATADIR is required": name the
+    // unknown option, the user's actual mistake.
+    std::vector<std::string> extra = app.remaining(true);
+    if (std::any_of(extra.begin(), extra.end(),
+                    [](const std::string& arg) { return arg.starts_with('-'); })) {
+      return app.exit(CLI::ExtrasError(extra)) == 0 ? 0 : 2;
+    }
+    return app.exit(e) == 0 ? 0 : 2;
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;  // usage errors exit 2, as getopt tools do
   }
