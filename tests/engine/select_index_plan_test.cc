@@ -155,6 +155,13 @@ TEST_CASE("an index answering any restriction lifts the preceding-column refusal
         "restricted");
   // The partition given, the indexed restriction is the one checked.
   CHECK(Refusal("SELECT * FROM u WHERE k = 1 AND tag = 'x'") == "accepted");
+  // A token range beside an indexed clustering column: the index is
+  // queriable, the one restriction checked row by row.
+  const SelectPlan token = Accepted("SELECT * FROM u WHERE token(k) > 5 AND b = 2");
+  CHECK(token.partitions == SelectPlan::Partitions::kTokenRange);
+  CHECK(Refusal("SELECT * FROM plain WHERE token(k) > 5 AND b = 2") ==
+        "PRIMARY KEY column \"b\" cannot be restricted as preceding column \"a\" is not "
+        "restricted");
 }
 
 TEST_CASE("Cassandra 5.0 names an indexed column whose index does not answer", "[select_plan]") {
