@@ -6,8 +6,7 @@
 
 #include "engine/cql/catalog.h"
 #include "engine/cql/select_plan.h"
-#include "tests/engine/cql_parse_support.h"
-#include "tests/engine/schema_script.h"
+#include "tests/engine/select_plan_support.h"
 
 namespace cellfs {
 namespace {
@@ -36,49 +35,19 @@ constexpr const char* kSchema =
     "  WITH CLUSTERING ORDER BY (c DESC);\n"
     "CREATE CUSTOM INDEX c_idx ON ks.rev (c) USING 'org.apache.cassandra.index.sasi.SASIIndex';\n";
 
-constexpr const char* kFiltering =
-    "Cannot execute this query as it might involve data filtering and thus may have "
-    "unpredictable performance. If you want to execute this query despite the performance "
-    "unpredictability, use ALLOW FILTERING";
+const std::string& kFiltering = testing::kRequiresFiltering;
 
-const Catalog& Schema() {
-  static const Catalog* catalog = [] {
-    auto* loaded = new Catalog;
-    Status status = testing::RunScript(*loaded, kSchema);
-    INFO(status.ToString());
-    REQUIRE(status.ok());
-    return loaded;
-  }();
-  return *catalog;
+const testing::SelectPlanner& Planner() {
+  static const testing::SelectPlanner* planner = new testing::SelectPlanner(kSchema);
+  return *planner;
 }
 
-Status Plan(const std::string& cql, SelectPlan* plan) {
-  auto select = testing::ParseAs<SelectStatement>(cql);
-  const TableDef* table = Schema().FindTable("ks", select.table);
-  REQUIRE(table != nullptr);
-  return PlanSelect(*table, select, plan);
-}
-
-std::string Refusal(const std::string& cql) {
-  SelectPlan plan;
-  Status status = Plan(cql, &plan);
-  if (status.ok()) return "accepted";
-  CHECK(status.code() == StatusCode::kInvalidArgument);
-  return status.message();
-}
-
-SelectPlan Accepted(const std::string& cql) {
-  SelectPlan plan;
-  Status status = Plan(cql, &plan);
-  INFO(cql);
-  INFO(status.ToString());
-  REQUIRE(status.ok());
-  return plan;
-}
+SelectPlan Accepted(const std::string& cql) { return Planner().Accepted(cql); }
+std::string Refusal(const std::string& cql) { return Planner().Refusal(cql); }
 
 std::string IndexName(const SelectPlan& plan) {
   if (!plan.index) return "none";
-  const TableDef* table = Schema().FindTable("ks", "u");
+  const TableDef* table = Planner().catalog().FindTable("ks", "u");
   return table->indexes[plan.index->index].name;
 }
 

@@ -6,8 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/cql/catalog.h"
-#include "tests/engine/cql_parse_support.h"
-#include "tests/engine/schema_script.h"
+#include "tests/engine/select_plan_support.h"
 
 namespace cellfs {
 namespace {
@@ -28,43 +27,13 @@ constexpr const char* kSchema =
 constexpr int kV = 8;
 constexpr int kS = 7;
 
-const Catalog& Schema() {
-  static const Catalog* catalog = [] {
-    auto* loaded = new Catalog;
-    Status status = testing::RunScript(*loaded, kSchema);
-    INFO(status.ToString());
-    REQUIRE(status.ok());
-    return loaded;
-  }();
-  return *catalog;
+const testing::SelectPlanner& Planner() {
+  static const testing::SelectPlanner* planner = new testing::SelectPlanner(kSchema);
+  return *planner;
 }
 
-// Plans `cql` (one SELECT on a table of kSchema) into *plan.
-Status Plan(const std::string& cql, SelectPlan* plan) {
-  auto select = testing::ParseAs<SelectStatement>(cql);
-  const TableDef* table = Schema().FindTable("ks", select.table);
-  REQUIRE(table != nullptr);
-  return PlanSelect(*table, select, plan);
-}
-
-// The plan of `cql`, which must be accepted.
-SelectPlan Accepted(const std::string& cql) {
-  SelectPlan plan;
-  Status status = Plan(cql, &plan);
-  INFO(cql);
-  INFO(status.ToString());
-  REQUIRE(status.ok());
-  return plan;
-}
-
-// The message `cql` is refused with ("accepted" when it is not).
-std::string Refusal(const std::string& cql) {
-  SelectPlan plan;
-  Status status = Plan(cql, &plan);
-  if (status.ok()) return "accepted";
-  CHECK(status.code() == StatusCode::kInvalidArgument);
-  return status.message();
-}
+SelectPlan Accepted(const std::string& cql) { return Planner().Accepted(cql); }
+std::string Refusal(const std::string& cql) { return Planner().Refusal(cql); }
 
 // The partition keys of a plan as "1,3 1,4 ...".
 std::string Keys(const SelectPlan& plan) {
@@ -94,10 +63,7 @@ std::string Steps(const SelectPlan& plan) {
   return out;
 }
 
-const std::string kFiltering =
-    "Cannot execute this query as it might involve data filtering and thus may have "
-    "unpredictable performance. If you want to execute this query despite the performance "
-    "unpredictability, use ALLOW FILTERING";
+const std::string& kFiltering = testing::kRequiresFiltering;
 
 TEST_CASE("an unknown column anywhere is an undefined column name, in 5.0's words",
           "[select_plan]") {
