@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string_view>
 
 namespace cellfs {
 namespace {
@@ -21,7 +22,46 @@ bool EndsWith(const std::string& text, const std::string& suffix) {
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+constexpr std::string_view kAnalyzerPackage = "org.apache.cassandra.index.sasi.analyzer.";
+
 }  // namespace
+
+Status ValidateSasiOptions(const IndexDef& index, const ColumnDef& column) {
+  const CqlType& type = *column.type;
+  if (type.is_multi_cell()) {
+    return Status::InvalidArgument("complex columns are not yet supported by SASI");
+  }
+  const bool reversed = column.kind == ColumnKind::kClustering && column.order == SortOrder::kDesc;
+  const bool text =
+      !reversed && (type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii);
+  std::string mode_given;
+  for (const auto& [name, value] : index.options) {
+    if (name == "mode") mode_given = value;
+    if (name != "analyzer_class") continue;
+    // IndexMode.validateAnalyzer: Class.forName, then isCompatibleWith.
+    const std::string simple =
+        value.starts_with(kAnalyzerPackage) ? value.substr(kAnalyzerPackage.size()) : "";
+    if (simple != "NoOpAnalyzer" && simple != "NonTokenizingAnalyzer" &&
+        simple != "StandardAnalyzer" && simple != "DelimiterAnalyzer") {
+      return Status::InvalidArgument("Invalid analyzer class option specified [" + value + "]");
+    }
+    if (simple != "NoOpAnalyzer" && !text) {
+      return Status::InvalidArgument(simple + " does not support type " + type.ToCql());
+    }
+  }
+  const std::string mode = Lower(mode_given);
+  if (!mode_given.empty() && mode != "prefix" && mode != "contains" && mode != "sparse") {
+    return Status::InvalidArgument("Incorrect index mode: " + mode_given);
+  }
+  if (mode == "sparse") {
+    const SasiOptions options = ReadSasiOptions(index);
+    if (SasiIsLiteral(options, type, reversed)) {
+      return Status::InvalidArgument("SPARSE mode is only supported on non-literal columns.");
+    }
+    if (options.analyzed) return Status::InvalidArgument("SPARSE mode doesn't support analyzers.");
+  }
+  return Status::Ok();
+}
 
 SasiOptions ReadSasiOptions(const IndexDef& index) {
   SasiOptions out;
@@ -58,8 +98,9 @@ bool SasiIsLiteral(const SasiOptions& options, const CqlType& type, bool reverse
   return !reversed && (type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii);
 }
 
-SasiAnalysis SasiAnalysisOf(const SasiOptions& options, const CqlType& type) {
-  const bool text = type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii;
+SasiAnalysis SasiAnalysisOf(const SasiOptions& options, const CqlType& type, bool reversed) {
+  const bool text =
+      !reversed && (type.kind() == TypeKind::kText || type.kind() == TypeKind::kAscii);
   if (!options.analyzed || !text || EndsWith(options.analyzer_class, "NoOpAnalyzer")) {
     return SasiAnalysis::kNone;
   }

@@ -7,6 +7,7 @@
 
 #include "engine/cql/cql_type.h"
 #include "engine/cql/schema.h"
+#include "engine/status.h"
 
 namespace cellfs {
 
@@ -27,6 +28,15 @@ struct SasiOptions {
   bool normalize_uppercase = false;
 };
 
+// SASIIndex.validateOptions at CREATE INDEX, after the target's checks, in
+// Cassandra's words: "complex columns are not yet supported by SASI" (a
+// non-frozen collection or UDT); an analyzer_class that is none of SASI's
+// four, "Invalid analyzer class option specified [x]", or one not for the
+// column's type, "StandardAnalyzer does not support type int"; "Incorrect
+// index mode: x"; "SPARSE mode is only supported on non-literal columns.";
+// "SPARSE mode doesn't support analyzers.".
+Status ValidateSasiOptions(const IndexDef& index, const ColumnDef& column);
+
 // Reads `index`'s options (names exact, values in any case as Java reads
 // them). Options SASI does not know are ignored, as SASI ignores them.
 SasiOptions ReadSasiOptions(const IndexDef& index);
@@ -42,7 +52,9 @@ bool SasiIsLiteral(const SasiOptions& options, const CqlType& type, bool reverse
 // case folding and NFC); kTokens for the analysers that split text into
 // tokens (StandardAnalyzer, DelimiterAnalyzer, `analyzed` without a class),
 // which cellfs does not implement.
+// A DESC clustering column (`reversed`) is kNone: its ReversedType is no
+// type an analyser handles.
 enum class SasiAnalysis { kNone, kNormalize, kTokens };
-SasiAnalysis SasiAnalysisOf(const SasiOptions& options, const CqlType& type);
+SasiAnalysis SasiAnalysisOf(const SasiOptions& options, const CqlType& type, bool reversed);
 
 }  // namespace cellfs

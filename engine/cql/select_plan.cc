@@ -265,7 +265,7 @@ bool IndexAnswersEquality(const IndexDef& index, const CqlType& type) {
     return false;
   }
   return IndexFamilyOf(index.custom_class) != IndexFamily::kSasi ||
-         SasiAnalysisOf(ReadSasiOptions(index), type) != SasiAnalysis::kTokens;
+         SasiAnalysisOf(ReadSasiOptions(index), type, false) != SasiAnalysis::kTokens;
 }
 
 bool IndexAnswersLike(const IndexDef& index, const CqlType& type, bool reversed) {

@@ -12,13 +12,18 @@
 
 namespace cellfs {
 
-std::optional<TextAnalyzer> TextAnalyzer::For(const IndexDef& index, const CqlType& type) {
+std::optional<TextAnalyzer> TextAnalyzer::For(const IndexDef& index, const ColumnDef& column) {
   if (IndexFamilyOf(index.custom_class) != IndexFamily::kSasi) return std::nullopt;
   const SasiOptions options = ReadSasiOptions(index);
-  if (SasiAnalysisOf(options, type) != SasiAnalysis::kNormalize) return std::nullopt;
+  const bool reversed = column.kind == ColumnKind::kClustering && column.order == SortOrder::kDesc;
+  if (SasiAnalysisOf(options, *column.type, reversed) != SasiAnalysis::kNormalize) {
+    return std::nullopt;
+  }
   // NonTokenizingAnalyzer.getFilterPipeline: case-insensitive lowers;
-  // otherwise normalize_lowercase lowers and normalize_uppercase uppers (the
-  // latter after the former: upper wins).
+  // otherwise normalize_lowercase lowers and normalize_uppercase uppers.
+  // (Cassandra refuses to build options that set both, or either with
+  // case_sensitive false; cellfs does not check options at CREATE INDEX and
+  // lets upper case win.)
   Case mapping = Case::kKeep;
   if (!options.case_sensitive) {
     mapping = Case::kLower;
@@ -27,7 +32,7 @@ std::optional<TextAnalyzer> TextAnalyzer::For(const IndexDef& index, const CqlTy
   } else if (options.normalize_lowercase) {
     mapping = Case::kLower;
   }
-  return TextAnalyzer(mapping);
+  return TextAnalyzer(mapping, SasiIsLiteral(options, *column.type, reversed));
 }
 
 std::string TextAnalyzer::Analyze(std::string_view value) const {

@@ -19,17 +19,24 @@ namespace cellfs {
 
 class TextAnalyzer {
  public:
-  // The analyser of `index` on a column of `type`, when it normalises
-  // (SasiAnalysisOf kNormalize); nullopt otherwise.
-  static std::optional<TextAnalyzer> For(const IndexDef& index, const CqlType& type);
+  // The analyser of `index` on `column`, when it normalises (SasiAnalysisOf
+  // kNormalize); nullopt otherwise.
+  static std::optional<TextAnalyzer> For(const IndexDef& index, const ColumnDef& column);
 
   // `value` (valid UTF-8) normalised. Thread-safe.
   std::string Analyze(std::string_view value) const;
 
+  // Whether stored values are compared analysed too: a literal index
+  // (ColumnIndex.isLiteral). A non-literal one (`is_literal: false`)
+  // analyses only the query's value and compares it with the raw values,
+  // as SASI's Expression does.
+  bool analyzes_stored_values() const { return literal_; }
+
  private:
   enum class Case { kKeep, kLower, kUpper };
-  explicit TextAnalyzer(Case mapping) : case_(mapping) {}
+  TextAnalyzer(Case mapping, bool literal) : case_(mapping), literal_(literal) {}
   Case case_;
+  bool literal_;
 };
 
 }  // namespace cellfs

@@ -92,12 +92,12 @@ Status BuildLikeFilter(const TableSchema& table, const RowFilter& filter, TypedF
                                    " " + pattern.term +
                                    " is only supported on properly indexed columns");
   }
-  if (SasiAnalysisOf(ReadSasiOptions(*answering), *column.type) == SasiAnalysis::kTokens) {
+  if (SasiAnalysisOf(ReadSasiOptions(*answering), *column.type, false) == SasiAnalysis::kTokens) {
     return Status::NotSupported("LIKE through SASI index " + answering->name +
                                 ", whose analyzer splits values into tokens, is not supported by "
                                 "cellfs");
   }
-  out->analyzer = TextAnalyzer::For(*answering, *column.type);
+  out->analyzer = TextAnalyzer::For(*answering, column);
   out->like_kind = pattern.kind;
   out->values = {out->analyzer ? out->analyzer->Analyze(pattern.term) : std::move(pattern.term)};
   return Status::Ok();
@@ -107,7 +107,7 @@ void AnalyzeEquality(const TableSchema& table, TypedFilter* out) {
   const ColumnDef& column = table.column(out->columns[0]);
   for (const IndexDef& index : table.def.indexes) {
     if (index.column != column.name || !IndexAnswersEquality(index, *column.type)) continue;
-    out->analyzer = TextAnalyzer::For(index, *column.type);
+    out->analyzer = TextAnalyzer::For(index, column);
     if (out->analyzer) out->values[0] = out->analyzer->Analyze(out->values[0]);
     return;
   }
@@ -115,7 +115,7 @@ void AnalyzeEquality(const TableSchema& table, TypedFilter* out) {
 
 bool TextFilterMatches(const TypedFilter& filter, std::string_view value) {
   std::string analysed;
-  if (filter.analyzer) {
+  if (filter.analyzer && filter.analyzer->analyzes_stored_values()) {
     analysed = filter.analyzer->Analyze(value);
     value = analysed;
   }
@@ -128,10 +128,12 @@ bool TextFilterMatches(const TypedFilter& filter, std::string_view value) {
 IndexBounds TextIndexBounds(const TypedFilter& filter, const CqlType& type) {
   const std::string& term = filter.values[0];
   const bool like = filter.op == SelectRelation::Op::kLike;
-  if (!filter.analyzer && (!like || filter.like_kind == LikePattern::Kind::kMatches)) {
+  // Stored values compared raw (no analyser, or a non-literal index's).
+  const bool raw = !filter.analyzer || !filter.analyzer->analyzes_stored_values();
+  if (raw && (!like || filter.like_kind == LikePattern::Kind::kMatches)) {
     return IndexBounds::Equal(term);
   }
-  if (!filter.analyzer && filter.like_kind == LikePattern::Kind::kPrefix) {
+  if (raw && filter.like_kind == LikePattern::Kind::kPrefix) {
     return IndexBounds{term, true, PastPrefix(term, type.kind() == TypeKind::kAscii), false,
                        nullptr};
   }

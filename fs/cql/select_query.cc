@@ -289,13 +289,14 @@ Status BuildFilter(const TableSchema& table, const RowFilter& filter, TypedFilte
     const CqlType& type = *table.column(filter.columns[0]).type;
     std::string key, value;
     bool key_null = false, value_null = false;
+    // Both are typed when Cassandra prepares; nulls are found at execution.
     CELLFS_RETURN_IF_ERROR(
         ParseValueTerm(*type.params()[0], *filter.map_key, "key(" + name + ")", &key, &key_null));
+    CELLFS_RETURN_IF_ERROR(ParseValueTerm(*type.params()[1], filter.value, "value(" + name + ")",
+                                          &value, &value_null));
     if (key_null) {
       return ErrorAt(filter.map_key->position, "Unsupported null map key for column " + name);
     }
-    CELLFS_RETURN_IF_ERROR(ParseValueTerm(*type.params()[1], filter.value, "value(" + name + ")",
-                                          &value, &value_null));
     if (value_null) {
       return ErrorAt(filter.value.position, "Unsupported null map value for column " + name);
     }

@@ -19,7 +19,9 @@ constexpr const char* kSchema =
     "l list<int>, fl frozen<list<int>>, m map<text, int>, st set<text>, "
     "PRIMARY KEY ((p, q), c));\n"
     "CREATE TABLE one (k int PRIMARY KEY, v int);\n"
-    "CREATE TABLE hits (k int PRIMARY KEY, n counter);\n";
+    "CREATE TABLE hits (k int PRIMARY KEY, n counter);\n"
+    "CREATE TABLE words (k int, c text, w text, n int, PRIMARY KEY (k, c))\n"
+    "  WITH CLUSTERING ORDER BY (c DESC);\n";
 
 std::string ErrorOf(const std::string& script) {
   Catalog catalog;
@@ -64,6 +66,42 @@ TEST_CASE("default index names that are taken get _1, _2", "[index_schema]") {
   CHECK(TableOf(catalog, "t").indexes[0].name == "t_v_idx_1");
 }
 
+TEST_CASE("SASI's options are validated as SASIIndex.validateOptions does", "[index_schema]") {
+  const std::string sasi = "USING 'org.apache.cassandra.index.sasi.SASIIndex'";
+  const std::string analyzer = "'analyzer_class': 'org.apache.cassandra.index.sasi.analyzer.";
+  CHECK_THAT(ErrorOf("CREATE CUSTOM INDEX ON t (l) " + sasi + ";"),
+             Catch::Contains("complex columns are not yet supported by SASI"));
+  CHECK_THAT(ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sasi + " WITH OPTIONS = {'mode': 'x'};"),
+             Catch::Contains("Incorrect index mode: x"));
+  CHECK(
+      ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sasi + " WITH OPTIONS = {'mode': 'Contains'};")
+          .empty());
+  CHECK_THAT(
+      ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sasi + " WITH OPTIONS = {'mode': 'SPARSE'};"),
+      Catch::Contains("SPARSE mode is only supported on non-literal columns."));
+  CHECK(ErrorOf("CREATE CUSTOM INDEX ON words (n) " + sasi + " WITH OPTIONS = {'mode': 'SPARSE'};")
+            .empty());
+  CHECK_THAT(ErrorOf("CREATE CUSTOM INDEX ON words (n) " + sasi +
+                     " WITH OPTIONS = {'mode': " + "'SPARSE', 'analyzed': 'true'};"),
+             Catch::Contains("SPARSE mode doesn't support analyzers."));
+  CHECK_THAT(ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sasi +
+                     " WITH OPTIONS = {'analyzer_class': 'NonTokenizingAnalyzer'};"),
+             Catch::Contains("Invalid analyzer class option specified [NonTokenizingAnalyzer]"));
+  CHECK_THAT(ErrorOf("CREATE CUSTOM INDEX ON words (n) " + sasi + " WITH OPTIONS = {" + analyzer +
+                     "StandardAnalyzer'};"),
+             Catch::Contains("StandardAnalyzer does not support type int"));
+  // A DESC clustering column's type is ReversedType: no text analyser takes it.
+  CHECK_THAT(ErrorOf("CREATE CUSTOM INDEX ON words (c) " + sasi + " WITH OPTIONS = {" + analyzer +
+                     "NonTokenizingAnalyzer'};"),
+             Catch::Contains("NonTokenizingAnalyzer does not support type text"));
+  CHECK(ErrorOf("CREATE CUSTOM INDEX ON words (n) " + sasi + " WITH OPTIONS = {" + analyzer +
+                "NoOpAnalyzer'};")
+            .empty());
+  CHECK(ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sasi + " WITH OPTIONS = {" + analyzer +
+                "NonTokenizingAnalyzer', 'case_sensitive': 'false'};")
+            .empty());
+}
+
 TEST_CASE("CREATE INDEX refuses what Cassandra refuses, in its words", "[index_schema]") {
   CHECK_THAT(ErrorOf("CREATE INDEX ON one (k);"),
              Catch::Contains("Cannot create secondary index on the only partition key column k"));
@@ -71,6 +109,7 @@ TEST_CASE("CREATE INDEX refuses what Cassandra refuses, in its words", "[index_s
       ErrorOf("CREATE CUSTOM INDEX ON t (q) USING 'org.apache.cassandra.index.sasi.SASIIndex';"),
       Catch::Contains("partition key columns are not yet supported by SASI"));
   CHECK(ErrorOf("CREATE CUSTOM INDEX ON t (q) USING 'sai';").empty());
+
   CHECK_THAT(ErrorOf("CREATE INDEX ON hits (n);"),
              Catch::Contains("Secondary indexes on counter tables aren't supported"));
   CHECK_THAT(ErrorOf("CREATE INDEX ON t (nope);"),

@@ -134,6 +134,10 @@ TEST_CASE("malformed SELECTs are syntax errors at the offending token", "[parser
       {"SELECT * FROM t WHERE a 'x'",
        "line 1:25: expected '=', '<', '<=', '>', '>=', '!=', IN, CONTAINS or LIKE, found string "
        "'x'"},
+      {"SELECT * FROM t WHERE m['a'] IN (1)",
+       "line 1:30: expected '=', '<', '<=', '>', '>=' or '!=', found reserved keyword 'in'"},
+      {"SELECT * FROM t WHERE m['a'] CONTAINS 1",
+       "line 1:30: expected '=', '<', '<=', '>', '>=' or '!=', found 'contains'"},
       {"SELECT * FROM t WHERE (a, b) LIKE 'x'",
        "line 1:30: expected '=', '<', '<=', '>', '>=', '!=' or IN, found 'like'"},
       {"SELECT * FROM t WHERE token(a) IN (1)",

@@ -171,8 +171,11 @@ TEST_CASE("two relations on one column merge only as a slice with one bound each
         "c1 cannot be restricted by more than one relation if it includes an Equal");
   CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND k = 2") ==
         "k cannot be restricted by more than one relation if it includes an Equal");
-  CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND c1 IN (1) AND c1 = 2") ==
+  CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND c1 IN (1, 3) AND c1 = 2") ==
         "c1 cannot be restricted by more than one relation if it includes a IN");
+  // 4.x: an IN of one value is an = (SingleColumnRelation.newINRestriction).
+  CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND c1 IN (1) AND c1 = 2") ==
+        "c1 cannot be restricted by more than one relation if it includes an Equal");
   CHECK(Refusal("SELECT * FROM t WHERE k = 1 AND c1 > 1 AND c1 = 2") ==
         "Column \"c1\" cannot be restricted by both an equality and an inequality relation");
   CHECK(Steps(Accepted("SELECT * FROM t WHERE k = 1 AND c1 < 9 AND c1 > 1")) == "slice@0x1[>1<9]");

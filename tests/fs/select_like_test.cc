@@ -216,7 +216,8 @@ TEST_CASE("a SASI index with NonTokenizingAnalyzer compares analysed values, as 
   f.Write(
       "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
       "'replication_factor': 1};\n"
-      "CREATE TABLE ks.users (id int PRIMARY KEY, first text, last text, code text, tag text);\n"
+      "CREATE TABLE ks.users (id int PRIMARY KEY, first text, last text, code text, tag text,\n"
+      "  raw text);\n"
       // The KillrVideo sample's index: case-insensitive.
       "CREATE CUSTOM INDEX ON ks.users (first) USING 'org.apache.cassandra.index.sasi.SASIIndex' "
       "WITH OPTIONS = {'analyzer_class': "
@@ -232,15 +233,21 @@ TEST_CASE("a SASI index with NonTokenizingAnalyzer compares analysed values, as 
       "'org.apache.cassandra.index.sasi.analyzer.NonTokenizingAnalyzer'};\n"
       "CREATE CUSTOM INDEX ON ks.users (tag) USING 'org.apache.cassandra.index.sasi.SASIIndex' "
       "WITH OPTIONS = {'analyzer_class': "
-      "'org.apache.cassandra.index.sasi.analyzer.StandardAnalyzer'};\n");
+      "'org.apache.cassandra.index.sasi.analyzer.StandardAnalyzer'};\n"
+      // Not literal: only the query's value is analysed.
+      "CREATE CUSTOM INDEX ON ks.users (raw) USING 'org.apache.cassandra.index.sasi.SASIIndex' "
+      "WITH OPTIONS = {'analyzer_class': "
+      "'org.apache.cassandra.index.sasi.analyzer.NonTokenizingAnalyzer', 'case_sensitive': "
+      "'false', 'is_literal': 'false'};\n");
   // 5: É precomposed; 6: E + combining acute (the same text after NFC).
   const char* rows[][3] = {{"1", "Bob", "Smith"},         {"2", "bob", "smithers"},
                            {"3", "BOB", "Blacksmith"},    {"4", "Bobby", "Jones"},
                            {"5", "\xc3\x89mile", "Zola"}, {"6", "E\xcc\x81mile", "zola"},
                            {"7", "Robert", "SMITH"}};
   for (const auto& row : rows) {
-    f.Write(std::string("INSERT INTO ks.users (id, first, last, code, tag) VALUES (") + row[0] +
-            ", '" + row[1] + "', '" + row[2] + "', '" + row[1] + "', '" + row[2] + "');");
+    f.Write(std::string("INSERT INTO ks.users (id, first, last, code, tag, raw) VALUES (") +
+            row[0] + ", '" + row[1] + "', '" + row[2] + "', '" + row[1] + "', '" + row[2] + "', '" +
+            row[1] + "');");
   }
   auto ids = [&](const std::string& where) {
     const Printed printed = f.Run("SELECT id FROM ks.users WHERE " + where + ";");
@@ -255,6 +262,9 @@ TEST_CASE("a SASI index with NonTokenizingAnalyzer compares analysed values, as 
   CHECK(ids("first = '\xc3\xa9mile'") == V{"5", "6"});  // lower case, precomposed
   CHECK(ids("first = 'e\xcc\x81MILE'") == V{"5", "6"});
   CHECK(ids("id = 3 AND first = 'bob'") == V{"3"});
+  CHECK(ids("first IN ('bob')") == V{"1", "2", "3"});  // one value: an =
+  // Not literal: 'BOB' analysed to 'bob', compared with the raw values.
+  CHECK(ids("raw = 'BOB'") == V{"2"});
   // Upper-cased values: a substring in any case.
   CHECK(ids("last LIKE '%smith%'") == V{"1", "2", "3", "7"});
   CHECK(ids("last LIKE '%ZOLA'") == V{"5", "6"});

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "engine/cql/internal/view_schema.h"
+#include "engine/cql/sasi_options.h"
 
 namespace cellfs {
 namespace {
@@ -223,6 +224,10 @@ Status AddIndex(const CreateIndex& s, KeyspaceDef* keyspace, bool* added, std::s
       if (s.if_not_exists) return Status::Ok();
       return Invalid("Index " + index.name + " is a duplicate of existing index " + existing.name);
     }
+  }
+  // The new table's validation: the index's own options.
+  if (IndexFamilyOf(index.custom_class) == IndexFamily::kSasi) {
+    CELLFS_RETURN_IF_ERROR(ValidateSasiOptions(index, *column));
   }
   table.indexes.push_back(std::move(index));
   *added = true;

@@ -169,8 +169,9 @@ Status DdlParser::ParseSelectRelation(SelectRelation* out) {
 
 Status DdlParser::ParseRelationOperator(SelectRelation* out) {
   using Op = SelectRelation::Op;
-  const bool token = out->target == SelectRelation::Target::kToken;
-  const bool single = out->target == SelectRelation::Target::kColumn;
+  // token(...) and m[key] take Cassandra's relationType only.
+  const bool token = out->target == SelectRelation::Target::kToken || out->map_key.has_value();
+  const bool single = out->target == SelectRelation::Target::kColumn && !token;
   if (TakePunct('=')) {
     out->op = Op::kEq;
   } else if (TakePunct('<')) {

@@ -38,8 +38,15 @@ std::string RelationText(const SelectRelation& relation) {
 }
 
 // The merged form of one relation, before merging with others.
-SelectWhere::Restriction ToRestriction(const SelectRelation& relation,
-                                       std::vector<size_t> columns) {
+SelectWhere::Restriction ToRestriction(SelectRelation relation, std::vector<size_t> columns) {
+  // SingleColumnRelation.newINRestriction: "An IN restrictions with only
+  // one element is the same than an EQ restriction".
+  if (relation.op == Op::kIn && relation.in_list.size() == 1 &&
+      relation.target == SelectRelation::Target::kColumn) {
+    relation.op = Op::kEq;
+    relation.value = std::move(relation.in_list[0]);
+    relation.in_list.clear();
+  }
   SelectWhere::Restriction r;
   r.columns = columns;
   r.multi_column = relation.target == SelectRelation::Target::kMultiColumn;
