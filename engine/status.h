@@ -25,7 +25,8 @@ enum class StatusCode {
   kIOError,             // the storage layer failed
   kReadOnly,            // a write to a store opened read-only, or on a read-only device
   kNoSpace,             // the storage device is full
-  kAborted,             // a write raced a schema change and was not applied: retry it
+  kAborted,             // a write raced a schema change and was not applied, or a read of a
+                        // view still being built: retry it
 };
 
 // Status is a value type: cheap to copy when ok (no allocation), carrying a

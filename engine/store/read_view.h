@@ -23,7 +23,9 @@ struct ReadState;  // the snapshot, shared with the iterators made from it
 
 // Every read works on a materialized view's handle too (its rows read
 // through the base table: docs/ENGINE.md "Materialized views"); a view has
-// no static row.
+// no static row. A view still being built refuses reads with Aborted
+// ("materialized view v is still being built": try again later); one
+// dropped meanwhile with NotFound.
 //
 // Cheap to copy (a shared pointer); thread-safe: any number of threads may
 // read through one view. Made by Engine::NewReadView; the Engine must

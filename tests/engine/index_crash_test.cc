@@ -282,7 +282,7 @@ std::unique_ptr<Engine> RecoverAndCheck(FaultEnv* env, const RoundPlan& plan, To
     if (late_view.ok() && !late_view.value()->view->built) {
       ++totals->interrupted_view_builds;
       auto refused = probe->NewReadView().NewPartitionIterator(late_view.value());
-      CHECK(refused->status().code() == StatusCode::kFailedPrecondition);
+      CHECK(refused->status().code() == StatusCode::kAborted);
     }
   }
   std::unique_ptr<Engine> engine = OpenStore(env, plan);

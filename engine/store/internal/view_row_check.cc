@@ -105,8 +105,7 @@ Result<TableHandle> ViewBase(const ReadState& state, const TableSchema& view) {
   // lack some).
   if (TableHandle then = state.schema_before->FindTableById(view.id);
       then == nullptr || !then->view || !then->view->built) {
-    return Status::FailedPrecondition("materialized view " + view.def.name +
-                                      " is still being built");
+    return Status::Aborted("materialized view " + view.def.name + " is still being built");
   }
   return base;
 }
