@@ -8,12 +8,26 @@
 #include <unicode/stringpiece.h>
 
 #include "engine/cql/internal/index_schema.h"
+#include "engine/cql/sai_options.h"
 #include "engine/cql/sasi_options.h"
 
 namespace cellfs {
 
 std::optional<TextAnalyzer> TextAnalyzer::For(const IndexDef& index, const ColumnDef& column) {
-  if (IndexFamilyOf(index.custom_class) != IndexFamily::kSasi) return std::nullopt;
+  const IndexFamily family = IndexFamilyOf(index.custom_class);
+  if (family == IndexFamily::kSai) {
+    // SAI's NonTokenizingAnalyzer: to_lower, then normalize; CREATE INDEX
+    // refused analysis off text columns, on key columns and on elements.
+    const SaiOptions options = ReadSaiOptions(index);
+    const TypeKind kind = column.type->kind();
+    if (!SaiAnalyzes(options) || index.target != IndexTargetKind::kSimple ||
+        (kind != TypeKind::kText && kind != TypeKind::kAscii)) {
+      return std::nullopt;
+    }
+    return TextAnalyzer(options.case_sensitive ? Case::kKeep : Case::kLower, options.normalize,
+                        true);
+  }
+  if (family != IndexFamily::kSasi) return std::nullopt;
   const SasiOptions options = ReadSasiOptions(index);
   const bool reversed = column.kind == ColumnKind::kClustering && column.order == SortOrder::kDesc;
   if (SasiAnalysisOf(options, *column.type, reversed) != SasiAnalysis::kNormalize) {
@@ -32,7 +46,7 @@ std::optional<TextAnalyzer> TextAnalyzer::For(const IndexDef& index, const Colum
   } else if (options.normalize_lowercase) {
     mapping = Case::kLower;
   }
-  return TextAnalyzer(mapping, SasiIsLiteral(options, *column.type, reversed));
+  return TextAnalyzer(mapping, true, SasiIsLiteral(options, *column.type, reversed));
 }
 
 std::string TextAnalyzer::Analyze(std::string_view value) const {
@@ -50,6 +64,7 @@ std::string TextAnalyzer::Analyze(std::string_view value) const {
   } else {
     mapped.assign(value);
   }
+  if (!nfc_) return mapped;
   const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);
   if (U_FAILURE(status)) return mapped;
   const icu::StringPiece piece(mapped.data(), static_cast<int32_t>(mapped.size()));

@@ -1,11 +1,16 @@
-// TextAnalyzer: SASI's NonTokenizingAnalyzer on text and ascii values, the
-// normalisation an index with `'analyzer_class':
-// 'org.apache.cassandra.index.sasi.analyzer.NonTokenizingAnalyzer'` applies
-// to both the values it indexes and the values a query compares them with:
-// lower case with `case_sensitive: false` (or `normalize_lowercase: true`),
-// upper case with `normalize_uppercase: true`, then Unicode NFC. Case maps
-// are ICU's full mappings in the root locale (Java's String.toLowerCase in
-// an English default locale; Turkish dotless i and the like differ).
+// TextAnalyzer: the NonTokenizingAnalyzer of SASI and of SAI on text and
+// ascii values, the normalisation an analysed index applies to both the
+// values it indexes and the values a query compares them with.
+//  - SASI (`'analyzer_class':
+//    'org.apache.cassandra.index.sasi.analyzer.NonTokenizingAnalyzer'`):
+//    lower case with `case_sensitive: false` (or `normalize_lowercase:
+//    true`), upper case with `normalize_uppercase: true`, then always
+//    Unicode NFC.
+//  - SAI (`case_sensitive: false`, `normalize: true`): lower case, then NFC
+//    only when `normalize` is true.
+// Case maps are ICU's full mappings in the root locale (Java's
+// String.toLowerCase in an English default locale; Turkish dotless i and
+// the like differ).
 #pragma once
 
 #include <optional>
@@ -19,8 +24,10 @@ namespace cellfs {
 
 class TextAnalyzer {
  public:
-  // The analyser of `index` on `column`, when it normalises (SasiAnalysisOf
-  // kNormalize); nullopt otherwise.
+  // The analyser of `index` on `column`, when it normalises: a SASI index
+  // whose SasiAnalysisOf is kNormalize, or an SAI index on a regular or
+  // static text column with an analysis option off its default; nullopt
+  // otherwise.
   static std::optional<TextAnalyzer> For(const IndexDef& index, const ColumnDef& column);
 
   // `value` (valid UTF-8) normalised. Thread-safe.
@@ -34,8 +41,10 @@ class TextAnalyzer {
 
  private:
   enum class Case { kKeep, kLower, kUpper };
-  TextAnalyzer(Case mapping, bool literal) : case_(mapping), literal_(literal) {}
+  TextAnalyzer(Case mapping, bool nfc, bool literal)
+      : case_(mapping), nfc_(nfc), literal_(literal) {}
   Case case_;
+  bool nfc_;
   bool literal_;
 };
 

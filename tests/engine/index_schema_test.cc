@@ -102,6 +102,65 @@ TEST_CASE("SASI's options are validated as SASIIndex.validateOptions does", "[in
             .empty());
 }
 
+TEST_CASE("SAI's options are validated as StorageAttachedIndex.validateOptions does",
+          "[index_schema]") {
+  const std::string sai = "USING 'StorageAttachedIndex'";
+  CHECK(ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sai +
+                " WITH OPTIONS = {'case_sensitive': 'False', 'normalize': 'true'};")
+            .empty());
+  CHECK_THAT(ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sai +
+                     " WITH OPTIONS = {'mode': 'CONTAINS', 'analyzer_class': 'x'};"),
+             Catch::Contains("Properties specified [analyzer_class, mode] are not understood by "
+                             "StorageAttachedIndex"));
+  CHECK_THAT(
+      ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sai + " WITH OPTIONS = {'class_name': 'x'};"),
+      Catch::Contains("Cannot specify class_name as a CUSTOM option"));
+  CHECK_THAT(
+      ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sai + " WITH OPTIONS = {'target': 'w'};"),
+      Catch::Contains("Cannot specify target as a CUSTOM option"));
+  CHECK_THAT(
+      ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sai + "; CREATE CUSTOM INDEX ON words (w) " +
+              sai + " WITH OPTIONS = {'case_sensitive': 'false'};"),
+      Catch::Contains("Cannot create more than one storage-attached index on the same "
+                      "column: w"));
+  // Keys and values of one map are different targets.
+  CHECK(ErrorOf("CREATE INDEX ON t (keys(m)) USING 'sai'; CREATE INDEX ON t (values(m)) USING "
+                "'sai';")
+            .empty());
+  CHECK_THAT(ErrorOf("CREATE CUSTOM INDEX ON words (c) " + sai +
+                     " WITH OPTIONS = {'normalize': 'true', 'case_sensitive': 'false'};"),
+             Catch::Contains("Analysis options are not supported on primary key columns, but "
+                             "found {'case_sensitive': 'false', 'normalize': 'true'}"));
+  CHECK_THAT(ErrorOf("CREATE CUSTOM INDEX ON words (n) " + sai +
+                     " WITH OPTIONS = {'case_sensitive': 'true'};"),
+             Catch::Contains("CQL type int cannot be analyzed."));
+  CHECK_THAT(
+      ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sai + " WITH OPTIONS = {'normalize': 'yes'};"),
+      Catch::Contains("Illegal value for boolean option 'normalize': yes"));
+  CHECK_THAT(
+      ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sai + " WITH OPTIONS = {'normalize': ''};"),
+      Catch::Contains("Empty value for boolean option 'normalize'"));
+  CHECK_THAT(ErrorOf("CREATE CUSTOM INDEX ON words (n) " + sai +
+                     " WITH OPTIONS = {'similarity_function': 'cosine'};"),
+             Catch::Contains("CQL type int cannot have vector options"));
+  CHECK_THAT(ErrorOf("CREATE TABLE b (k int PRIMARY KEY, v blob, bl list<blob>, fb "
+                     "frozen<list<blob>>); CREATE INDEX ON b (v) USING 'sai';"),
+             Catch::Contains("Unsupported type: blob"));
+  CHECK_THAT(ErrorOf("CREATE TABLE b (k int PRIMARY KEY, bl list<blob>); CREATE INDEX ON b (bl) "
+                     "USING 'sai';"),
+             Catch::Contains("Unsupported type: blob"));
+  CHECK(ErrorOf("CREATE TABLE b (k int PRIMARY KEY, fb frozen<list<blob>>); CREATE INDEX ON b "
+                "(full(fb)) USING 'sai';")
+            .empty());
+  // What cellfs does not do, it says.
+  CHECK_THAT(
+      ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sai + " WITH OPTIONS = {'ascii': 'true'};"),
+      Catch::Contains("'ascii' (Lucene's ASCII folding) is not supported by cellfs"));
+  CHECK_THAT(ErrorOf("CREATE INDEX ON t (st) USING 'sai' WITH OPTIONS = {'case_sensitive': "
+                     "'false'};"),
+             Catch::Contains("analysis options on a collection's elements are not supported"));
+}
+
 TEST_CASE("CREATE INDEX refuses what Cassandra refuses, in its words", "[index_schema]") {
   CHECK_THAT(ErrorOf("CREATE INDEX ON one (k);"),
              Catch::Contains("Cannot create secondary index on the only partition key column k"));

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "engine/cql/internal/view_schema.h"
+#include "engine/cql/sai_options.h"
 #include "engine/cql/sasi_options.h"
 
 namespace cellfs {
@@ -174,6 +175,13 @@ Status AddIndex(const CreateIndex& s, KeyspaceDef* keyspace, bool* added, std::s
   if (!s.options.empty() && s.using_class.empty()) {
     return Invalid("Cannot specify options for a non-CUSTOM index");
   }
+  for (const char* reserved : {"class_name", "target"}) {
+    for (const auto& option : s.options) {
+      if (option.first == reserved) {
+        return Invalid(std::string("Cannot specify ") + reserved + " as a CUSTOM option");
+      }
+    }
+  }
   if (s.targets.empty()) {
     if (!s.custom) {
       return Invalid("Only CUSTOM indexes can be created without specifying a target column");
@@ -228,6 +236,9 @@ Status AddIndex(const CreateIndex& s, KeyspaceDef* keyspace, bool* added, std::s
   // The new table's validation: the index's own options.
   if (IndexFamilyOf(index.custom_class) == IndexFamily::kSasi) {
     CELLFS_RETURN_IF_ERROR(ValidateSasiOptions(index, *column));
+  }
+  if (IndexFamilyOf(index.custom_class) == IndexFamily::kSai) {
+    CELLFS_RETURN_IF_ERROR(ValidateSaiOptions(index, *column, table));
   }
   table.indexes.push_back(std::move(index));
   *added = true;
