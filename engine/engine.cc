@@ -12,6 +12,7 @@
 #include "engine/store/internal/index_entries.h"
 #include "engine/store/internal/mutation_batch.h"
 #include "engine/store/internal/read_state.h"
+#include "engine/store/internal/snapshot_store.h"
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/internal/store_verify.h"
 #include "engine/store/internal/sweeper.h"
@@ -130,23 +131,35 @@ Status Engine::Execute(const Statement& statement, std::string* current_keyspace
       *before, next, &dropped,
       local_change.kind == SchemaChange::Kind::kTruncated ? &truncated : nullptr);
   std::unique_ptr<storage::Batch> batch = core_->storage->NewBatch();
+  if (core_->options.auto_snapshot && !dropped.empty()) {
+    const char* reason =
+        local_change.kind == SchemaChange::Kind::kTruncated ? "truncated" : "dropped";
+    CELLFS_RETURN_IF_ERROR(storage::SnapshotDroppedTables(core_->storage.get(), *before, reason,
+                                                          core_->clock->NowMicros() / 1000,
+                                                          &dropped, batch.get()));
+  }
   storage::WriteSchemaChange(*before, *after, dropped, batch.get());
+  return CommitSchema(*before, std::move(after), batch.get());
+}
+
+Status Engine::CommitSchema(const storage::SchemaState& before,
+                            std::shared_ptr<const storage::SchemaState> after,
+                            storage::Batch* batch) {
   // A new index or view: every write from now on adds its entries; the
   // build adds those of the rows written before (docs/ENGINE.md "Index
   // builds", "Materialized views"). The statement runs the inline part of
   // its own builds, reserved before the swap so the builder thread leaves
   // them to it.
   std::vector<storage::BuildTarget> fresh = storage::PendingBuilds(*after);
-  const std::vector<storage::BuildTarget> older = storage::PendingBuilds(*before);
+  const std::vector<storage::BuildTarget> older = storage::PendingBuilds(before);
   std::erase_if(fresh, [&](const storage::BuildTarget& target) {
     return std::find(older.begin(), older.end(), target) != older.end();
   });
   builds_->Reserve(fresh);
   Status stored = core_->write_fence.Check();
   if (stored.ok()) {
-    stored =
-        core_->write_fence.Record(core_->storage->Commit(batch.get(), storage::Durability::kSynced)
-                                      .WithContext("storing the schema"));
+    stored = core_->write_fence.Record(core_->storage->Commit(batch, storage::Durability::kSynced)
+                                           .WithContext("storing the schema"));
   }
   if (!stored.ok()) {
     builds_->Unreserve(fresh);

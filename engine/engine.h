@@ -22,6 +22,8 @@
 namespace cellfs {
 
 namespace storage {
+class Batch;
+class SchemaState;
 struct BuildTarget;
 class BuildRunner;
 class SweeperThread;
@@ -36,6 +38,15 @@ struct SweepStats {
   uint64_t entries_read = 0;     // data entries read to do it
   uint64_t entries_deleted = 0;  // data entries deleted
   uint64_t tables_cleaned = 0;   // dropped tables whose data is now gone
+};
+
+// A snapshot DROP or TRUNCATE kept (EngineOptions::auto_snapshot).
+struct SnapshotInfo {
+  std::string name;  // <reason>-<milliseconds since the epoch>-<keyspace>.<table>
+  std::string keyspace;
+  std::string table;
+  std::string reason;  // "dropped" or "truncated"
+  int64_t created_ms = 0;
 };
 
 // Thread-safe: any number of threads may write, read and run DDL at once.
@@ -59,7 +70,8 @@ class Engine {
 
   // Validates and applies a DDL statement (Catalog::Apply) and persists the
   // result durably before returning. Dropping a table makes its data
-  // unreachable at once and reclaims it in the background. TRUNCATE gives
+  // unreachable at once; with EngineOptions::auto_snapshot the data is kept
+  // as a snapshot (below), else reclaimed in the background. TRUNCATE gives
   // the table a fresh table id (an empty data space) in the same synced
   // catalog write and reclaims the old space the same way: readers see all
   // of the table or none of it, and handles taken before it (TableHandle,
@@ -120,6 +132,27 @@ class Engine {
   // A snapshot of everything applied so far, judged at the clock's now.
   ReadView NewReadView() const;
 
+  // ---- Snapshots (docs/ENGINE.md "Snapshots").
+
+  // Every snapshot DROP or TRUNCATE kept, by name.
+  Status Snapshots(std::vector<SnapshotInfo>* out) const;
+
+  // Makes the table of snapshot `name` again, over its kept data, as table
+  // `as_table` of its keyspace (its own name when empty), and forgets the
+  // snapshot: the keyspace and the user types it needs are made when
+  // missing; its indexes whose names are free in the keyspace are made and
+  // built again (`*skipped` gets the CREATE INDEX text of the others);
+  // materialized views are not restored. One synced catalog write. NotFound
+  // when there is no such snapshot; InvalidArgument when the table exists
+  // ("drop it first, or restore with another name") or a type of the same
+  // name differs from the snapshot's.
+  Status RestoreSnapshot(const std::string& name, const std::string& as_table,
+                         std::vector<std::string>* skipped);
+
+  // Forgets snapshot `name` and hands its data to the sweeper (the next
+  // sweep of a writable open reclaims it). NotFound when absent.
+  Status ClearSnapshot(const std::string& name);
+
   // ---- Maintenance.
 
   // The indexes and views still being built over the rows written before
@@ -149,6 +182,11 @@ class Engine {
  private:
   explicit Engine(std::unique_ptr<EngineCore> core);
   Status Initialize();  // the part of Open after LevelDB opened
+  // Commits `batch` (a schema change from `before` to `after`) synced,
+  // swaps `after` in and runs the builds it starts. REQUIRES: ddl_mutex
+  // held; `before` is the current schema.
+  Status CommitSchema(const storage::SchemaState& before,
+                      std::shared_ptr<const storage::SchemaState> after, storage::Batch* batch);
   // Runs pending builds (those in `only`, when given) inline up to the
   // options' bound, then hands the rest to the builder thread. REQUIRES:
   // ddl_mutex held.

@@ -64,6 +64,11 @@ struct EngineOptions {
   uint64_t inline_build_rows = 50'000;
   bool background_builds = true;
 
+  // Cassandra's auto_snapshot: DROP TABLE, DROP KEYSPACE and TRUNCATE keep
+  // each table they remove as a snapshot (Engine::Snapshots) instead of
+  // reclaiming its data; a clear hands it to the sweeper.
+  bool auto_snapshot = true;
+
   // Called once, on the thread whose write failed, when a storage failure
   // stops all writes (Engine::Apply); the daemon logs it. May be empty.
   std::function<void(const Status&)> on_write_failure;

@@ -20,6 +20,14 @@ constexpr const char* kSchema =
     "CREATE TABLE ks.c (k int PRIMARY KEY, hits counter);"
     "CREATE TABLE ks.other (k int PRIMARY KEY, v int);";
 
+// TRUNCATE's reclaim path: without auto_snapshot (what a snapshot clear
+// leads to; tests/fs/snapshot_test.cc has the snapshots).
+EngineOptions NoAutoSnapshot() {
+  EngineOptions options;
+  options.auto_snapshot = false;
+  return options;
+}
+
 // Writes rows (pk, ck) for ck in [first, first + count) with v = ck and the
 // static s = pk, at `timestamp` when given; one mutation.
 void WriteRows(Engine* engine, const TableHandle& table, int32_t pk, int32_t first, int32_t count,
@@ -54,7 +62,7 @@ int CountPartitions(const ReadView& view, const TableHandle& table) {
 }
 
 TEST_CASE("TRUNCATE empties the table for readers, statics and counters included", "[truncate]") {
-  testing::TestEngine db;
+  testing::TestEngine db(NoAutoSnapshot());
   db.Ddl(kSchema);
   TableHandle t = db.Table("ks", "t");
   WriteRows(db.engine.get(), t, 1, 0, 5);
@@ -103,7 +111,7 @@ TEST_CASE("TRUNCATE empties the table for readers, statics and counters included
 }
 
 TEST_CASE("after TRUNCATE, writes with older timestamps are visible", "[truncate]") {
-  testing::TestEngine db;
+  testing::TestEngine db(NoAutoSnapshot());
   db.Ddl(kSchema);
   TableHandle t = db.Table("ks", "t");
   WriteRows(db.engine.get(), t, 1, 0, 3, 1'000'000);
@@ -121,7 +129,7 @@ TEST_CASE("after TRUNCATE, writes with older timestamps are visible", "[truncate
 }
 
 TEST_CASE("TRUNCATE survives a reopen, and the old data never comes back", "[truncate]") {
-  testing::TestEngine db;
+  testing::TestEngine db(NoAutoSnapshot());
   db.Ddl(kSchema);
   WriteRows(db.engine.get(), db.Table("ks", "t"), 1, 0, 4);
   db.Ddl("TRUNCATE ks.t;");
@@ -139,7 +147,7 @@ TEST_CASE("TRUNCATE survives a reopen, and the old data never comes back", "[tru
 }
 
 TEST_CASE("TRUNCATE of a missing table or keyspace fails with Cassandra's words", "[truncate]") {
-  testing::TestEngine db;
+  testing::TestEngine db(NoAutoSnapshot());
   db.Ddl(kSchema);
   CHECK(testing::RunCql(db.engine.get(), "TRUNCATE ks.nope;").message() ==
         "line 1:10: unconfigured table nope");
@@ -150,7 +158,7 @@ TEST_CASE("TRUNCATE of a missing table or keyspace fails with Cassandra's words"
 }
 
 TEST_CASE("a writer holding a handle from before TRUNCATE is refused, not misfiled", "[truncate]") {
-  testing::TestEngine db;
+  testing::TestEngine db(NoAutoSnapshot());
   db.Ddl(kSchema);
   TableHandle t = db.Table("ks", "t");
   Mutation m = db.engine->NewMutation();
@@ -164,7 +172,7 @@ TEST_CASE("a writer holding a handle from before TRUNCATE is refused, not misfil
 }
 
 TEST_CASE("a truncated big table is reclaimed in bounded sweeps", "[truncate]") {
-  testing::TestEngine db;
+  testing::TestEngine db(NoAutoSnapshot());
   db.Ddl(kSchema);
   TableHandle t = db.Table("ks", "t");
   constexpr int kRows = 25'000;
@@ -191,7 +199,7 @@ TEST_CASE("TRUNCATE survives an OS crash at once and during reclaim; nothing res
   std::unique_ptr<leveldb::Env> memory(leveldb::NewMemEnv(leveldb::Env::Default()));
   testing::CrashEnv env(memory.get());
   ManualClock clock;
-  EngineOptions options;
+  EngineOptions options = NoAutoSnapshot();
   options.env = &env;
   options.clock = &clock;
   options.background_sweeper = false;

@@ -13,6 +13,7 @@
 #include "tools/cellfs/load_command.h"
 #include "tools/cellfs/mount_command.h"
 #include "tools/cellfs/mount_options.h"
+#include "tools/cellfs/snapshot_command.h"
 #include "tools/cellfs/stats_command.h"
 #include "tools/cellfs/status_command.h"
 #include "tools/cellfs/sync_command.h"
@@ -27,6 +28,7 @@ using cellfs::tools::DumpArgs;
 using cellfs::tools::ErrorsArgs;
 using cellfs::tools::LoadArgs;
 using cellfs::tools::MountArgs;
+using cellfs::tools::SnapshotArgs;
 using cellfs::tools::StatsArgs;
 using cellfs::tools::StatusArgs;
 using cellfs::tools::SyncArgs;
@@ -99,6 +101,44 @@ CLI::App* AddVerify(CLI::App& app, VerifyArgs* args) {
       "key or value that does not decode, data of an unknown table). Exits 0 when the\n"
       "store is sound, 1 when it has faults, 2 when it cannot be opened (a mounted store\n"
       "is refused: unmount it first) or read.");
+  return command;
+}
+
+// `cellfs snapshot list|restore|clear`; each action sets args->action.
+CLI::App* AddSnapshot(CLI::App& app, SnapshotArgs* args) {
+  CLI::App* command = app.add_subcommand(
+      "snapshot", "List, restore or clear the tables DROP and TRUNCATE kept (unmounted store)");
+  command->require_subcommand(1);
+  command->footer(
+      "DROP TABLE, DROP KEYSPACE and TRUNCATE (rm -r of a table directory too) keep each\n"
+      "table they remove as a snapshot, as Cassandra's auto_snapshot does: its data stays\n"
+      "in the store, so taking one costs the same for any table. A snapshot is named\n"
+      "dropped-MILLIS-KS.TABLE or truncated-MILLIS-KS.TABLE. The store must not be mounted.");
+  CLI::App* list = command->add_subcommand("list", "List the snapshots, oldest first");
+  list->add_option("DATADIR", args->data_dir, "The store's data directory")->required();
+  list->callback([args] { args->action = SnapshotArgs::Action::kList; });
+  CLI::App* restore =
+      command->add_subcommand("restore", "Make a snapshot's table again over its kept data");
+  restore->add_option("DATADIR", args->data_dir, "The store's data directory")->required();
+  restore->add_option("NAME", args->names, "The snapshot")->required()->expected(1);
+  restore->add_option("--as", args->as_table, "Restore as this table of the same keyspace");
+  restore->footer(
+      "The table must not exist (drop it first: that keeps its own snapshot). The keyspace\n"
+      "and the user types the table needs are made when missing; its indexes are made and\n"
+      "built again (those whose names another index took are named and skipped);\n"
+      "materialized views are not restored. The snapshot is gone once restored.");
+  restore->callback([args] { args->action = SnapshotArgs::Action::kRestore; });
+  CLI::App* clear =
+      command->add_subcommand("clear", "Forget snapshots and reclaim the space they hold");
+  clear->add_option("DATADIR", args->data_dir, "The store's data directory")->required();
+  clear->add_option("NAME", args->names, "The snapshots to clear");
+  clear->add_flag("--all", args->all, "Clear every snapshot");
+  clear->callback([args] {
+    if (args->names.empty() && !args->all) {
+      throw CLI::ValidationError("NAME", "name the snapshots to clear, or give --all");
+    }
+    args->action = SnapshotArgs::Action::kClear;
+  });
   return command;
 }
 
@@ -262,6 +302,7 @@ int main(int argc, char** argv) {
   ErrorsArgs errors_args;
   StatusArgs status_args;
   VerifyArgs verify_args;
+  SnapshotArgs snapshot_args;
   CqlArgs cql_args;
   LoadArgs load_args;
   DumpArgs dump_args;
@@ -273,6 +314,7 @@ int main(int argc, char** argv) {
   CLI::App* errors = AddErrors(app, &errors_args);
   CLI::App* status = AddStatus(app, &status_args);
   CLI::App* verify = AddVerify(app, &verify_args);
+  CLI::App* snapshot = AddSnapshot(app, &snapshot_args);
   CLI::App* cql = AddCql(app, &cql_args);
   CLI::App* load = AddLoad(app, &load_args);
   CLI::App* dump = AddDump(app, &dump_args);
@@ -332,6 +374,7 @@ int main(int argc, char** argv) {
   if (errors->parsed()) return cellfs::tools::RunErrors(errors_args);
   if (status->parsed()) return cellfs::tools::RunStatus(status_args);
   if (verify->parsed()) return cellfs::tools::RunVerify(verify_args);
+  if (snapshot->parsed()) return cellfs::tools::RunSnapshot(snapshot_args);
   if (cql->parsed()) return cellfs::tools::RunCql(cql_args);
   if (load->parsed()) return cellfs::tools::RunLoad(load_args);
   if (dump->parsed()) return cellfs::tools::RunDump(dump_args);

@@ -20,6 +20,9 @@ int RunVerify(const VerifyArgs& args) {
               " expiry-index entries read",
               args.data_dir.c_str(), report.data_entries, report.index_entries, report.view_entries,
               report.expiry_entries);
+  if (report.snapshot_entries != 0) {
+    std::printf("; %" PRIu64 " data entries kept by snapshots", report.snapshot_entries);
+  }
   if (report.dropped_entries != 0) {
     std::printf("; %" PRIu64 " entries of dropped tables wait for the sweeper",
                 report.dropped_entries);

@@ -380,6 +380,16 @@ Status CheckUniqueTableIds(const IdMap& ids, uint32_t* max_id) {
 
 }  // namespace
 
+std::string EncodeKeyspaceRecord(const KeyspaceDef& keyspace,
+                                 const std::map<TableName, TableIds>& ids) {
+  return EncodeRecord(keyspace, ids);
+}
+
+Status DecodeKeyspaceRecord(const std::string& keyspace_name, std::string_view value,
+                            KeyspaceDef* keyspace, std::map<TableName, TableIds>* ids) {
+  return DecodeRecord(CatalogKey(keyspace_name), value, keyspace, ids);
+}
+
 // ---- SchemaState --------------------------------------------------------------
 
 SchemaState::SchemaState(std::shared_ptr<const Catalog> catalog, IdMap ids, uint32_t next_table_id)

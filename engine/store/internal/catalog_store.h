@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -97,6 +98,19 @@ std::shared_ptr<const SchemaState> WithIndexBuilt(const SchemaState& before,
 // the next table id, and a DroppedTableKey per id in `dropped_table_ids`.
 void WriteSchemaChange(const SchemaState& before, const SchemaState& after,
                        const std::vector<uint32_t>& dropped_table_ids, Batch* batch);
+
+// A keyspace's catalog record (docs/FORMAT.md "Catalog"): its DESCRIBE
+// text and the ids of its tables among `ids` (keyed by keyspace and table).
+// Snapshots keep the record of the keyspace as it was.
+std::string EncodeKeyspaceRecord(
+    const KeyspaceDef& keyspace,
+    const std::map<std::pair<std::string, std::string>, TableIds>& ids);
+
+// The inverse: Corruption when `value` is no record of keyspace
+// `keyspace_name`.
+Status DecodeKeyspaceRecord(const std::string& keyspace_name, std::string_view value,
+                            KeyspaceDef* keyspace,
+                            std::map<std::pair<std::string, std::string>, TableIds>* ids);
 
 // Reads the stored catalog (every CatalogKey record and the next table id).
 // An empty store yields an empty schema. Corruption naming the keyspace when

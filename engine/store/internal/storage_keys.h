@@ -24,6 +24,8 @@ inline constexpr char kDroppedTag = 'G';  // G u32 table id          -> dropped,
 inline constexpr char kExpiryTag = 'X';   // X i64 due data-key      -> expiry index
 inline constexpr char kIndexTag = 'I';    // I u32 index id value row -> a secondary-index entry
 inline constexpr char kViewTag = 'V';     // V u32 view id token pk ck -> a materialized-view entry
+inline constexpr char kSnapshotTag =
+    'S';  // S snapshot name          -> a dropped or truncated table kept
 
 // What a data entry inside a partition holds. The kind byte follows the
 // partition key, so a partition's deletions and static row come before its

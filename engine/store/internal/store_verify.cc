@@ -14,6 +14,7 @@
 #include "engine/store/index_iterator.h"
 #include "engine/store/internal/catalog_store.h"
 #include "engine/store/internal/engine_core.h"
+#include "engine/store/internal/snapshot_store.h"
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/row_fragment.h"
 #include "engine/store/storage/storage.h"
@@ -58,6 +59,7 @@ class Verifier {
 
   Status Run() {
     CELLFS_RETURN_IF_ERROR(LoadDropped());
+    CELLFS_RETURN_IF_ERROR(LoadSnapshots());
     CELLFS_RETURN_IF_ERROR(
         WalkIds(kDataTag, [this](uint32_t id, std::string_view key, std::string_view value) {
           CheckData(id, key, value);
@@ -103,6 +105,25 @@ class Verifier {
     return cursor->status();
   }
 
+  // Each snapshot's table, as a schema of its own keyspace as it was.
+  Status LoadSnapshots() {
+    std::vector<SnapshotRecord> records;
+    if (Status s = ReadSnapshots(core_->storage.get(), &records); !s.ok()) {
+      if (s.code() != StatusCode::kCorruption) return s;
+      Fault("snapshot", std::string(1, kSnapshotTag), s.message());
+      return Status::Ok();
+    }
+    for (SnapshotRecord& record : records) {
+      auto catalog = std::make_shared<Catalog>();
+      catalog->Restore(record.keyspace_def);
+      const uint32_t id = record.table_ids().table_id;
+      auto kept = std::make_shared<const SchemaState>(catalog, record.ids, id + 1);
+      snapshot_schemas_.push_back(kept);
+      snapshot_tables_[id] = kept->FindTableById(id);
+    }
+    return Status::Ok();
+  }
+
   // Every entry under `tag`, by the u32 id after the tag: `visit(id, whole
   // key, value)`.
   Status WalkIds(char tag,
@@ -138,8 +159,15 @@ class Verifier {
 
   void CheckData(uint32_t id, std::string_view key, std::string_view value) {
     TableHandle table = schema_->FindTableById(id);
-    if (table == nullptr || table->view) return Unknown("data", id, key);
-    ++report_->data_entries;
+    if (table == nullptr || table->view) {
+      // A snapshot's data is decoded against the table as it was.
+      const auto kept = snapshot_tables_.find(id);
+      if (kept == snapshot_tables_.end()) return Unknown("data", id, key);
+      table = kept->second;
+      ++report_->snapshot_entries;
+    } else {
+      ++report_->data_entries;
+    }
     DataKey parsed;
     if (Status s = ParseDataKey(*table, key, &parsed); !s.ok()) {
       return Fault("data", key, s.message());
@@ -234,7 +262,12 @@ class Verifier {
     }
     TableHandle table = schema_->FindTableById(id);
     if (table == nullptr || table->view) {
-      if (dropped_.count(id) == 0) {
+      // An id below the next table id was a table's, whose data is gone
+      // (reclaimed): its entries are harmless, each goes when due.
+      if (id < schema_->next_table_id() && dropped_.count(id) == 0 &&
+          snapshot_tables_.count(id) == 0) {
+        ++report_->dangling_expiry_entries;
+      } else if (dropped_.count(id) == 0 && snapshot_tables_.count(id) == 0) {
         Fault("expiry", key, "names table id " + std::to_string(id) + ", which does not exist");
       }
       return Status::Ok();
@@ -265,6 +298,8 @@ class Verifier {
   std::unique_ptr<ReadPoint> point_;
   std::map<uint32_t, IndexOf> indexes_;
   std::set<uint32_t> dropped_;
+  std::vector<std::shared_ptr<const SchemaState>> snapshot_schemas_;  // own snapshot_tables_
+  std::map<uint32_t, TableHandle> snapshot_tables_;
 };
 
 }  // namespace

@@ -1,0 +1,142 @@
+// Engine's snapshots: listing, restoring and clearing what DROP and TRUNCATE
+// kept (engine/store/internal/snapshot_store.h).
+#include <set>
+
+#include "engine/cql/cql_parser.h"
+#include "engine/cql/describe.h"
+#include "engine/engine.h"
+#include "engine/store/internal/catalog_store.h"
+#include "engine/store/internal/engine_core.h"
+#include "engine/store/internal/snapshot_store.h"
+#include "engine/store/internal/storage_keys.h"
+#include "engine/store/storage/storage.h"
+
+namespace cellfs {
+namespace {
+
+// The user types `type` refers to, dependencies first, each once.
+void CollectTypes(const CqlType& type, std::vector<std::string>* names) {
+  for (const TypePtr& param : type.params()) CollectTypes(*param, names);
+  if (type.kind() == TypeKind::kUdt &&
+      std::find(names->begin(), names->end(), type.udt_name()) == names->end()) {
+    names->push_back(type.udt_name());
+  }
+}
+
+bool IndexNameTaken(const KeyspaceDef& keyspace, const std::string& name) {
+  for (const auto& [table_name, table] : keyspace.tables) {
+    if (table.FindIndex(name) != nullptr) return true;
+  }
+  return false;
+}
+
+// Applies every statement of `cql` to `catalog` as a session in `keyspace`.
+Status ApplyScript(const std::string& cql, const std::string& keyspace, Catalog* catalog) {
+  std::string session = keyspace;
+  CqlParser parser(cql);
+  for (;;) {
+    Statement statement;
+    bool done = false;
+    CELLFS_RETURN_IF_ERROR(parser.Next(&statement, &done));
+    if (done) return Status::Ok();
+    CELLFS_RETURN_IF_ERROR(catalog->Apply(statement, &session));
+  }
+}
+
+}  // namespace
+
+Status Engine::Snapshots(std::vector<SnapshotInfo>* out) const {
+  std::vector<storage::SnapshotRecord> records;
+  CELLFS_RETURN_IF_ERROR(storage::ReadSnapshots(core_->storage.get(), &records));
+  out->clear();
+  for (storage::SnapshotRecord& record : records) {
+    out->push_back({std::move(record.name), std::move(record.keyspace), std::move(record.table),
+                    std::move(record.reason), record.created_ms});
+  }
+  return Status::Ok();
+}
+
+Status Engine::RestoreSnapshot(const std::string& name, const std::string& as_table,
+                               std::vector<std::string>* skipped) {
+  if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
+  std::lock_guard ddl(core_->ddl_mutex);
+  storage::SnapshotRecord record;
+  CELLFS_RETURN_IF_ERROR(storage::ReadSnapshot(core_->storage.get(), name, &record));
+  TableDef table = record.table_def();
+  table.name = as_table.empty() ? record.table : as_table;
+  const std::string qualified = record.keyspace + "." + table.name;
+
+  std::shared_ptr<const storage::SchemaState> before = core_->CurrentSchema();
+  auto next = std::make_shared<Catalog>(*before->catalog());
+  const KeyspaceDef* live = next->FindKeyspace(record.keyspace);
+  std::string cql;
+  if (live == nullptr) {
+    cql += DescribeKeyspaceStatement(record.keyspace_def) + "\n";
+  } else if (live->tables.contains(table.name)) {
+    return Status::InvalidArgument("table " + qualified +
+                                   " exists: drop it first (DROP keeps its own snapshot), or "
+                                   "restore under another name");
+  }
+  std::vector<std::string> types;
+  for (const ColumnDef& column : table.columns) CollectTypes(*column.type, &types);
+  for (const std::string& type : types) {
+    const std::string wanted = DescribeType(record.keyspace_def.types.at(type));
+    const auto found = live == nullptr ? std::map<std::string, UserTypeDef>::const_iterator{}
+                                       : live->types.find(type);
+    if (live != nullptr && found != live->types.end()) {
+      if (DescribeType(found->second) != wanted) {
+        return Status::InvalidArgument("type " + record.keyspace + "." + type +
+                                       " is not the snapshot's: the table cannot be restored "
+                                       "over it");
+      }
+      continue;
+    }
+    cql += wanted + "\n";
+  }
+  std::erase_if(table.indexes, [&](const IndexDef& index) {
+    if (live == nullptr || !IndexNameTaken(*live, index.name)) return false;
+    skipped->push_back(index.name);
+    return true;
+  });
+  cql += DescribeTable(table);
+  CELLFS_RETURN_IF_ERROR(
+      ApplyScript(cql, record.keyspace, next.get()).WithContext("restoring snapshot " + name));
+
+  // The table comes back under its old ids, over its kept data; its
+  // indexes get fresh ids and are built again.
+  std::vector<uint32_t> dropped;
+  std::shared_ptr<const storage::SchemaState> assigned =
+      storage::AssignIds(*before, next, &dropped);
+  auto ids = assigned->ids();
+  storage::TableIds& restored = ids.at({record.keyspace, table.name});
+  const storage::TableIds& kept = record.table_ids();
+  restored.table_id = kept.table_id;
+  restored.column_ids = kept.column_ids;
+  restored.next_column_id = kept.next_column_id;
+  for (auto& [index_name, index] : restored.indexes) index.built = false;
+  auto after =
+      std::make_shared<const storage::SchemaState>(next, std::move(ids), assigned->next_table_id());
+
+  std::unique_ptr<storage::Batch> batch = core_->storage->NewBatch();
+  storage::WriteSchemaChange(*before, *after, dropped, batch.get());
+  const std::string key = storage::SnapshotKey(name);
+  batch->Delete(storage::TaggedAddress(key));
+  return CommitSchema(*before, std::move(after), batch.get());
+}
+
+Status Engine::ClearSnapshot(const std::string& name) {
+  if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
+  std::lock_guard ddl(core_->ddl_mutex);
+  storage::SnapshotRecord record;
+  CELLFS_RETURN_IF_ERROR(storage::ReadSnapshot(core_->storage.get(), name, &record));
+  std::unique_ptr<storage::Batch> batch = core_->storage->NewBatch();
+  const std::string key = storage::SnapshotKey(name);
+  batch->Delete(storage::TaggedAddress(key));
+  const std::string dropped = storage::DroppedTableKey(record.table_ids().table_id);
+  batch->Put(storage::TaggedAddress(dropped), {});
+  CELLFS_RETURN_IF_ERROR(core_->write_fence.Check());
+  return core_->write_fence.Record(core_->storage->Commit(batch.get(), storage::Durability::kSynced)
+                                       .WithContext("clearing snapshot " + name));
+}
+
+}  // namespace cellfs

@@ -1,0 +1,130 @@
+// Snapshot records: {"keyspace", "table", "reason", "created_ms", "record"},
+// where "record" is the keyspace's catalog record as it was.
+#include "engine/store/internal/snapshot_store.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "engine/store/internal/storage_keys.h"
+#include "engine/store/storage/storage.h"
+
+namespace cellfs::storage {
+namespace {
+
+using json = nlohmann::json;
+
+std::string EncodeSnapshot(const SnapshotRecord& record, const std::string& keyspace_record) {
+  const json value = {{"keyspace", record.keyspace},
+                      {"table", record.table},
+                      {"reason", record.reason},
+                      {"created_ms", record.created_ms},
+                      {"record", keyspace_record}};
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Status DecodeSnapshot(std::string name, std::string_view value, SnapshotRecord* out) {
+  const json parsed = json::parse(value, nullptr, /*allow_exceptions=*/false);
+  const auto is_string = [&](const char* field) {
+    return parsed.contains(field) && parsed[field].is_string();
+  };
+  if (parsed.is_discarded() || !parsed.is_object() || !is_string("keyspace") ||
+      !is_string("table") || !is_string("reason") || !is_string("record") ||
+      !parsed.contains("created_ms") || !parsed["created_ms"].is_number_integer()) {
+    return Status::Corruption("snapshot " + name + ": malformed record");
+  }
+  out->name = std::move(name);
+  out->keyspace = parsed["keyspace"].get<std::string>();
+  out->table = parsed["table"].get<std::string>();
+  out->reason = parsed["reason"].get<std::string>();
+  out->created_ms = parsed["created_ms"].get<int64_t>();
+  out->ids.clear();
+  CELLFS_RETURN_IF_ERROR(DecodeKeyspaceRecord(out->keyspace,
+                                              parsed["record"].get_ref<const std::string&>(),
+                                              &out->keyspace_def, &out->ids)
+                             .WithContext("snapshot " + out->name));
+  const auto table = out->keyspace_def.tables.find(out->table);
+  if (table == out->keyspace_def.tables.end() || table->second.view) {
+    return Status::Corruption("snapshot " + out->name + ": its keyspace has no table " +
+                              out->table);
+  }
+  return Status::Ok();
+}
+
+// Visits every record's name and value.
+template <typename Visit>
+Status WalkSnapshots(Storage* storage, Visit visit) {
+  const std::string space(1, kSnapshotTag);
+  std::unique_ptr<Cursor> it = storage->NewCursor(nullptr, {space, {}});
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    CELLFS_RETURN_IF_ERROR(visit(std::string(it->key()), it->value()));
+  }
+  return it->status().WithContext("reading the snapshots");
+}
+
+}  // namespace
+
+std::string SnapshotKey(std::string_view name) {
+  std::string key(1, kSnapshotTag);
+  key.append(name);
+  return key;
+}
+
+Status SnapshotDroppedTables(Storage* storage, const SchemaState& before, const std::string& reason,
+                             int64_t now_ms, std::vector<uint32_t>* dropped, Batch* batch) {
+  for (const auto& [name, ids] : before.ids()) {
+    const auto at = std::find(dropped->begin(), dropped->end(), ids.table_id);
+    if (at == dropped->end()) continue;
+    const KeyspaceDef* keyspace = before.catalog()->FindKeyspace(name.first);
+    if (keyspace == nullptr) continue;
+    const auto table = keyspace->tables.find(name.second);
+    if (table == keyspace->tables.end() || table->second.view) continue;
+    SnapshotRecord record;
+    record.keyspace = name.first;
+    record.table = name.second;
+    record.reason = reason;
+    record.created_ms = now_ms;
+    const std::string base =
+        reason + "-" + std::to_string(now_ms) + "-" + name.first + "." + name.second;
+    std::string snapshot = base;
+    for (int n = 2;; ++n) {
+      const std::string key = SnapshotKey(snapshot);
+      std::optional<std::string> existing;
+      CELLFS_RETURN_IF_ERROR(storage->Get(nullptr, TaggedAddress(key), &existing));
+      if (!existing) break;
+      snapshot = base + "-" + std::to_string(n);
+    }
+    const std::string key = SnapshotKey(snapshot);
+    batch->Put(TaggedAddress(key),
+               EncodeSnapshot(record, EncodeKeyspaceRecord(*keyspace, before.ids())));
+    dropped->erase(at);
+  }
+  return Status::Ok();
+}
+
+Status ReadSnapshots(Storage* storage, std::vector<SnapshotRecord>* out) {
+  out->clear();
+  return WalkSnapshots(storage, [&](std::string name, std::string_view value) {
+    SnapshotRecord record;
+    CELLFS_RETURN_IF_ERROR(DecodeSnapshot(std::move(name), value, &record));
+    out->push_back(std::move(record));
+    return Status::Ok();
+  });
+}
+
+Status ReadSnapshot(Storage* storage, const std::string& name, SnapshotRecord* out) {
+  const std::string key = SnapshotKey(name);
+  std::optional<std::string> value;
+  CELLFS_RETURN_IF_ERROR(storage->Get(nullptr, TaggedAddress(key), &value));
+  if (!value) return Status::NotFound("no snapshot named " + name);
+  return DecodeSnapshot(name, *value, out);
+}
+
+Status SnapshotTableIds(Storage* storage, std::set<uint32_t>* ids) {
+  std::vector<SnapshotRecord> records;
+  CELLFS_RETURN_IF_ERROR(ReadSnapshots(storage, &records));
+  for (const SnapshotRecord& record : records) ids->insert(record.table_ids().table_id);
+  return Status::Ok();
+}
+
+}  // namespace cellfs::storage

@@ -1,0 +1,62 @@
+// Snapshots of dropped and truncated tables, Cassandra's auto_snapshot
+// (docs/FORMAT.md "Snapshots", docs/ENGINE.md "Snapshots"): instead of
+// filing a dropped table's data for the sweeper, DROP and TRUNCATE file a
+// snapshot record under the table's old id, and its data stays where it
+// is, so taking one costs the same for any table. A restore makes the
+// table again over that data; a clear files the id for the sweeper.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/cql/schema.h"
+#include "engine/status.h"
+#include "engine/store/internal/catalog_store.h"
+
+namespace cellfs::storage {
+
+class Batch;
+class Storage;
+
+struct SnapshotRecord {
+  std::string name;      // e.g. dropped-1764270000000-ks.t
+  std::string keyspace;  // the table's keyspace and name when it was taken
+  std::string table;
+  std::string reason;  // "dropped" or "truncated"
+  int64_t created_ms = 0;
+  // The keyspace as it was (its DESCRIBE text and ids): the table's
+  // definition, its types, its indexes, and `ids` holds the table's old
+  // id, under which its data stays.
+  KeyspaceDef keyspace_def;
+  std::map<std::pair<std::string, std::string>, TableIds> ids;
+
+  const TableDef& table_def() const { return keyspace_def.tables.at(table); }
+  const TableIds& table_ids() const { return ids.at({keyspace, table}); }
+};
+
+std::string SnapshotKey(std::string_view name);
+
+// For every table (not view) of `before` whose id is in `*dropped`: adds to
+// `*batch` a snapshot record named `<reason>-<now_ms>-<keyspace>.<table>`
+// (a `-2`, `-3`… after it when the name is taken) and takes the id out of
+// `*dropped`, so the sweeper leaves its data. Ids of indexes and views stay
+// in `*dropped`. `reason` is "dropped" or "truncated".
+Status SnapshotDroppedTables(Storage* storage, const SchemaState& before, const std::string& reason,
+                             int64_t now_ms, std::vector<uint32_t>* dropped, Batch* batch);
+
+// Every snapshot record, by name. Corruption naming the record that does
+// not decode.
+Status ReadSnapshots(Storage* storage, std::vector<SnapshotRecord>* out);
+
+// The record named `name`; NotFound "no snapshot named x".
+Status ReadSnapshot(Storage* storage, const std::string& name, SnapshotRecord* out);
+
+// The table ids the snapshots keep (for `cellfs verify`): a scan of the
+// records' keys and ids.
+Status SnapshotTableIds(Storage* storage, std::set<uint32_t>* ids);
+
+}  // namespace cellfs::storage

@@ -1,0 +1,209 @@
+// Snapshots of dropped and truncated tables (Engine::Snapshots,
+// RestoreSnapshot, ClearSnapshot; docs/ENGINE.md "Snapshots"): DROP TABLE,
+// DROP KEYSPACE and TRUNCATE keep each table's data under a snapshot; a
+// restore brings back exactly the rows SELECT showed before, with the
+// keyspace, types and indexes it needs, also after a reopen; a clear hands
+// the data to the sweeper; refusals name what is wrong.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "fs/formats/cql_session.h"
+#include "tests/engine/engine_test_util.h"
+#include "tests/fs/printed_table.h"
+
+namespace cellfs::fs {
+namespace {
+
+using testing::ParseTable;
+using testing::Printed;
+
+constexpr const char* kSchema =
+    "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+    "'replication_factor': 1};\n"
+    "CREATE TYPE ks.addr (street text, n int);\n"
+    "CREATE TABLE ks.t (k int, c int, v text, a frozen<addr>, PRIMARY KEY (k, c));\n"
+    "CREATE INDEX t_v ON ks.t (v);\n"
+    "CREATE TABLE ks.other (k int PRIMARY KEY, v int);\n";
+
+struct SnapshotDb {
+  testing::TestEngine db;
+  explicit SnapshotDb(EngineOptions options = {}) : db(options) {}
+
+  // The statement's printed result; REQUIREs that it succeeds.
+  std::string Run(const std::string& cql) {
+    CqlSession session(db.engine.get());
+    (void)session.Write(cql);
+    INFO(cql << "\n" << session.transcript());
+    REQUIRE(session.transcript().find("ERROR") == std::string::npos);
+    return session.transcript();
+  }
+  std::string Error(const std::string& cql) {
+    CqlSession session(db.engine.get());
+    (void)session.Write(cql);
+    return session.transcript();
+  }
+  std::vector<SnapshotInfo> Snapshots() {
+    std::vector<SnapshotInfo> out;
+    REQUIRE(db.engine->Snapshots(&out).ok());
+    return out;
+  }
+  void Fill() {
+    Run(kSchema);
+    for (int k = 0; k < 20; ++k) {
+      for (int c = 0; c < 5; ++c) {
+        Run("INSERT INTO ks.t (k, c, v, a) VALUES (" + std::to_string(k) + ", " +
+            std::to_string(c) + ", 'v" + std::to_string((k + c) % 3) + "', {street: 'S" +
+            std::to_string(k) + "', n: " + std::to_string(c) + "});");
+      }
+    }
+    Run("UPDATE ks.t USING TTL 100000 SET v = 'ttl' WHERE k = 3 AND c = 1;");
+    Run("DELETE FROM ks.t WHERE k = 4 AND c = 2;");
+    Run("INSERT INTO ks.other (k, v) VALUES (1, 1);");
+  }
+};
+
+constexpr const char* kAll = "SELECT * FROM ks.t;";
+constexpr const char* kByIndex = "SELECT k, c FROM ks.t WHERE v = 'v1';";
+
+TEST_CASE("DROP TABLE keeps the table as a snapshot that restores exactly, after a reopen",
+          "[snapshot]") {
+  SnapshotDb f;
+  f.Fill();
+  const std::string all = f.Run(kAll);
+  const std::string by_index = f.Run(kByIndex);
+  REQUIRE(ParseTable(all).rows.size() == 99);
+
+  f.db.clock.AdvanceMicros(1000000);
+  f.Run("DROP TABLE ks.t;");
+  CHECK_THAT(f.Error(kAll), Catch::Contains("unconfigured table t"));
+  std::vector<SnapshotInfo> kept = f.Snapshots();
+  REQUIRE(kept.size() == 1);
+  CHECK(kept[0].keyspace == "ks");
+  CHECK(kept[0].table == "t");
+  CHECK(kept[0].reason == "dropped");
+  CHECK(kept[0].created_ms == f.db.clock.NowMicros() / 1000);
+  CHECK(kept[0].name == "dropped-" + std::to_string(kept[0].created_ms) + "-ks.t");
+  // The sweeper leaves the kept data alone.
+  REQUIRE(f.db.engine->Sweep().ok());
+  VerifyReport report;
+  REQUIRE(f.db.engine->Verify(&report).ok());
+  CHECK(report.sound());
+  CHECK(report.snapshot_entries > 0);
+
+  f.db.Reopen();
+  std::vector<std::string> skipped;
+  REQUIRE(f.db.engine->RestoreSnapshot(kept[0].name, "", &skipped).ok());
+  CHECK(skipped.empty());
+  REQUIRE(f.db.engine->AwaitBuilds().ok());
+  CHECK(f.Run(kAll) == all);
+  CHECK(f.Run(kByIndex) == by_index);  // the index is built again
+  CHECK(f.Snapshots().empty());
+  // Written to like any table, and sound.
+  f.Run("INSERT INTO ks.t (k, c, v) VALUES (100, 0, 'v1');");
+  CHECK(ParseTable(f.Run(kByIndex)).rows.size() == ParseTable(by_index).rows.size() + 1);
+  REQUIRE(f.db.engine->Verify(&report).ok());
+  CHECK(report.sound());
+  CHECK(report.snapshot_entries == 0);
+}
+
+TEST_CASE("TRUNCATE keeps the old rows; they restore under another name beside the new ones",
+          "[snapshot]") {
+  SnapshotDb f;
+  f.Fill();
+  const std::string all = f.Run(kAll);
+  f.Run("TRUNCATE ks.t;");
+  f.Run("INSERT INTO ks.t (k, c, v) VALUES (7, 7, 'new');");
+  std::vector<SnapshotInfo> kept = f.Snapshots();
+  REQUIRE(kept.size() == 1);
+  CHECK(kept[0].reason == "truncated");
+  // The table exists: restoring over it is refused, and nothing changes.
+  std::vector<std::string> skipped;
+  const Status refused = f.db.engine->RestoreSnapshot(kept[0].name, "", &skipped);
+  CHECK(refused.code() == StatusCode::kInvalidArgument);
+  CHECK_THAT(refused.message(), Catch::Contains("table ks.t exists: drop it first"));
+  CHECK(f.Snapshots().size() == 1);
+
+  REQUIRE(f.db.engine->RestoreSnapshot(kept[0].name, "old", &skipped).ok());
+  // Index names are unique in a keyspace: t_v is t's, so old has none.
+  CHECK(skipped == std::vector<std::string>{"t_v"});
+  std::string old_all = f.Run("SELECT * FROM ks.old;");
+  CHECK(ParseTable(old_all).rows == ParseTable(all).rows);
+  CHECK(ParseTable(f.Run(kAll)).rows.size() == 1);
+}
+
+TEST_CASE("DROP KEYSPACE keeps each table; a restore makes the keyspace and types again",
+          "[snapshot]") {
+  SnapshotDb f;
+  f.Fill();
+  const std::string all = f.Run(kAll);
+  f.Run("DROP KEYSPACE ks;");
+  std::vector<SnapshotInfo> kept = f.Snapshots();
+  REQUIRE(kept.size() == 2);
+  std::vector<std::string> skipped;
+  const std::string t_name = kept[0].table == "t" ? kept[0].name : kept[1].name;
+  const std::string other_name = kept[0].table == "t" ? kept[1].name : kept[0].name;
+  REQUIRE(f.db.engine->RestoreSnapshot(t_name, "", &skipped).ok());
+  REQUIRE(f.db.engine->AwaitBuilds().ok());
+  CHECK(f.Run(kAll) == all);
+  CHECK_THAT(f.Run("DESCRIBE KEYSPACE ks;"), Catch::Contains("CREATE TYPE ks.addr"));
+  CHECK_THAT(f.Run("DESCRIBE KEYSPACE ks;"), Catch::Contains("CREATE INDEX t_v ON ks.t (v);"));
+  REQUIRE(f.db.engine->RestoreSnapshot(other_name, "", &skipped).ok());
+  CHECK(ParseTable(f.Run("SELECT * FROM ks.other;")).rows.size() == 1);
+}
+
+TEST_CASE("a restore refuses a type that changed and a snapshot that is not there", "[snapshot]") {
+  SnapshotDb f;
+  f.Fill();
+  f.Run("DROP TABLE ks.t; DROP TYPE ks.addr; CREATE TYPE ks.addr (street text);");
+  std::vector<SnapshotInfo> kept = f.Snapshots();
+  REQUIRE(kept.size() == 1);
+  std::vector<std::string> skipped;
+  Status refused = f.db.engine->RestoreSnapshot(kept[0].name, "", &skipped);
+  CHECK(refused.code() == StatusCode::kInvalidArgument);
+  CHECK_THAT(refused.message(), Catch::Contains("type ks.addr is not the snapshot's"));
+  CHECK(f.Snapshots().size() == 1);
+  refused = f.db.engine->RestoreSnapshot("nope", "", &skipped);
+  CHECK(refused.code() == StatusCode::kNotFound);
+  CHECK(refused.message() == "no snapshot named nope");
+  CHECK(f.db.engine->ClearSnapshot("nope").code() == StatusCode::kNotFound);
+}
+
+TEST_CASE("a clear hands the kept data to the sweeper", "[snapshot]") {
+  SnapshotDb f;
+  f.Fill();
+  f.Run("TRUNCATE ks.t; TRUNCATE ks.t;");
+  std::vector<SnapshotInfo> kept = f.Snapshots();
+  // Two in one millisecond: the second name gets a suffix.
+  REQUIRE(kept.size() == 2);
+  CHECK(kept[0].name + "-2" == kept[1].name);
+  for (const SnapshotInfo& snapshot : kept) REQUIRE(f.db.engine->ClearSnapshot(snapshot.name).ok());
+  CHECK(f.Snapshots().empty());
+  SweepStats stats;
+  REQUIRE(f.db.engine->Sweep(&stats).ok());
+  CHECK(stats.tables_cleaned >= 1);
+  VerifyReport report;
+  REQUIRE(f.db.engine->Verify(&report).ok());
+  INFO((report.fault_lines.empty() ? std::string() : report.fault_lines[0]));
+  CHECK(report.sound());
+  CHECK(report.snapshot_entries == 0);
+  CHECK(report.dropped_entries == 0);
+  CHECK(report.data_entries == 1);  // ks.other's row
+}
+
+TEST_CASE("without auto_snapshot a DROP keeps nothing", "[snapshot]") {
+  EngineOptions options;
+  options.auto_snapshot = false;
+  SnapshotDb f(options);
+  f.Fill();
+  f.Run("DROP TABLE ks.t;");
+  CHECK(f.Snapshots().empty());
+  REQUIRE(f.db.engine->Sweep().ok());
+  VerifyReport report;
+  REQUIRE(f.db.engine->Verify(&report).ok());
+  CHECK(report.data_entries == 1);
+  CHECK(report.dropped_entries == 0);
+}
+
+}  // namespace
+}  // namespace cellfs::fs
