@@ -134,23 +134,28 @@ class Engine {
 
   // ---- Snapshots (docs/ENGINE.md "Snapshots").
 
-  // Every snapshot DROP or TRUNCATE kept, by name.
-  Status Snapshots(std::vector<SnapshotInfo>* out) const;
+  // Every snapshot DROP or TRUNCATE kept, by name. A record that does not
+  // decode is left out and described in `*unreadable` (when given).
+  Status Snapshots(std::vector<SnapshotInfo>* out,
+                   std::vector<std::string>* unreadable = nullptr) const;
 
   // Makes the table of snapshot `name` again, over its kept data, as table
   // `as_table` of its keyspace (its own name when empty), and forgets the
   // snapshot: the keyspace and the user types it needs are made when
   // missing; its indexes whose names are free in the keyspace are made and
-  // built again (`*skipped` gets the CREATE INDEX text of the others);
+  // built again (`*skipped`, cleared first, gets the names of the others);
   // materialized views are not restored. One synced catalog write. NotFound
   // when there is no such snapshot; InvalidArgument when the table exists
   // ("drop it first, or restore with another name") or a type of the same
-  // name differs from the snapshot's.
+  // name differs from the snapshot's; Corruption when the record does not
+  // decode or its table id is live. The indexes' builds run as after
+  // CREATE INDEX (AwaitBuilds waits for them).
   Status RestoreSnapshot(const std::string& name, const std::string& as_table,
                          std::vector<std::string>* skipped);
 
   // Forgets snapshot `name` and hands its data to the sweeper (the next
-  // sweep of a writable open reclaims it). NotFound when absent.
+  // sweep of a writable open reclaims it), also when the record no longer
+  // decodes. NotFound when absent.
   Status ClearSnapshot(const std::string& name);
 
   // ---- Maintenance.

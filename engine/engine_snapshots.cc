@@ -45,9 +45,10 @@ Status ApplyScript(const std::string& cql, const std::string& keyspace, Catalog*
 
 }  // namespace
 
-Status Engine::Snapshots(std::vector<SnapshotInfo>* out) const {
+Status Engine::Snapshots(std::vector<SnapshotInfo>* out,
+                         std::vector<std::string>* unreadable) const {
   std::vector<storage::SnapshotRecord> records;
-  CELLFS_RETURN_IF_ERROR(storage::ReadSnapshots(core_->storage.get(), &records));
+  CELLFS_RETURN_IF_ERROR(storage::ReadSnapshots(core_->storage.get(), &records, unreadable));
   out->clear();
   for (storage::SnapshotRecord& record : records) {
     out->push_back({std::move(record.name), std::move(record.keyspace), std::move(record.table),
@@ -62,11 +63,17 @@ Status Engine::RestoreSnapshot(const std::string& name, const std::string& as_ta
   std::lock_guard ddl(core_->ddl_mutex);
   storage::SnapshotRecord record;
   CELLFS_RETURN_IF_ERROR(storage::ReadSnapshot(core_->storage.get(), name, &record));
+  skipped->clear();
   TableDef table = record.table_def();
   table.name = as_table.empty() ? record.table : as_table;
   const std::string qualified = record.keyspace + "." + table.name;
 
   std::shared_ptr<const storage::SchemaState> before = core_->CurrentSchema();
+  if (before->IsLiveId(record.table_ids().table_id)) {
+    return Status::Corruption("snapshot " + name + " keeps table id " +
+                              std::to_string(record.table_ids().table_id) +
+                              ", which a live table or index has");
+  }
   auto next = std::make_shared<Catalog>(*before->catalog());
   const KeyspaceDef* live = next->FindKeyspace(record.keyspace);
   std::string cql;
@@ -127,13 +134,18 @@ Status Engine::RestoreSnapshot(const std::string& name, const std::string& as_ta
 Status Engine::ClearSnapshot(const std::string& name) {
   if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
   std::lock_guard ddl(core_->ddl_mutex);
-  storage::SnapshotRecord record;
-  CELLFS_RETURN_IF_ERROR(storage::ReadSnapshot(core_->storage.get(), name, &record));
+  // Read without decoding the keyspace: a record whose CQL no longer
+  // loads can still be cleared.
+  std::string value;
+  CELLFS_RETURN_IF_ERROR(storage::ReadSnapshotValue(core_->storage.get(), name, &value));
   std::unique_ptr<storage::Batch> batch = core_->storage->NewBatch();
   const std::string key = storage::SnapshotKey(name);
   batch->Delete(storage::TaggedAddress(key));
-  const std::string dropped = storage::DroppedTableKey(record.table_ids().table_id);
-  batch->Put(storage::TaggedAddress(dropped), {});
+  const std::optional<uint32_t> id = storage::SnapshotTableIdOf(value);
+  const std::string dropped = id ? storage::DroppedTableKey(*id) : std::string();
+  if (id && !core_->CurrentSchema()->IsLiveId(*id)) {
+    batch->Put(storage::TaggedAddress(dropped), {});
+  }
   CELLFS_RETURN_IF_ERROR(core_->write_fence.Check());
   return core_->write_fence.Record(core_->storage->Commit(batch.get(), storage::Durability::kSynced)
                                        .WithContext("clearing snapshot " + name));

@@ -98,11 +98,12 @@ std::string QualifiedRoutineText(const CreateRoutine& routine, const Statement& 
 class StatementApplier {
  public:
   StatementApplier(std::map<std::string, KeyspaceDef>* keyspaces, const Statement& statement,
-                   std::string* current_keyspace, SchemaChange* change)
+                   std::string* current_keyspace, SchemaChange* change, bool stored_text)
       : keyspaces_(*keyspaces),
         statement_(statement),
         current_(*current_keyspace),
-        change_(change) {}
+        change_(change),
+        stored_text_(stored_text) {}
 
   Status operator()(const CreateKeyspace& s) {
     CELLFS_RETURN_IF_ERROR(CheckSchemaObjectName("keyspace", s.name, statement_.position));
@@ -367,7 +368,9 @@ class StatementApplier {
     }
     bool added = false;
     std::string table;
-    CELLFS_RETURN_IF_ERROR(AddIndex(s, &keyspace->second, &added, &table));
+    CELLFS_RETURN_IF_ERROR(
+        AddIndex(s, &keyspace->second, &added, &table,
+                 stored_text_ ? IndexOptionChecks::kSkip : IndexOptionChecks::kCheck));
     if (added) Report(change_, SchemaChange::Kind::kUpdated, ks, table);
     return Status::Ok();
   }
@@ -499,6 +502,7 @@ class StatementApplier {
   const Statement& statement_;
   std::string& current_;
   SchemaChange* change_;
+  bool stored_text_;
 };
 
 Status Catalog::Apply(const Statement& statement, std::string* current_keyspace,
@@ -507,8 +511,8 @@ Status Catalog::Apply(const Statement& statement, std::string* current_keyspace,
   // Work on copies so that a failure leaves the catalog and session as they were.
   std::map<std::string, KeyspaceDef> updated = keyspaces_;
   std::string current = *current_keyspace;
-  Status status =
-      std::visit(StatementApplier(&updated, statement, &current, change), statement.body);
+  Status status = std::visit(StatementApplier(&updated, statement, &current, change, stored_text_),
+                             statement.body);
   if (!status.ok()) {
     if (status.message().starts_with("line ")) return status;
     return Positioned(statement.position, status);

@@ -36,6 +36,11 @@ class Catalog {
   Status Apply(const Statement& statement, std::string* current_keyspace,
                SchemaChange* change = nullptr);
 
+  // Applying stored DESCRIBE text (catalog records, snapshots) rather than
+  // a user's statements: the checks of index options that later builds
+  // added are skipped, so that whatever a store holds keeps loading.
+  void set_applying_stored_text(bool stored) { stored_text_ = stored; }
+
   // Adds a keyspace wholesale (used when loading a stored catalog).
   // REQUIRES: no keyspace of that name exists.
   void Restore(KeyspaceDef keyspace);
@@ -48,6 +53,7 @@ class Catalog {
 
  private:
   std::map<std::string, KeyspaceDef> keyspaces_;
+  bool stored_text_ = false;
 };
 
 }  // namespace cellfs

@@ -91,7 +91,9 @@ Status ValidateSaiOptions(const IndexDef& index, const ColumnDef& column, const 
   std::string analysis;  // CqlBuilder's map: {'k': 'v', ...}, sorted by key
   for (const auto& [name, value] : index.options) {
     if (!IsAnalysisOption(name)) continue;
-    analysis += (analysis.empty() ? "{'" : ", '") + name + "': '" + value + "'";
+    std::string quoted;  // CqlBuilder doubles quotes inside a value
+    for (char c : value) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+    analysis += (analysis.empty() ? "{'" : ", '") + name + "': '" + quoted + "'";
   }
   const std::vector<const CqlType*> types = IndexedTypes(column, index.target);
   if (!analysis.empty()) {
@@ -120,8 +122,10 @@ Status ValidateSaiOptions(const IndexDef& index, const ColumnDef& column, const 
   }
   for (const auto& [name, value] : index.options) {
     if (IsVectorOption(name)) {
-      return Status::InvalidArgument("CQL type " + column.type->ToCql() +
-                                     " cannot have vector options");
+      // IndexTermType's type: the indexed values' (a list's element type).
+      const std::string term =
+          types.size() == 1 ? types[0]->ToCql() : types[0]->ToCql() + ", " + types[1]->ToCql();
+      return Status::InvalidArgument("CQL type " + term + " cannot have vector options");
     }
   }
   for (const CqlType* type : types) {

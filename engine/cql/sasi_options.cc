@@ -53,6 +53,27 @@ Status ValidateSasiOptions(const IndexDef& index, const ColumnDef& column) {
   if (!mode_given.empty() && mode != "prefix" && mode != "contains" && mode != "sparse") {
     return Status::InvalidArgument("Incorrect index mode: " + mode_given);
   }
+  // NonTokenizingOptions.buildFromMap, which Cassandra runs when the
+  // analyser first analyses (a write or a query fails); cellfs refuses the
+  // options at CREATE INDEX instead.
+  const SasiOptions read = ReadSasiOptions(index);
+  if (read.analyzed && EndsWith(read.analyzer_class, "NonTokenizingAnalyzer")) {
+    bool case_given = false;
+    bool normalize_given = false;
+    for (const auto& [name, value] : index.options) {
+      case_given |= name == "case_sensitive";
+      normalize_given |= name == "normalize_lowercase" || name == "normalize_uppercase";
+    }
+    if (case_given && normalize_given) {
+      return Status::InvalidArgument(
+          "case_sensitive option cannot be specified together with either normalize_lowercase "
+          "or normalize_uppercase");
+    }
+    if (read.normalize_lowercase && read.normalize_uppercase) {
+      return Status::InvalidArgument(
+          "Options to normalize terms cannot be both uppercase and lowercase at the same time");
+    }
+  }
   if (mode == "sparse") {
     const SasiOptions options = ReadSasiOptions(index);
     if (SasiIsLiteral(options, type, reversed)) {

@@ -34,7 +34,12 @@ struct SasiOptions {
 // four, "Invalid analyzer class option specified [x]", or one not for the
 // column's type, "StandardAnalyzer does not support type int"; "Incorrect
 // index mode: x"; "SPARSE mode is only supported on non-literal columns.";
-// "SPARSE mode doesn't support analyzers.".
+// "SPARSE mode doesn't support analyzers."; for NonTokenizingAnalyzer, the
+// options its NonTokenizingOptions refuses (Cassandra when it first
+// analyses a value, cellfs here): "case_sensitive option cannot be
+// specified together with either normalize_lowercase or
+// normalize_uppercase", "Options to normalize terms cannot be both
+// uppercase and lowercase at the same time".
 Status ValidateSasiOptions(const IndexDef& index, const ColumnDef& column);
 
 // Reads `index`'s options (names exact, values in any case as Java reads

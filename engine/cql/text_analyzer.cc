@@ -34,10 +34,9 @@ std::optional<TextAnalyzer> TextAnalyzer::For(const IndexDef& index, const Colum
     return std::nullopt;
   }
   // NonTokenizingAnalyzer.getFilterPipeline: case-insensitive lowers;
-  // otherwise normalize_lowercase lowers and normalize_uppercase uppers.
-  // (Cassandra refuses to build options that set both, or either with
-  // case_sensitive false; cellfs does not check options at CREATE INDEX and
-  // lets upper case win.)
+  // otherwise normalize_lowercase lowers and normalize_uppercase uppers
+  // (CREATE INDEX refused options that set both, or either beside
+  // case_sensitive: ValidateSasiOptions).
   Case mapping = Case::kKeep;
   if (!options.case_sensitive) {
     mapping = Case::kLower;

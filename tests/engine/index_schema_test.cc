@@ -100,6 +100,21 @@ TEST_CASE("SASI's options are validated as SASIIndex.validateOptions does", "[in
   CHECK(ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sasi + " WITH OPTIONS = {" + analyzer +
                 "NonTokenizingAnalyzer', 'case_sensitive': 'false'};")
             .empty());
+  CHECK_THAT(ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sasi + " WITH OPTIONS = {" + analyzer +
+                     "NonTokenizingAnalyzer', 'case_sensitive': 'true', 'normalize_lowercase': "
+                     "'false'};"),
+             Catch::Contains("case_sensitive option cannot be specified together with either "
+                             "normalize_lowercase or normalize_uppercase"));
+  CHECK_THAT(ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sasi + " WITH OPTIONS = {" + analyzer +
+                     "NonTokenizingAnalyzer', 'normalize_uppercase': 'true', "
+                     "'normalize_lowercase': 'TRUE'};"),
+             Catch::Contains("Options to normalize terms cannot be both uppercase and lowercase "
+                             "at the same time"));
+  // Not analysed: the options are never read.
+  CHECK(ErrorOf("CREATE CUSTOM INDEX ON words (w) " + sasi + " WITH OPTIONS = {" + analyzer +
+                "NonTokenizingAnalyzer', 'analyzed': 'false', 'normalize_uppercase': 'true', "
+                "'normalize_lowercase': 'true'};")
+            .empty());
 }
 
 TEST_CASE("SAI's options are validated as StorageAttachedIndex.validateOptions does",
@@ -159,6 +174,24 @@ TEST_CASE("SAI's options are validated as StorageAttachedIndex.validateOptions d
   CHECK_THAT(ErrorOf("CREATE INDEX ON t (st) USING 'sai' WITH OPTIONS = {'case_sensitive': "
                      "'false'};"),
              Catch::Contains("analysis options on a collection's elements are not supported"));
+}
+
+TEST_CASE("stored text skips the option checks, so what an older build accepted loads",
+          "[index_schema]") {
+  Catalog catalog;
+  catalog.set_applying_stored_text(true);
+  CHECK(RunScript(catalog, std::string(kSchema) +
+                               "CREATE INDEX ON words (w) USING 'sai' WITH OPTIONS = {'ascii': "
+                               "'true', 'foo': 'bar'};\n"
+                               "CREATE CUSTOM INDEX ON words (n) USING "
+                               "'org.apache.cassandra.index.sasi.SASIIndex' WITH OPTIONS = "
+                               "{'mode': 'nonsense'};\n")
+            .ok());
+  // A user's statement is checked.
+  catalog.set_applying_stored_text(false);
+  CHECK_FALSE(
+      RunScript(catalog, "CREATE INDEX ON ks.one (v) USING 'sai' WITH OPTIONS = {'foo': 'x'};")
+          .ok());
 }
 
 TEST_CASE("CREATE INDEX refuses what Cassandra refuses, in its words", "[index_schema]") {

@@ -33,7 +33,17 @@ constexpr const char* kSchema =
     "CREATE INDEX m_entries ON ks.maps (entries(m));\n"
     "CREATE TABLE ks.rev (k int, c text, v int, PRIMARY KEY (k, c))\n"
     "  WITH CLUSTERING ORDER BY (c DESC);\n"
-    "CREATE CUSTOM INDEX c_idx ON ks.rev (c) USING 'org.apache.cassandra.index.sasi.SASIIndex';\n";
+    "CREATE CUSTOM INDEX c_idx ON ks.rev (c) USING 'org.apache.cassandra.index.sasi.SASIIndex';\n"
+    // Every restricted column but w and p2 has an SAI index.
+    "CREATE TABLE ks.sai (p1 int, p2 int, c int, d int, x int, y int, w int,\n"
+    "  s set<int>, m map<int, int>, PRIMARY KEY ((p1, p2), c, d));\n"
+    "CREATE INDEX ON ks.sai (p1) USING 'sai';\n"
+    "CREATE INDEX ON ks.sai (c) USING 'sai';\n"
+    "CREATE INDEX ON ks.sai (x) USING 'sai';\n"
+    "CREATE INDEX ON ks.sai (y) USING 'sai';\n"
+    "CREATE INDEX ON ks.sai (s) USING 'sai';\n"
+    "CREATE INDEX ON ks.sai (keys(m)) USING 'sai';\n"
+    "CREATE INDEX w_plain ON ks.sai (w);\n";
 
 const std::string& kFiltering = testing::kRequiresFiltering;
 
@@ -198,6 +208,34 @@ TEST_CASE("SASI reads a DESC text clustering column as not literal", "[select_pl
   const SelectPlan range = Accepted("SELECT * FROM rev WHERE c > 'a'");
   REQUIRE(range.index);
   CHECK(range.index->slice);
+}
+
+}  // namespace
+}  // namespace cellfs
+
+namespace cellfs {
+namespace {
+
+TEST_CASE("SAI indexes answer a conjunction together, as Cassandra 5.0's index group",
+          "[select_plan]") {
+  // Each restriction answered by an SAI index: no ALLOW FILTERING.
+  CHECK(Refusal("SELECT * FROM sai WHERE x = 1 AND y = 2") == "accepted");
+  CHECK(Refusal("SELECT * FROM sai WHERE x = 1 AND y > 2 AND y < 5") == "accepted");
+  CHECK(Refusal("SELECT * FROM sai WHERE x = 1 AND c = 2") == "accepted");
+  CHECK(Refusal("SELECT * FROM sai WHERE p1 = 1 AND x = 1") == "accepted");
+  CHECK(Refusal("SELECT * FROM sai WHERE s CONTAINS 1 AND s CONTAINS 2") == "accepted");
+  CHECK(Refusal("SELECT * FROM sai WHERE s CONTAINS 1 AND m CONTAINS KEY 2 AND x = 3") ==
+        "accepted");
+  // One restriction the group does not answer: 4.x's count decides.
+  CHECK(Refusal("SELECT * FROM sai WHERE x = 1 AND w = 2") == kFiltering);
+  CHECK(Refusal("SELECT * FROM sai WHERE x = 1 AND d = 2") == kFiltering);
+  CHECK(Refusal("SELECT * FROM sai WHERE p2 = 1 AND x = 1") == kFiltering);
+  CHECK(Refusal("SELECT * FROM sai WHERE x = 1 AND m CONTAINS 2") ==
+        "Column 'm' has an index but does not support the operators specified in the query. If "
+        "you want to execute this query despite the performance unpredictability, use ALLOW "
+        "FILTERING");
+  // Plain indexes are each their own group (4.x and 5.0 alike).
+  CHECK(Refusal("SELECT * FROM u WHERE tag = 'a' AND b = 1") == kFiltering);
 }
 
 }  // namespace

@@ -70,7 +70,9 @@ expect_eq "subcommands" "load" "$(complete_words cellfs lo)"
 expect_eq "load's options" "--max-errors" "$(complete_words cellfs load --max)"
 expect_eq "mount options" "commit=batch commit=group commit=periodic commit_interval_ms=" \
   "$(complete_words cellfs mount -o com)"
-expect_eq "help's topics" "stats status sync" "$(complete_words cellfs help s)"
+expect_eq "help's topics" "snapshot stats status sync" "$(complete_words cellfs help s)"
+expect_eq "snapshot's actions" "restore" "$(complete_words cellfs snapshot re)"
+expect_eq "snapshot's options" "--all --as" "$(complete_words cellfs snapshot clear DIR --a)"
 mount_fs
 mkdir "$MNT/ks"
 cql "CREATE TABLE ks.users (id int PRIMARY KEY, name text)"

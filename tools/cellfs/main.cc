@@ -324,12 +324,24 @@ int main(int argc, char** argv) {
   std::string help_topic;
   CLI::App* help = app.add_subcommand("help", "Show this help, or a subcommand's");
   help->add_option("SUBCOMMAND", help_topic, "The subcommand to explain");
-  for (CLI::App* subcommand : app.get_subcommands({})) {
-    subcommand->set_version_flag("-V,--version", version);  // `cellfs mount -V` too
+  // `cellfs mount -V` too, and `cellfs snapshot list -V`.
+  std::vector<CLI::App*> pending = app.get_subcommands({});
+  while (!pending.empty()) {
+    CLI::App* subcommand = pending.back();
+    pending.pop_back();
+    subcommand->set_version_flag("-V,--version", version);
+    for (CLI::App* nested : subcommand->get_subcommands({})) pending.push_back(nested);
   }
   try {
     app.parse(argc, argv);
   } catch (const CLI::RequiredError& e) {
+    if (snapshot->parsed() && snapshot->get_subcommands().empty()) {
+      std::fputs(
+          "cellfs snapshot: an action is required: list, restore or clear (cellfs help "
+          "snapshot)\n",
+          stderr);
+      return 2;
+    }
     // CLI11 checks required positionals before unknown arguments, so
     // `cellfs mount --bogus` would say "DATADIR is required": name the
     // unknown option, the user's actual mistake.

@@ -29,13 +29,17 @@ int Failed(const std::string& what, const Status& status) {
 
 int List(Engine& engine) {
   std::vector<SnapshotInfo> snapshots;
-  if (Status s = engine.Snapshots(&snapshots); !s.ok()) return Failed("listing", s);
+  std::vector<std::string> unreadable;
+  if (Status s = engine.Snapshots(&snapshots, &unreadable); !s.ok()) return Failed("listing", s);
+  for (const std::string& why : unreadable) {
+    std::fprintf(stderr, "cellfs snapshot: unreadable (clear it by name): %s\n", why.c_str());
+  }
   std::stable_sort(
       snapshots.begin(), snapshots.end(),
       [](const SnapshotInfo& a, const SnapshotInfo& b) { return a.created_ms < b.created_ms; });
   if (snapshots.empty()) {
     std::printf("no snapshots\n");
-    return 0;
+    return unreadable.empty() ? 0 : 1;
   }
   size_t width = 4;
   for (const SnapshotInfo& s : snapshots) width = std::max(width, s.name.size());
@@ -46,7 +50,7 @@ int List(Engine& engine) {
                 s.reason.c_str(), UtcTime(s.created_ms).c_str(), s.keyspace.c_str(),
                 s.table.c_str());
   }
-  return 0;
+  return unreadable.empty() ? 0 : 1;
 }
 
 int Restore(Engine& engine, const SnapshotArgs& args) {
@@ -55,11 +59,19 @@ int Restore(Engine& engine, const SnapshotArgs& args) {
   if (Status s = engine.RestoreSnapshot(name, args.as_table, &skipped); !s.ok()) {
     return Failed(name, s);
   }
-  if (Status s = engine.AwaitBuilds(); !s.ok()) return Failed("rebuilding its indexes", s);
   std::printf("restored %s\n", name.c_str());
   for (const std::string& index : skipped) {
     std::printf("index %s not restored: the keyspace has another index of that name\n",
                 index.c_str());
+  }
+  std::fflush(stdout);
+  // The table is back; its indexes build now (or at the next mount).
+  if (Status s = engine.AwaitBuilds(); !s.ok()) {
+    std::fprintf(stderr,
+                 "cellfs snapshot: the table is restored, but building its indexes failed "
+                 "(the next mount retries): %s\n",
+                 s.message().c_str());
+    return 2;
   }
   return 0;
 }

@@ -12,13 +12,14 @@ _cellfs_options() {  # _cellfs_options SUBCOMMAND: its options
     dump) echo "--offline --csv -o --output" ;;
     stats) echo "--offline --json --plot" ;;
     status) echo "--json" ;;
+    snapshot) echo "--as --all" ;;
   esac
   echo "-h --help -V --version"
 }
 
 _cellfs() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local subcommands="mount umount sync errors status verify cql load dump stats demo help"
+  local subcommands="mount umount sync errors status verify snapshot cql load dump stats demo help"
   COMPREPLY=()
   if ((COMP_CWORD == 1)); then
     mapfile -t COMPREPLY < <(compgen -W "$subcommands -h --help -V --version" -- "$cur")
@@ -35,7 +36,7 @@ _cellfs() {
     *:--errfile | *:--plot | *:--output | cql:-f | cql:--file | dump:-o)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
-    *:--ttl | *:--timestamp | *:--skip-rows | *:--max-errors | *:-e | *:--execute)
+    *:--ttl | *:--timestamp | *:--skip-rows | *:--max-errors | *:-e | *:--execute | snapshot:--as)
       return ;;
   esac
   if [[ $cur == -* ]]; then
@@ -53,11 +54,24 @@ _cellfs() {
     case $word in
       --offline) offline=1 ;;
       -o | -e | -f | --ttl | --timestamp | --skip-rows | --max-errors | --errfile | --plot | \
-        --output | --execute | --file) ((i++)) ;;
+        --output | --execute | --file | --as) ((i++)) ;;
       -*) ;;
       *) positionals+=("$word") ;;
     esac
   done
+  # snapshot ACTION DATADIR NAME...: the names from `cellfs snapshot list`.
+  if [[ $sub == snapshot ]]; then
+    if ((${#positionals[@]} == 0)); then
+      mapfile -t COMPREPLY < <(compgen -W "list restore clear" -- "$cur")
+      return
+    fi
+    if ((${#positionals[@]} >= 2)) && [[ ${positionals[0]} == @(restore|clear) ]]; then
+      local names
+      names=$(cellfs snapshot list "${positionals[1]}" 2>/dev/null | awk 'NR > 1 { print $1 }')
+      mapfile -t COMPREPLY < <(compgen -W "$names" -- "$cur")
+      return
+    fi
+  fi
   # load, dump and stats: MOUNTPOINT KS.TABLE, the tables read from the mount.
   if [[ $sub == @(load|dump|stats) && ${#positionals[@]} -eq 1 && $offline -eq 0 ]]; then
     local mount=${positionals[0]} dir tables=()

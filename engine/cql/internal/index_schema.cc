@@ -157,7 +157,9 @@ Status IndexStatementKeyspace(const CreateIndex& s, const std::string& current,
   return Status::Ok();
 }
 
-Status AddIndex(const CreateIndex& s, KeyspaceDef* keyspace, bool* added, std::string* table_name) {
+Status AddIndex(const CreateIndex& s, KeyspaceDef* keyspace, bool* added, std::string* table_name,
+                IndexOptionChecks checks) {
+  const bool check_options = checks == IndexOptionChecks::kCheck;
   *added = false;
   *table_name = s.table.name;
   auto found = keyspace->tables.find(s.table.name);
@@ -176,6 +178,7 @@ Status AddIndex(const CreateIndex& s, KeyspaceDef* keyspace, bool* added, std::s
     return Invalid("Cannot specify options for a non-CUSTOM index");
   }
   for (const char* reserved : {"class_name", "target"}) {
+    if (!check_options) break;
     for (const auto& option : s.options) {
       if (option.first == reserved) {
         return Invalid(std::string("Cannot specify ") + reserved + " as a CUSTOM option");
@@ -234,10 +237,10 @@ Status AddIndex(const CreateIndex& s, KeyspaceDef* keyspace, bool* added, std::s
     }
   }
   // The new table's validation: the index's own options.
-  if (IndexFamilyOf(index.custom_class) == IndexFamily::kSasi) {
+  if (check_options && IndexFamilyOf(index.custom_class) == IndexFamily::kSasi) {
     CELLFS_RETURN_IF_ERROR(ValidateSasiOptions(index, *column));
   }
-  if (IndexFamilyOf(index.custom_class) == IndexFamily::kSai) {
+  if (check_options && IndexFamilyOf(index.custom_class) == IndexFamily::kSai) {
     CELLFS_RETURN_IF_ERROR(ValidateSaiOptions(index, *column, table));
   }
   table.indexes.push_back(std::move(index));

@@ -17,11 +17,17 @@ namespace cellfs {
 Status IndexStatementKeyspace(const CreateIndex& statement, const std::string& current,
                               std::string* keyspace);
 
+// Whether CREATE INDEX checks the index's WITH OPTIONS (a SASI or SAI
+// index's own validateOptions, `class_name`/`target` as options): always
+// for a user's statement; kSkip for stored text (Catalog::
+// set_applying_stored_text), which an older build may have accepted.
+enum class IndexOptionChecks { kCheck, kSkip };
+
 // Validates `statement` against `keyspace` and adds the index to its table.
 // *added is false when IF NOT EXISTS made it a no-op. *table_name is the
 // indexed table. On error `keyspace` is unchanged.
 Status AddIndex(const CreateIndex& statement, KeyspaceDef* keyspace, bool* added,
-                std::string* table_name);
+                std::string* table_name, IndexOptionChecks checks = IndexOptionChecks::kCheck);
 
 // Removes index `name` from whichever table of `keyspace` has it; false
 // when none has (the caller words the refusal).

@@ -64,7 +64,9 @@ class SelectWhere {
   // the read checks row by row (the partition key's when it needs
   // filtering, the clustering columns' when they do or an index is used,
   // every other column's) are more than one, or none though clustering
-  // columns are restricted, or include several CONTAINS.
+  // columns are restricted, or include several CONTAINS; unless SAI
+  // indexes answer every one of them (Cassandra 5.0's index group: SAI's
+  // indexes answer a conjunction together).
   bool needs_filtering() const;
   // The refusal for a query that needs filtering without ALLOW FILTERING:
   // Cassandra 5.0 names the restricted columns that have an index not
@@ -135,6 +137,13 @@ class SelectWhere {
   // one of its parts'. Wider than IndexFor, which picks the index a read
   // goes through.
   bool HasSupportingIndex(const Restriction& r) const;
+  // Restriction.needsFiltering(group) for the SAI group is false: an SAI
+  // index of the table answers the whole of `r` (each part of a CONTAINS;
+  // for a tuple, one of its columns').
+  bool SaiAnswers(const Restriction& r) const;
+  // The SAI group answers every restriction checked row by row, so they
+  // need no filtering (IndexRestrictions.needsFiltering over the groups).
+  bool SaiGroupAnswersAll() const;
 
   const TableDef& table_;
   const bool allow_filtering_;
@@ -144,8 +153,10 @@ class SelectWhere {
   std::vector<Restriction> others_;      // static and regular columns, in written order
   bool key_range_ = false;
   bool uses_index_ = false;
-  bool queriable_ = false;     // HasQueriableIndex, set by Finish
-  size_t filter_columns_ = 0;  // columns of the restrictions checked row by row
+  bool queriable_ = false;          // HasQueriableIndex, set by Finish
+  size_t filter_columns_ = 0;       // columns of the restrictions checked row by row
+  bool filter_partition_ = false;   // the partition key's are among them
+  bool filter_clustering_ = false;  // the clustering columns' are among them
 };
 
 }  // namespace cellfs

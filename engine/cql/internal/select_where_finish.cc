@@ -68,6 +68,7 @@ bool SelectWhere::needs_filtering() const {
   for (const Restriction& r : others_) {
     if (r.kind == Kind::kContains) contains += r.parts.size();
   }
+  if (filter_columns_ != 0 && SaiGroupAnswersAll()) return false;
   return filter_columns_ > 1 || (filter_columns_ == 0 && !clustering_.empty()) ||
          (filter_columns_ != 0 && contains > 1);
 }
@@ -221,6 +222,7 @@ Status SelectWhere::FinishPartitions(SelectPlan* plan) {
       return Invalid("IN restrictions are not supported when the query involves filtering");
     }
     filter_columns_ += restricted;
+    filter_partition_ = true;
     for (const auto& r : partition_) {
       if (r) plan->filters.insert(plan->filters.end(), r->parts.begin(), r->parts.end());
     }
@@ -293,7 +295,10 @@ Status SelectWhere::FinishClustering(SelectPlan* plan) {
                                 [&](const Restriction& r) { return HasSupportingIndex(r); })) {
     uses_index_ = true;
   }
-  if (uses_index_ || needs) filter_columns_ += ColumnCount(clustering_);
+  if (uses_index_ || needs) {
+    filter_columns_ += ColumnCount(clustering_);
+    filter_clustering_ = !clustering_.empty();
+  }
   size_t position = 0;
   bool sliced = false;
   for (Restriction& r : clustering_) {

@@ -210,6 +210,7 @@ std::optional<uint32_t> ReadId(const json& value) {
 // its own keyspace.
 Status ParseKeyspace(std::string_view cql, KeyspaceDef* keyspace) {
   Catalog catalog;
+  catalog.set_applying_stored_text(true);
   std::string session_keyspace;
   CqlParser parser(cql);
   for (;;) {

@@ -3,6 +3,8 @@
 #include "engine/store/internal/snapshot_store.h"
 
 #include <algorithm>
+#include <cctype>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -13,6 +15,14 @@ namespace cellfs::storage {
 namespace {
 
 using json = nlohmann::json;
+
+// A boolean option's CQL text (false, 'false', FALSE) says false.
+bool IsFalse(std::string text) {
+  std::erase(text, '\'');
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text == "false";
+}
 
 std::string EncodeSnapshot(const SnapshotRecord& record, const std::string& keyspace_record) {
   const json value = {{"keyspace", record.keyspace},
@@ -39,10 +49,9 @@ Status DecodeSnapshot(std::string name, std::string_view value, SnapshotRecord* 
   out->reason = parsed["reason"].get<std::string>();
   out->created_ms = parsed["created_ms"].get<int64_t>();
   out->ids.clear();
-  CELLFS_RETURN_IF_ERROR(DecodeKeyspaceRecord(out->keyspace,
-                                              parsed["record"].get_ref<const std::string&>(),
-                                              &out->keyspace_def, &out->ids)
-                             .WithContext("snapshot " + out->name));
+  const Status decoded = DecodeKeyspaceRecord(
+      out->keyspace, parsed["record"].get_ref<const std::string&>(), &out->keyspace_def, &out->ids);
+  if (!decoded.ok()) return Status::Corruption("snapshot " + out->name + ": " + decoded.message());
   const auto table = out->keyspace_def.tables.find(out->table);
   if (table == out->keyspace_def.tables.end() || table->second.view) {
     return Status::Corruption("snapshot " + out->name + ": its keyspace has no table " +
@@ -79,6 +88,11 @@ Status SnapshotDroppedTables(Storage* storage, const SchemaState& before, const 
     if (keyspace == nullptr) continue;
     const auto table = keyspace->tables.find(name.second);
     if (table == keyspace->tables.end() || table->second.view) continue;
+    // The table option Cassandra 4.1 added: false drops without a snapshot.
+    if (const auto allow = table->second.options.other.find("allow_auto_snapshot");
+        allow != table->second.options.other.end() && IsFalse(allow->second)) {
+      continue;
+    }
     SnapshotRecord record;
     record.keyspace = name.first;
     record.table = name.second;
@@ -102,29 +116,61 @@ Status SnapshotDroppedTables(Storage* storage, const SchemaState& before, const 
   return Status::Ok();
 }
 
-Status ReadSnapshots(Storage* storage, std::vector<SnapshotRecord>* out) {
+Status ReadSnapshots(Storage* storage, std::vector<SnapshotRecord>* out,
+                     std::vector<std::string>* unreadable) {
   out->clear();
   return WalkSnapshots(storage, [&](std::string name, std::string_view value) {
     SnapshotRecord record;
-    CELLFS_RETURN_IF_ERROR(DecodeSnapshot(std::move(name), value, &record));
+    if (Status s = DecodeSnapshot(std::move(name), value, &record); !s.ok()) {
+      if (unreadable != nullptr) unreadable->push_back(s.message());
+      return Status::Ok();
+    }
     out->push_back(std::move(record));
     return Status::Ok();
   });
 }
 
-Status ReadSnapshot(Storage* storage, const std::string& name, SnapshotRecord* out) {
+std::optional<uint32_t> SnapshotTableIdOf(std::string_view value) {
+  const json parsed = json::parse(value, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("record") ||
+      !parsed["record"].is_string() || !parsed.contains("table") || !parsed["table"].is_string()) {
+    return std::nullopt;
+  }
+  const json record = json::parse(parsed["record"].get_ref<const std::string&>(), nullptr, false);
+  const std::string& table = parsed["table"].get_ref<const std::string&>();
+  if (record.is_discarded() || !record.is_object() || !record.contains("tables") ||
+      !record["tables"].is_object() || !record["tables"].contains(table)) {
+    return std::nullopt;
+  }
+  const json& entry = record["tables"][table];
+  if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_number_unsigned()) {
+    return std::nullopt;
+  }
+  const uint64_t id = entry["id"].get<uint64_t>();
+  if (id == 0 || id > std::numeric_limits<uint32_t>::max()) return std::nullopt;
+  return static_cast<uint32_t>(id);
+}
+
+Status ReadSnapshotValue(Storage* storage, const std::string& name, std::string* value) {
   const std::string key = SnapshotKey(name);
-  std::optional<std::string> value;
-  CELLFS_RETURN_IF_ERROR(storage->Get(nullptr, TaggedAddress(key), &value));
-  if (!value) return Status::NotFound("no snapshot named " + name);
-  return DecodeSnapshot(name, *value, out);
+  std::optional<std::string> stored;
+  CELLFS_RETURN_IF_ERROR(storage->Get(nullptr, TaggedAddress(key), &stored));
+  if (!stored) return Status::NotFound("no snapshot named " + name);
+  *value = std::move(*stored);
+  return Status::Ok();
+}
+
+Status ReadSnapshot(Storage* storage, const std::string& name, SnapshotRecord* out) {
+  std::string value;
+  CELLFS_RETURN_IF_ERROR(ReadSnapshotValue(storage, name, &value));
+  return DecodeSnapshot(name, value, out);
 }
 
 Status SnapshotTableIds(Storage* storage, std::set<uint32_t>* ids) {
-  std::vector<SnapshotRecord> records;
-  CELLFS_RETURN_IF_ERROR(ReadSnapshots(storage, &records));
-  for (const SnapshotRecord& record : records) ids->insert(record.table_ids().table_id);
-  return Status::Ok();
+  return WalkSnapshots(storage, [&](const std::string&, std::string_view value) {
+    if (std::optional<uint32_t> id = SnapshotTableIdOf(value)) ids->insert(*id);
+    return Status::Ok();
+  });
 }
 
 }  // namespace cellfs::storage

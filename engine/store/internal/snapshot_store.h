@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -48,15 +49,25 @@ std::string SnapshotKey(std::string_view name);
 Status SnapshotDroppedTables(Storage* storage, const SchemaState& before, const std::string& reason,
                              int64_t now_ms, std::vector<uint32_t>* dropped, Batch* batch);
 
-// Every snapshot record, by name. Corruption naming the record that does
-// not decode.
-Status ReadSnapshots(Storage* storage, std::vector<SnapshotRecord>* out);
+// Every snapshot record that decodes, by name; each one that does not adds
+// "snapshot NAME: reason" to `*unreadable` (when given) and is skipped.
+// The Status is a failure to read.
+Status ReadSnapshots(Storage* storage, std::vector<SnapshotRecord>* out,
+                     std::vector<std::string>* unreadable = nullptr);
 
-// The record named `name`; NotFound "no snapshot named x".
+// The record named `name`: NotFound "no snapshot named x"; Corruption
+// "snapshot x: ..." when it does not decode.
 Status ReadSnapshot(Storage* storage, const std::string& name, SnapshotRecord* out);
 
-// The table ids the snapshots keep (for `cellfs verify`): a scan of the
-// records' keys and ids.
+// The stored bytes of record `name` (NotFound as above).
+Status ReadSnapshotValue(Storage* storage, const std::string& name, std::string* value);
+
+// The kept table id of a record's bytes, read without decoding its
+// keyspace (so also from a record whose CQL no longer loads); nullopt when
+// even that is unreadable.
+std::optional<uint32_t> SnapshotTableIdOf(std::string_view value);
+
+// The table ids the snapshots keep: every record's, readable or not.
 Status SnapshotTableIds(Storage* storage, std::set<uint32_t>* ids);
 
 }  // namespace cellfs::storage

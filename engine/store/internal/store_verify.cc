@@ -86,6 +86,10 @@ class Verifier {
       ++report_->dropped_entries;
       return;
     }
+    if (snapshot_ids_.count(id) != 0) {
+      ++report_->snapshot_entries;
+      return;
+    }
     Fault(what, key, "id " + std::to_string(id) + " is neither in the schema nor dropped");
   }
 
@@ -108,11 +112,11 @@ class Verifier {
   // Each snapshot's table, as a schema of its own keyspace as it was.
   Status LoadSnapshots() {
     std::vector<SnapshotRecord> records;
-    if (Status s = ReadSnapshots(core_->storage.get(), &records); !s.ok()) {
-      if (s.code() != StatusCode::kCorruption) return s;
-      Fault("snapshot", std::string(1, kSnapshotTag), s.message());
-      return Status::Ok();
-    }
+    std::vector<std::string> unreadable;
+    CELLFS_RETURN_IF_ERROR(ReadSnapshots(core_->storage.get(), &records, &unreadable));
+    for (const std::string& why : unreadable) Fault("snapshot", std::string(1, kSnapshotTag), why);
+    // An unreadable record's data is still its, counted undecoded.
+    CELLFS_RETURN_IF_ERROR(SnapshotTableIds(core_->storage.get(), &snapshot_ids_));
     for (SnapshotRecord& record : records) {
       auto catalog = std::make_shared<Catalog>();
       catalog->Restore(record.keyspace_def);
@@ -265,9 +269,9 @@ class Verifier {
       // An id below the next table id was a table's, whose data is gone
       // (reclaimed): its entries are harmless, each goes when due.
       if (id < schema_->next_table_id() && dropped_.count(id) == 0 &&
-          snapshot_tables_.count(id) == 0) {
+          snapshot_ids_.count(id) == 0) {
         ++report_->dangling_expiry_entries;
-      } else if (dropped_.count(id) == 0 && snapshot_tables_.count(id) == 0) {
+      } else if (dropped_.count(id) == 0 && snapshot_ids_.count(id) == 0) {
         Fault("expiry", key, "names table id " + std::to_string(id) + ", which does not exist");
       }
       return Status::Ok();
@@ -300,6 +304,7 @@ class Verifier {
   std::set<uint32_t> dropped_;
   std::vector<std::shared_ptr<const SchemaState>> snapshot_schemas_;  // own snapshot_tables_
   std::map<uint32_t, TableHandle> snapshot_tables_;
+  std::set<uint32_t> snapshot_ids_;  // every record's, decodable or not
 };
 
 }  // namespace

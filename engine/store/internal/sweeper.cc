@@ -16,6 +16,7 @@
 #include "engine/store/cell.h"
 #include "engine/store/internal/fragment_reader.h"
 #include "engine/store/internal/live_row.h"
+#include "engine/store/internal/snapshot_store.h"
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/row_fragment.h"
 #include "engine/store/storage/storage.h"
@@ -23,10 +24,11 @@
 namespace cellfs::storage {
 namespace {
 
-constexpr size_t kGroupsPerBatch = 1000;           // folds per WriteBatch under a wide deletion
-constexpr size_t kFoldsPerSweep = 1024;            // fold-queue groups taken per sweep
-constexpr size_t kDroppedDeletesPerSweep = 10000;  // dropped-table entries deleted per sweep
-constexpr size_t kHeadBytes = 1 + 4 + 8;           // 'D' || u32 table id || token
+constexpr size_t kGroupsPerBatch = 1000;               // folds per WriteBatch under a wide deletion
+constexpr size_t kFoldsPerSweep = 1024;                // fold-queue groups taken per sweep
+constexpr size_t kDroppedDeletesPerSweep = 10000;      // dropped-table entries deleted per sweep
+constexpr int64_t kSnapshotEntryDeferSeconds = 86400;  // a kept table's due entries wait a day
+constexpr size_t kHeadBytes = 1 + 4 + 8;               // 'D' || u32 table id || token
 
 // Where a group (or, for a range deletion, its whole key) sits.
 struct GroupParts {
@@ -144,6 +146,8 @@ class Sweep {
              Batch* batch);
   Status FoldQueued();
   Status ReclaimDroppedTables();
+  Status DeferSnapshotEntry(std::string_view index_key, std::string_view group);
+  bool KeptBySnapshot(std::string_view group);
   Status ReclaimTable(std::string_view dropped_key, uint32_t table_id, size_t* budget);
 
   // The table a key belongs to, from the schema as of now. Looked up after
@@ -176,6 +180,7 @@ class Sweep {
   const int64_t now_;
   const int64_t now_s_;
   SweepStats* const stats_;
+  std::optional<std::set<uint32_t>> snapshot_ids_;  // KeptBySnapshot's, read once
 };
 
 Status Sweep::SweepIndex() {
@@ -228,9 +233,34 @@ Status Sweep::DropIndexEntry(std::string_view index_key) {
   return Write(batch.get());
 }
 
+// A due entry of a table a snapshot keeps: filed again a day later, so a
+// restored table's cells and deletions are still swept (a cleared
+// snapshot's entries then go as any unknown table's).
+Status Sweep::DeferSnapshotEntry(std::string_view index_key, std::string_view group) {
+  std::string deferred;
+  AppendExpiryKey(now_s_ + kSnapshotEntryDeferSeconds, group, &deferred);
+  std::unique_ptr<Batch> batch = NewBatch();
+  batch->Delete(ExpiryAddress(index_key));
+  batch->Put(ExpiryAddress(deferred), {});
+  return Write(batch.get());
+}
+
+bool Sweep::KeptBySnapshot(std::string_view group) {
+  uint32_t table_id = 0;
+  if (!ParseTableId(group, &table_id)) return false;
+  if (!snapshot_ids_) {  // read once a sweep, when first needed
+    snapshot_ids_.emplace();
+    if (!SnapshotTableIds(core_->storage.get(), &*snapshot_ids_).ok()) snapshot_ids_->clear();
+  }
+  return snapshot_ids_->count(table_id) != 0;
+}
+
 Status Sweep::HandleEntry(std::string_view index_key, std::string_view group) {
   const TableHandle table = FindTable(group);
-  if (table == nullptr) return DropIndexEntry(index_key);  // its data goes with the table
+  if (table == nullptr) {
+    if (KeptBySnapshot(group)) return DeferSnapshotEntry(index_key, group);
+    return DropIndexEntry(index_key);  // its data goes with the table
+  }
   GroupParts parts;
   CELLFS_RETURN_IF_ERROR(ParseGroup(*table, group, &parts));
   switch (parts.kind) {
