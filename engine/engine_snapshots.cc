@@ -2,7 +2,6 @@
 // kept (engine/store/internal/snapshot_store.h).
 #include <set>
 
-#include "engine/cql/cql_parser.h"
 #include "engine/cql/describe.h"
 #include "engine/engine.h"
 #include "engine/store/internal/catalog_store.h"
@@ -28,19 +27,6 @@ bool IndexNameTaken(const KeyspaceDef& keyspace, const std::string& name) {
     if (table.FindIndex(name) != nullptr) return true;
   }
   return false;
-}
-
-// Applies every statement of `cql` to `catalog` as a session in `keyspace`.
-Status ApplyScript(const std::string& cql, const std::string& keyspace, Catalog* catalog) {
-  std::string session = keyspace;
-  CqlParser parser(cql);
-  for (;;) {
-    Statement statement;
-    bool done = false;
-    CELLFS_RETURN_IF_ERROR(parser.Next(&statement, &done));
-    if (done) return Status::Ok();
-    CELLFS_RETURN_IF_ERROR(catalog->Apply(statement, &session));
-  }
 }
 
 }  // namespace
@@ -106,8 +92,13 @@ Status Engine::RestoreSnapshot(const std::string& name, const std::string& as_ta
     return true;
   });
   cql += DescribeTable(table);
+  // The snapshot's own definition, stored text: applied as a catalog
+  // record is loaded.
+  std::string session = record.keyspace;
+  next->set_applying_stored_text(true);
   CELLFS_RETURN_IF_ERROR(
-      ApplyScript(cql, record.keyspace, next.get()).WithContext("restoring snapshot " + name));
+      next->ApplyScript(cql, &session).WithContext("restoring snapshot " + name));
+  next->set_applying_stored_text(false);
 
   // The table comes back under its old ids, over its kept data; its
   // indexes get fresh ids and are built again.

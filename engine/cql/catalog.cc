@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "engine/cql/cql_identifier.h"
+#include "engine/cql/cql_parser.h"
 #include "engine/cql/internal/index_schema.h"
 #include "engine/cql/internal/schema_options.h"
 #include "engine/cql/internal/table_builder.h"
@@ -504,6 +505,17 @@ class StatementApplier {
   SchemaChange* change_;
   bool stored_text_;
 };
+
+Status Catalog::ApplyScript(std::string_view cql, std::string* current_keyspace) {
+  CqlParser parser(cql);
+  for (;;) {
+    Statement statement;
+    bool done = false;
+    CELLFS_RETURN_IF_ERROR(parser.Next(&statement, &done));
+    if (done) return Status::Ok();
+    CELLFS_RETURN_IF_ERROR(Apply(statement, current_keyspace));
+  }
+}
 
 Status Catalog::Apply(const Statement& statement, std::string* current_keyspace,
                       SchemaChange* change) {

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "engine/cql/cql_statement.h"
 #include "engine/cql/schema.h"
@@ -35,6 +36,11 @@ class Catalog {
   // validated and reported as kTruncated.
   Status Apply(const Statement& statement, std::string* current_keyspace,
                SchemaChange* change = nullptr);
+
+  // Applies every statement of `cql` in turn, as a session whose keyspace
+  // is `*current_keyspace`; stops at the first failure (the statements
+  // before it stay applied).
+  Status ApplyScript(std::string_view cql, std::string* current_keyspace);
 
   // Applying stored DESCRIBE text (catalog records, snapshots) rather than
   // a user's statements: the checks of index options that later builds

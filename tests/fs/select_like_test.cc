@@ -210,6 +210,15 @@ std::vector<std::string> Ids(const Printed& printed) {
   return ids;
 }
 
+// The ids `SELECT id FROM ks.users WHERE <where>` returns; CHECKs that it
+// is not refused.
+std::vector<std::string> IdsWhere(LikeDb& f, const std::string& where) {
+  const Printed printed = f.Run("SELECT id FROM ks.users WHERE " + where + ";");
+  INFO(where << ": " << printed.error);
+  CHECK(printed.error.empty());
+  return Ids(printed);
+}
+
 TEST_CASE("a SASI index with NonTokenizingAnalyzer compares analysed values, as Cassandra",
           "[select][like]") {
   LikeDb f;
@@ -249,12 +258,7 @@ TEST_CASE("a SASI index with NonTokenizingAnalyzer compares analysed values, as 
             row[0] + ", '" + row[1] + "', '" + row[2] + "', '" + row[1] + "', '" + row[2] + "', '" +
             row[1] + "');");
   }
-  auto ids = [&](const std::string& where) {
-    const Printed printed = f.Run("SELECT id FROM ks.users WHERE " + where + ";");
-    INFO(where << ": " << printed.error);
-    CHECK(printed.error.empty());
-    return Ids(printed);
-  };
+  auto ids = [&](const std::string& where) { return IdsWhere(f, where); };
   using V = std::vector<std::string>;
   CHECK(ids("first = 'bob'") == V{"1", "2", "3"});
   CHECK(ids("first = 'BoB'") == V{"1", "2", "3"});
@@ -305,12 +309,7 @@ TEST_CASE("an SAI index with case_sensitive or normalize compares analysed value
             std::to_string(i + 1) + ", '" + v + "', '" + v + "', '" + v + "', '" + v + "', " +
             std::to_string(i % 2) + ");");
   }
-  auto ids = [&](const std::string& where) {
-    const Printed printed = f.Run("SELECT id FROM ks.users WHERE " + where + ";");
-    INFO(where << ": " << printed.error);
-    CHECK(printed.error.empty());
-    return Ids(printed);
-  };
+  auto ids = [&](const std::string& where) { return IdsWhere(f, where); };
   using V = std::vector<std::string>;
   // Lower case without NFC: the two spellings of Émile stay apart.
   CHECK(ids("folded = 'BOB'") == V{"1", "2", "3"});

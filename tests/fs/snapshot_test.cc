@@ -8,6 +8,7 @@
 #include <leveldb/write_batch.h>
 
 #include <catch2/catch.hpp>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,6 +67,26 @@ struct SnapshotDb {
     Run("INSERT INTO ks.other (k, v) VALUES (1, 1);");
   }
 };
+
+// Closes the engine, lets `edit` change the stored snapshot record `name`
+// (its bytes in *value) and write anything else through `db`, then reopens.
+void EditStore(SnapshotDb& f, const std::string& name,
+               const std::function<void(std::string* value, leveldb::WriteBatch* batch)>& edit) {
+  f.db.Close();
+  leveldb::Options options;
+  options.env = f.db.env();
+  leveldb::DB* raw = nullptr;
+  REQUIRE(leveldb::DB::Open(options, "/db", &raw).ok());
+  std::unique_ptr<leveldb::DB> store(raw);
+  std::string value;
+  REQUIRE(store->Get(leveldb::ReadOptions(), "S" + name, &value).ok());
+  leveldb::WriteBatch batch;
+  edit(&value, &batch);
+  batch.Put("S" + name, value);
+  REQUIRE(store->Write(leveldb::WriteOptions(), &batch).ok());
+  store.reset();
+  f.db.Reopen();
+}
 
 constexpr const char* kAll = "SELECT * FROM ks.t;";
 constexpr const char* kByIndex = "SELECT k, c FROM ks.t WHERE v = 'v1';";
@@ -236,25 +257,13 @@ TEST_CASE("an unreadable snapshot record is reported, and can still be cleared",
   f.Run("DROP TABLE ks.t;");
   std::vector<SnapshotInfo> kept = f.Snapshots();
   REQUIRE(kept.size() == 1);
-  f.db.Close();
-  {
-    leveldb::Options options;
-    options.env = f.db.env();
-    leveldb::DB* raw = nullptr;
-    REQUIRE(leveldb::DB::Open(options, "/db", &raw).ok());
-    std::unique_ptr<leveldb::DB> store(raw);
-    std::string value;
-    REQUIRE(store->Get(leveldb::ReadOptions(), "S" + kept[0].name, &value).ok());
+  EditStore(f, kept[0].name, [](std::string* value, leveldb::WriteBatch* batch) {
     // Its keyspace's CQL broken, its table id still readable.
-    const size_t cql = value.find("CREATE TABLE");
+    const size_t cql = value->find("CREATE TABLE");
     REQUIRE(cql != std::string::npos);
-    value.replace(cql, 12, "CREATE TABEL");
-    leveldb::WriteBatch batch;
-    batch.Put("S" + kept[0].name, value);
-    batch.Put("Sjunk", "not json");
-    REQUIRE(store->Write(leveldb::WriteOptions(), &batch).ok());
-  }
-  f.db.Reopen();
+    value->replace(cql, 12, "CREATE TABEL");
+    batch->Put("Sjunk", "not json");
+  });
   std::vector<SnapshotInfo> readable;
   std::vector<std::string> unreadable;
   REQUIRE(f.db.engine->Snapshots(&readable, &unreadable).ok());
@@ -273,6 +282,29 @@ TEST_CASE("an unreadable snapshot record is reported, and can still be cleared",
   REQUIRE(f.db.engine->Verify(&report).ok());
   CHECK(report.sound());
   CHECK(report.data_entries == 1);  // ks.other's row; t's data reclaimed
+}
+
+TEST_CASE("a snapshot restores an index whose options only an older build accepted", "[snapshot]") {
+  SnapshotDb f;
+  f.Fill();
+  f.Run("DROP TABLE ks.t;");
+  std::vector<SnapshotInfo> kept = f.Snapshots();
+  REQUIRE(kept.size() == 1);
+  EditStore(f, kept[0].name, [](std::string* value, leveldb::WriteBatch*) {
+    const std::string plain = "CREATE INDEX t_v ON ks.t (v);";
+    const size_t at = value->find(plain);
+    REQUIRE(at != std::string::npos);
+    value->replace(at, plain.size(),
+                   "CREATE CUSTOM INDEX t_v ON ks.t (v) USING 'StorageAttachedIndex' WITH "
+                   "OPTIONS = {'ascii': 'true'};");
+  });
+  std::vector<std::string> skipped;
+  REQUIRE(f.db.engine->RestoreSnapshot(kept[0].name, "", &skipped).ok());
+  CHECK_THAT(f.Run("DESCRIBE TABLE ks.t;"), Catch::Contains("'ascii': 'true'"));
+  // A user's statement is still checked.
+  CHECK_THAT(f.Error("CREATE CUSTOM INDEX ON ks.other (v) USING 'StorageAttachedIndex' WITH "
+                     "OPTIONS = {'ascii': 'true'};"),
+             Catch::Contains("CQL type int cannot be analyzed."));
 }
 
 TEST_CASE("without auto_snapshot a DROP keeps nothing", "[snapshot]") {

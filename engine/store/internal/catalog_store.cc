@@ -212,14 +212,7 @@ Status ParseKeyspace(std::string_view cql, KeyspaceDef* keyspace) {
   Catalog catalog;
   catalog.set_applying_stored_text(true);
   std::string session_keyspace;
-  CqlParser parser(cql);
-  for (;;) {
-    Statement statement;
-    bool done = false;
-    CELLFS_RETURN_IF_ERROR(parser.Next(&statement, &done));
-    if (done) break;
-    CELLFS_RETURN_IF_ERROR(catalog.Apply(statement, &session_keyspace));
-  }
+  CELLFS_RETURN_IF_ERROR(catalog.ApplyScript(cql, &session_keyspace));
   if (catalog.keyspaces().size() != 1) {
     return Status::Corruption("the CQL defines " + std::to_string(catalog.keyspaces().size()) +
                               " keyspaces, not one");
