@@ -43,6 +43,8 @@ Result<std::unique_ptr<Engine>> Engine::Open(const std::string& path,
   if (!storage.ok()) return storage.status();
   core->storage = std::move(storage).value();
   core->batch_pool = std::make_unique<BatchPool>(core->storage.get());
+  core->removal_runs = std::make_unique<storage::RemovalRuns>(
+      int64_t{std::max(options.removal_run_quiet_seconds, 0)} * 1'000'000);
 
   std::unique_ptr<Engine> engine(new Engine(std::move(core)));
   CELLFS_RETURN_IF_ERROR(engine->Initialize());
@@ -134,12 +136,23 @@ Status Engine::Execute(const Statement& statement, std::string* current_keyspace
   if (core_->options.auto_snapshot && !dropped.empty()) {
     const char* reason =
         local_change.kind == SchemaChange::Kind::kTruncated ? "truncated" : "dropped";
-    CELLFS_RETURN_IF_ERROR(storage::SnapshotDroppedTables(core_->storage.get(), *before, reason,
-                                                          core_->clock->NowMicros() / 1000,
-                                                          &dropped, batch.get()));
+    CELLFS_RETURN_IF_ERROR(storage::SnapshotDroppedTables(
+        core_->storage.get(), *before, reason, core_->clock->NowMicros(), *core_->removal_runs,
+        &dropped, batch.get()));
+  }
+  std::vector<uint32_t> removed_tables;  // every table id the change takes away
+  for (const auto& [name, ids] : before->ids()) {
+    if (!after->IsLiveId(ids.table_id)) removed_tables.push_back(ids.table_id);
   }
   storage::WriteSchemaChange(*before, *after, dropped, batch.get());
-  return CommitSchema(*before, std::move(after), batch.get());
+  CELLFS_RETURN_IF_ERROR(CommitSchema(*before, std::move(after), batch.get()));
+  for (uint32_t id : removed_tables) core_->removal_runs->Forget(id);
+  return Status::Ok();
+}
+
+void Engine::NoteFileRemoval(const TableSchema& table) {
+  if (core_->options.read_only) return;
+  core_->removal_runs->Note(table.id, core_->clock->NowMicros(), core_->sequences);
 }
 
 Status Engine::CommitSchema(const storage::SchemaState& before,

@@ -47,6 +47,9 @@ struct SnapshotInfo {
   std::string table;
   std::string reason;  // "dropped" or "truncated"
   int64_t created_ms = 0;
+  // A snapshot taken during a removal run (NoteFileRemoval) keeps the
+  // table as of the run's start: that time; created_ms otherwise.
+  int64_t as_of_ms = 0;
 };
 
 // Thread-safe: any number of threads may write, read and run DDL at once.
@@ -119,6 +122,15 @@ class Engine {
   // nothing is acknowledged behind a torn log record. The mutation is
   // consumed either way.
   Status Apply(Mutation&& mutation);
+
+  // The file face is about to write a removal (`rm` of a cell, `rmdir` of a
+  // row or partition, a slice's range) in `table`: begins or extends the
+  // table's removal run, so that a snapshot a DROP or TRUNCATE takes within
+  // EngineOptions::removal_run_quiet_seconds of the run's latest removal
+  // keeps the table as it was before the run (docs/ENGINE.md "Removal
+  // runs"). Call it before the removal's mutation is built: a Mutation
+  // takes its sequences as it is built. A no-op on a read-only store.
+  void NoteFileRemoval(const TableSchema& table);
 
   // Ok while writes are accepted; otherwise the storage failure that stopped
   // them (see Apply). Cheap: callers may check it before every write.

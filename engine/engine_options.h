@@ -69,6 +69,12 @@ struct EngineOptions {
   // reclaiming its data; a clear hands it to the sweeper.
   bool auto_snapshot = true;
 
+  // The file face's removal runs (docs/ENGINE.md "Removal runs"): a
+  // snapshot taken within this many seconds of a removal through the file
+  // face (`rm`, `rmdir`) keeps the table as it was before the first
+  // removal of the run, so `rm -r TABLE` keeps the rows it deleted.
+  int removal_run_quiet_seconds = 60;
+
   // Called once, on the thread whose write failed, when a storage failure
   // stops all writes (Engine::Apply); the daemon logs it. May be empty.
   std::function<void(const Status&)> on_write_failure;

@@ -38,7 +38,7 @@ Status Engine::Snapshots(std::vector<SnapshotInfo>* out,
   out->clear();
   for (storage::SnapshotRecord& record : records) {
     out->push_back({std::move(record.name), std::move(record.keyspace), std::move(record.table),
-                    std::move(record.reason), record.created_ms});
+                    std::move(record.reason), record.created_ms, record.as_of_ms});
   }
   return Status::Ok();
 }
@@ -115,11 +115,20 @@ Status Engine::RestoreSnapshot(const std::string& name, const std::string& as_ta
   auto after =
       std::make_shared<const storage::SchemaState>(next, std::move(ids), assigned->next_table_id());
 
+  if (record.as_of_sequence) {
+    // Taken during a removal run: what the run wrote goes first, so the
+    // table reads as it was when the run began. Cut short, the record stays
+    // and the next restore deletes the rest.
+    CELLFS_RETURN_IF_ERROR(storage::DeleteEntriesFrom(core_->storage.get(), &core_->write_fence,
+                                                      kept.table_id, *record.as_of_sequence));
+  }
   std::unique_ptr<storage::Batch> batch = core_->storage->NewBatch();
   storage::WriteSchemaChange(*before, *after, dropped, batch.get());
   const std::string key = storage::SnapshotKey(name);
   batch->Delete(storage::TaggedAddress(key));
-  return CommitSchema(*before, std::move(after), batch.get());
+  CELLFS_RETURN_IF_ERROR(CommitSchema(*before, std::move(after), batch.get()));
+  core_->removal_runs->Forget(kept.table_id);  // its writes are gone: what follows begins anew
+  return Status::Ok();
 }
 
 Status Engine::ClearSnapshot(const std::string& name) {

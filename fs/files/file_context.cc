@@ -89,4 +89,8 @@ Status FileContext::Apply(Mutation&& mutation) {
   return engine->Apply(std::move(mutation));
 }
 
+void FileContext::NoteRemoval(const TableSchema& table) const {
+  if (CheckWritable().ok()) engine->NoteFileRemoval(table);
+}
+
 }  // namespace cellfs::fs

@@ -67,6 +67,11 @@ class FileContext {
   int QueryViewRefusal(const Node& node) const;
   // CheckWritable, then the engine's Apply.
   Status Apply(Mutation&& mutation);
+  // A removal (`rm` of a cell, `rmdir` of a row, partition or slice) in
+  // `table` is about to be built: Engine::NoteFileRemoval, so a DROP that
+  // follows keeps what the removals delete. Call it before the removal's
+  // mutation is built (a Mutation takes its sequences as it is built).
+  void NoteRemoval(const TableSchema& table) const;
 
   // ---- Appends (`>>`) read the cell, merge and write it back; this lock,
   // one of a fixed set chosen by the cell's identity without write

@@ -188,6 +188,7 @@ int FileOps::Unlink(uint64_t parent, std::string_view name) {
     return Removal(tree_, files_).RemoveBeneathSlice(directory.value(), child);
   }
   size_t column = *child.column();
+  files_->NoteRemoval(*child.table);
   Mutation mutation = files_->engine->NewMutation();
   s = mutation.DeleteCells(child.table, child.id.partition_key, child.id.clustering,
                            std::span<const size_t>(&column, 1), child.id.write);

@@ -86,6 +86,7 @@ int Removal::RemoveKeyDirectory(const Node& dir, std::string_view name, const No
   if (child.id.write.ttl) return EINVAL;  // DELETE takes no TTL
   const bool at_timestamp = child.id.write.timestamp.has_value();
   if (!at_timestamp && HasLiveChild(*tree_, child)) return ENOTEMPTY;
+  files_->NoteRemoval(*child.table);
   Mutation mutation = tree_->engine->NewMutation();
   Status s = child.id.kind == NodeKind::kPartition
                  ? mutation.DeletePartition(child.table, child.id.partition_key, child.id.write)
@@ -141,6 +142,7 @@ int Removal::WriteRangeTombstone(const Node& slice) {
   }
   if (range.limit != 0 || range.reverse) return EINVAL;  // DELETE takes no LIMIT nor order
   std::vector<HeldRow> held = HeldRows(*tree_, slice);
+  files_->NoteRemoval(*slice.table);
   Mutation mutation = tree_->engine->NewMutation();
   Status s = mutation.DeleteRange(slice.table, slice.id.partition_key, range, slice.id.write);
   if (s.ok()) s = files_->Apply(std::move(mutation));

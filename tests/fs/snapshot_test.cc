@@ -3,10 +3,13 @@
 // DROP KEYSPACE and TRUNCATE keep each table's data under a snapshot; a
 // restore brings back exactly the rows SELECT showed before, with the
 // keyspace, types and indexes it needs, also after a reopen; a clear hands
-// the data to the sweeper; refusals name what is wrong.
+// the data to the sweeper; refusals name what is wrong. A DROP during the
+// file face's removal run (`rm -r TABLE`) keeps the table as the run found
+// it, and the sweeper leaves the table's data alone while the run lasts.
 #include <leveldb/db.h>
 #include <leveldb/write_batch.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <functional>
 #include <memory>
@@ -329,6 +332,130 @@ TEST_CASE("a table WITH allow_auto_snapshot = false is dropped without a snapsho
   std::vector<SnapshotInfo> kept = f.Snapshots();
   REQUIRE(kept.size() == 1);
   CHECK(kept[0].table == "t");
+}
+
+// The file face's removals in ks.t (rm, rmdir): each noted as a removal of
+// the run, `step_seconds` apart on the test clock.
+struct FileRemovals {
+  SnapshotDb& f;
+  TableHandle table;
+  explicit FileRemovals(SnapshotDb& db) : f(db) {
+    Result<TableHandle> found = f.db.engine->FindTable("ks", "t");
+    REQUIRE(found.ok());
+    table = found.value();
+  }
+  void Remove(const std::string& cql, int step_seconds = 5) {
+    f.db.engine->NoteFileRemoval(*table);
+    f.Run(cql);
+    f.db.clock.AdvanceSeconds(step_seconds);
+  }
+};
+
+int64_t NowMs(SnapshotDb& f) { return f.db.clock.NowMicros() / 1000; }
+
+const SnapshotInfo& SnapshotOf(const std::vector<SnapshotInfo>& kept, const std::string& table) {
+  const auto it = std::find_if(kept.begin(), kept.end(),
+                               [&](const SnapshotInfo& s) { return s.table == table; });
+  REQUIRE(it != kept.end());
+  return *it;
+}
+
+TEST_CASE("rm -r's removal run: a DROP during it keeps the table as it was when the run began",
+          "[snapshot]") {
+  SnapshotDb f;
+  f.Fill();
+  const std::string all = f.Run(kAll);
+  const std::string by_index = f.Run(kByIndex);
+  f.db.clock.AdvanceSeconds(1);
+  const int64_t run_started_ms = NowMs(f);
+  // What rm -r does: each row, then its partition; 200 s in all, never 60
+  // without a removal, so one run.
+  FileRemovals rm(f);
+  for (int k = 0; k < 20; ++k) {
+    rm.Remove("DELETE v FROM ks.t WHERE k = " + std::to_string(k) + " AND c = 0;");
+    rm.Remove("DELETE FROM ks.t WHERE k = " + std::to_string(k) + ";");
+  }
+  // A write during the run: the snapshot is as of the run's start, so it
+  // is not kept.
+  f.Run("INSERT INTO ks.t (k, c, v) VALUES (50, 0, 'during');");
+  REQUIRE(ParseTable(f.Run(kAll)).rows.size() == 1);
+  f.Run("DROP TABLE ks.t; DROP TABLE ks.other;");
+  std::vector<SnapshotInfo> kept = f.Snapshots();
+  REQUIRE(kept.size() == 2);
+  CHECK(SnapshotOf(kept, "t").created_ms == NowMs(f));
+  CHECK(SnapshotOf(kept, "t").as_of_ms == run_started_ms);
+  // A table without a run is kept as of its DROP.
+  CHECK(SnapshotOf(kept, "other").as_of_ms == SnapshotOf(kept, "other").created_ms);
+  REQUIRE(f.db.engine->Sweep().ok());
+
+  f.db.Reopen();
+  std::vector<std::string> skipped;
+  REQUIRE(f.db.engine->RestoreSnapshot(SnapshotOf(kept, "t").name, "", &skipped).ok());
+  REQUIRE(f.db.engine->AwaitBuilds().ok());
+  CHECK(f.Run(kAll) == all);
+  CHECK(f.Run(kByIndex) == by_index);
+  VerifyReport report;
+  REQUIRE(f.db.engine->Verify(&report).ok());
+  CHECK(report.sound());
+
+  // The restore ends the run: a write after it and a DROP at once keep the
+  // write.
+  f.Run("INSERT INTO ks.t (k, c, v) VALUES (60, 0, 'after');");
+  const std::string with_write = f.Run(kAll);
+  f.Run("DROP TABLE ks.t;");
+  kept = f.Snapshots();
+  REQUIRE(f.db.engine->RestoreSnapshot(SnapshotOf(kept, "t").name, "", &skipped).ok());
+  CHECK(f.Run(kAll) == with_write);
+}
+
+TEST_CASE("a DROP after a removal run went quiet keeps the table as it is, as Cassandra's",
+          "[snapshot]") {
+  SnapshotDb f;
+  f.Fill();
+  FileRemovals rm(f);
+  rm.Remove("DELETE FROM ks.t WHERE k = 0;", 60);  // quiet for 60 s: the run is over
+  const std::string remaining = f.Run(kAll);
+  REQUIRE(ParseTable(remaining).rows.size() == 94);
+  f.Run("DROP TABLE ks.t;");
+  std::vector<SnapshotInfo> kept = f.Snapshots();
+  REQUIRE(kept.size() == 1);
+  CHECK(kept[0].as_of_ms == kept[0].created_ms);
+  std::vector<std::string> skipped;
+  REQUIRE(f.db.engine->RestoreSnapshot(kept[0].name, "", &skipped).ok());
+  CHECK(f.Run(kAll) == remaining);
+}
+
+TEST_CASE("the sweeper rewrites none of a table's data while a removal run is open", "[snapshot]") {
+  SnapshotDb f;
+  f.Fill();
+  f.Run("UPDATE ks.t USING TTL 5 SET v = 'short' WHERE k = 6 AND c = 0;");
+  for (int i = 0; i < 10; ++i) {  // a row of many fragments, queued for folding when read
+    f.Run("UPDATE ks.t SET v = 'f" + std::to_string(i) + "' WHERE k = 8 AND c = 0;");
+  }
+  FileRemovals rm(f);
+  rm.Remove("DELETE FROM ks.t WHERE k = 7;", 10);  // the TTL has run out; the run is open
+  f.Run("SELECT * FROM ks.t WHERE k = 8 AND c = 0;");
+  VerifyReport before;
+  REQUIRE(f.db.engine->Verify(&before).ok());
+  SweepStats stats;
+  REQUIRE(f.db.engine->Sweep(&stats).ok());
+  CHECK(stats.rows_rewritten == 0);
+  CHECK(stats.rows_removed == 0);
+  CHECK(stats.entries_deleted == 0);
+  VerifyReport during;
+  REQUIRE(f.db.engine->Verify(&during).ok());
+  CHECK(during.data_entries == before.data_entries);
+  CHECK(during.expiry_entries == before.expiry_entries);  // the due entry waits
+
+  // Once the run is over the sweeper catches up.
+  f.db.clock.AdvanceSeconds(60);
+  f.Run("SELECT * FROM ks.t WHERE k = 8 AND c = 0;");
+  REQUIRE(f.db.engine->Sweep(&stats).ok());
+  CHECK(stats.rows_rewritten >= 2);  // the expired cell's row and the fragmented one
+  VerifyReport after;
+  REQUIRE(f.db.engine->Verify(&after).ok());
+  CHECK(after.data_entries < before.data_entries);
+  CHECK(after.sound());
 }
 
 }  // namespace

@@ -3,8 +3,9 @@
 # TABLE through cellfs cql, TRUNCATE through @cql and the rmdir of a table
 # each keep a snapshot; `cellfs snapshot list|restore|clear` on the
 # unmounted store show, restore (the rows read back byte for byte with cat,
-# the index answers) and clear them; `rm -r` of a table keeps only an emptied
-# table, as documented; a mounted store is refused.
+# the index answers) and clear them; `rm -r` of a table keeps the rows it
+# deleted (its removal run: the snapshot is as of the run's start, and the
+# list says so); a mounted store is refused.
 source "$(dirname "$0")/lib.sh" "$1"
 
 step "a table with rows, a user type and an index"
@@ -33,7 +34,13 @@ expect_missing "the table is gone from the tree" "$MNT/ks/t"
 printf 'TRUNCATE ks.scratch;' >"$MNT/@cql"
 expect_eq "the truncated table is empty" "" "$(ls "$MNT/ks/scratch")"
 cql "CREATE TABLE ks.gone (k int PRIMARY KEY, v text)"
-mkdir "$MNT/ks/gone/9" && echo nine >"$MNT/ks/gone/9/v"
+for k in 7 8 9; do mkdir "$MNT/ks/gone/$k" && echo "gone $k" >"$MNT/ks/gone/$k/v"; done
+gone_before=$(cd "$MNT/ks/gone" && find . -type f | sort | while read -r f; do echo "$f=$(cat "$f")"; done)
+# The removal run begins at the first rm and goes on while removals follow
+# within a minute: the snapshot is as of its start, over a second before
+# the rmdir, and keeps the cell removed first as well.
+rm "$MNT/ks/gone/7/v"
+sleep 1.1
 rm -r "$MNT/ks/gone"
 expect_missing "rm -r dropped it" "$MNT/ks/gone"
 
@@ -47,7 +54,7 @@ unmount_fs
 step "cellfs snapshot list: one per removed table, oldest first"
 list=$("$CELLFS" snapshot list "$DATA")
 echo "$list"
-expect_match "the header" "^NAME +REASON +TAKEN +TABLE" "$(head -n 1 <<<"$list")"
+expect_match "the header" "^NAME +REASON +TAKEN +AS-OF +TABLE" "$(head -n 1 <<<"$list")"
 expect_eq "three snapshots and the header" 4 "$(wc -l <<<"$list")"
 dropped_t=$(awk '$NF == "ks.t" { print $1 }' <<<"$list")
 truncated=$(awk '$NF == "ks.scratch" { print $1 }' <<<"$list")
@@ -55,6 +62,15 @@ dropped_gone=$(awk '$NF == "ks.gone" { print $1 }' <<<"$list")
 expect_match "DROP TABLE's name" "^dropped-[0-9]+-ks\.t$" "$dropped_t"
 expect_match "TRUNCATE's name" "^truncated-[0-9]+-ks\.scratch$" "$truncated"
 expect_match "rmdir's name" "^dropped-[0-9]+-ks\.gone$" "$dropped_gone"
+gone_line=$(grep ' ks\.gone$' <<<"$list")
+expect_match "rm -r's snapshot is as of its first removal, not the rmdir" \
+  '^[^ ]+ +dropped +[-0-9]+ [:.0-9]+ UTC +[-0-9]+ [:.0-9]+ UTC +ks\.gone$' "$gone_line"
+taken=$(awk '{ print $3 " " $4 }' <<<"$gone_line")
+as_of=$(awk '{ print $6 " " $7 }' <<<"$gone_line")
+expect_ok "as of before it was taken" test "$as_of" "<" "$taken"
+t_line=$(grep ' ks\.t$' <<<"$list")
+expect_eq "DROP TABLE's snapshot is as of when it was taken" \
+  "$(awk '{ print $3 " " $4 }' <<<"$t_line")" "$(awk '{ print $6 " " $7 }' <<<"$t_line")"
 out=$("$CELLFS" verify "$DATA")
 expect_contains "verify decodes the kept data" "data entries kept by snapshots" "$out"
 expect_eq "and finds it sound" "sound" "$(tail -n 1 <<<"$out")"
@@ -73,7 +89,9 @@ after=$(cd "$MNT/ks/t" && find . -type f | sort | while read -r f; do echo "$f=$
 expect_eq "every cell reads back" "$before" "$after"
 expect_eq "the index answers" "2,2 3,1" "$(ls "$MNT/ks/t/@by/v/same" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "the truncated row, under its new name" "five" "$(cat "$MNT/ks/scratch_old/5/v")"
-expect_eq "rm -r kept an emptied table" "" "$(ls "$MNT/ks/gone")"
+gone_after=$(cd "$MNT/ks/gone" && find . -type f | sort | while read -r f; do echo "$f=$(cat "$f")"; done)
+expect_eq "rm -r kept every row it deleted" "$gone_before" "$gone_after"
+expect_contains "the rows are there" "./8/v=gone 8" "$gone_after"
 
 step "clear --all hands the space to the sweeper"
 cql "DROP TABLE ks.scratch_old"

@@ -10,13 +10,15 @@
 namespace cellfs::tools {
 namespace {
 
-// "2026-11-27 19:02:41 UTC"
+// "2026-11-27 19:02:41.327 UTC"
 std::string UtcTime(int64_t ms) {
-  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  const int64_t millis = ((ms % 1000) + 1000) % 1000;
+  const std::time_t seconds = static_cast<std::time_t>((ms - millis) / 1000);
   std::tm parts{};
   gmtime_r(&seconds, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &parts);
+  char text[48];
+  const size_t length = std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &parts);
+  std::snprintf(text + length, sizeof text - length, ".%03d UTC", static_cast<int>(millis));
   return text;
 }
 
@@ -43,12 +45,14 @@ int List(Engine& engine) {
   }
   size_t width = 4;
   for (const SnapshotInfo& s : snapshots) width = std::max(width, s.name.size());
-  std::printf("%-*s  %-9s  %-23s  %s\n", static_cast<int>(width), "NAME", "REASON", "TAKEN",
-              "TABLE");
+  // AS-OF: the moment whose rows the snapshot holds, before TAKEN when a
+  // removal run (`rm -r TABLE`) led to the drop.
+  std::printf("%-*s  %-9s  %-27s  %-27s  %s\n", static_cast<int>(width), "NAME", "REASON", "TAKEN",
+              "AS-OF", "TABLE");
   for (const SnapshotInfo& s : snapshots) {
-    std::printf("%-*s  %-9s  %-23s  %s.%s\n", static_cast<int>(width), s.name.c_str(),
-                s.reason.c_str(), UtcTime(s.created_ms).c_str(), s.keyspace.c_str(),
-                s.table.c_str());
+    std::printf("%-*s  %-9s  %-27s  %-27s  %s.%s\n", static_cast<int>(width), s.name.c_str(),
+                s.reason.c_str(), UtcTime(s.created_ms).c_str(), UtcTime(s.as_of_ms).c_str(),
+                s.keyspace.c_str(), s.table.c_str());
   }
   return unreadable.empty() ? 0 : 1;
 }

@@ -11,6 +11,7 @@
 #include "engine/store/internal/catalog_store.h"
 #include "engine/store/internal/commit_policy.h"
 #include "engine/store/internal/fold_queue.h"
+#include "engine/store/internal/removal_runs.h"
 #include "engine/store/internal/sequence_allocator.h"
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/storage/storage.h"
@@ -46,6 +47,7 @@ struct EngineCore {
   std::unique_ptr<storage::CommitPolicy> commit;
   storage::SequenceAllocator sequences;
   storage::FoldQueue fold_queue;
+  std::unique_ptr<storage::RemovalRuns> removal_runs;  // made at open, from the options
   std::unique_ptr<BatchPool> batch_pool;
   std::unique_ptr<WriteTimeSource> write_times;
 

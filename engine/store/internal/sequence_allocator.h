@@ -31,6 +31,10 @@ class SequenceAllocator {
   // A sequence never returned before. IOError when a lease cannot be stored.
   Status Next(uint64_t* sequence);
 
+  // A bound on what Next() hands out from now on: every sequence a call
+  // that starts after this one returns is at least the value returned.
+  uint64_t Peek() const { return next_.load(std::memory_order_acquire); }
+
  private:
   Status Lease(uint64_t limit);  // REQUIRES: mutex_ held
 

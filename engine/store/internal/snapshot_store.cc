@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "engine/cql/big_endian.h"
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/storage/storage.h"
 
@@ -25,11 +26,15 @@ bool IsFalse(std::string text) {
 }
 
 std::string EncodeSnapshot(const SnapshotRecord& record, const std::string& keyspace_record) {
-  const json value = {{"keyspace", record.keyspace},
-                      {"table", record.table},
-                      {"reason", record.reason},
-                      {"created_ms", record.created_ms},
-                      {"record", keyspace_record}};
+  json value = {{"keyspace", record.keyspace},
+                {"table", record.table},
+                {"reason", record.reason},
+                {"created_ms", record.created_ms},
+                {"record", keyspace_record}};
+  if (record.as_of_sequence) {
+    value["as_of_sequence"] = *record.as_of_sequence;
+    value["as_of_ms"] = record.as_of_ms;
+  }
   return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -43,11 +48,22 @@ Status DecodeSnapshot(std::string name, std::string_view value, SnapshotRecord* 
       !parsed.contains("created_ms") || !parsed["created_ms"].is_number_integer()) {
     return Status::Corruption("snapshot " + name + ": malformed record");
   }
+  const bool as_of = parsed.contains("as_of_sequence");
+  if (as_of && (!parsed["as_of_sequence"].is_number_unsigned() || !parsed.contains("as_of_ms") ||
+                !parsed["as_of_ms"].is_number_integer())) {
+    return Status::Corruption("snapshot " + name + ": malformed as-of point");
+  }
   out->name = std::move(name);
   out->keyspace = parsed["keyspace"].get<std::string>();
   out->table = parsed["table"].get<std::string>();
   out->reason = parsed["reason"].get<std::string>();
   out->created_ms = parsed["created_ms"].get<int64_t>();
+  out->as_of_sequence.reset();
+  out->as_of_ms = out->created_ms;
+  if (as_of) {
+    out->as_of_sequence = parsed["as_of_sequence"].get<uint64_t>();
+    out->as_of_ms = parsed["as_of_ms"].get<int64_t>();
+  }
   out->ids.clear();
   const Status decoded = DecodeKeyspaceRecord(
       out->keyspace, parsed["record"].get_ref<const std::string&>(), &out->keyspace_def, &out->ids);
@@ -80,7 +96,9 @@ std::string SnapshotKey(std::string_view name) {
 }
 
 Status SnapshotDroppedTables(Storage* storage, const SchemaState& before, const std::string& reason,
-                             int64_t now_ms, std::vector<uint32_t>* dropped, Batch* batch) {
+                             int64_t now_micros, const RemovalRuns& runs,
+                             std::vector<uint32_t>* dropped, Batch* batch) {
+  const int64_t now_ms = now_micros / 1000;
   for (const auto& [name, ids] : before.ids()) {
     const auto at = std::find(dropped->begin(), dropped->end(), ids.table_id);
     if (at == dropped->end()) continue;
@@ -98,6 +116,10 @@ Status SnapshotDroppedTables(Storage* storage, const SchemaState& before, const 
     record.table = name.second;
     record.reason = reason;
     record.created_ms = now_ms;
+    if (const std::optional<RemovalRuns::Run> run = runs.Open(ids.table_id, now_micros)) {
+      record.as_of_sequence = run->first_sequence;
+      record.as_of_ms = run->started_micros / 1000;
+    }
     const std::string base =
         reason + "-" + std::to_string(now_ms) + "-" + name.first + "." + name.second;
     std::string snapshot = base;
@@ -171,6 +193,35 @@ Status SnapshotTableIds(Storage* storage, std::set<uint32_t>* ids) {
     if (std::optional<uint32_t> id = SnapshotTableIdOf(value)) ids->insert(*id);
     return Status::Ok();
   });
+}
+
+Status DeleteEntriesFrom(Storage* storage, WriteFence* fence, uint32_t table_id, uint64_t first) {
+  constexpr size_t kDeletesPerBatch = 10000;
+  std::string space;
+  AppendTablePrefix(table_id, &space);
+  std::unique_ptr<Cursor> it = storage->NewCursor(nullptr, {space, {}}, {false});
+  std::unique_ptr<Batch> batch = storage->NewBatch();
+  size_t in_batch = 0;
+  const auto write = [&] {
+    CELLFS_RETURN_IF_ERROR(fence->Check());
+    return fence->Record(storage->Commit(batch.get(), Durability::kSynced)
+                             .WithContext("deleting what a removal run wrote"));
+  };
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const std::string_view key = it->key();
+    if (key.size() < kSequenceBytes) {
+      return Status::Corruption("snapshot data key too short for a sequence");
+    }
+    if (ReadBigEndian(key.substr(key.size() - kSequenceBytes)) < first) continue;
+    batch->Delete({space, {}, key});
+    if (++in_batch == kDeletesPerBatch) {
+      CELLFS_RETURN_IF_ERROR(write());
+      batch->Clear();
+      in_batch = 0;
+    }
+  }
+  CELLFS_RETURN_IF_ERROR(it->status().WithContext("reading the snapshot's data"));
+  return in_batch == 0 ? Status::Ok() : write();
 }
 
 }  // namespace cellfs::storage

@@ -17,6 +17,8 @@
 #include "engine/cql/schema.h"
 #include "engine/status.h"
 #include "engine/store/internal/catalog_store.h"
+#include "engine/store/internal/removal_runs.h"
+#include "engine/store/internal/write_fence.h"
 
 namespace cellfs::storage {
 
@@ -29,6 +31,11 @@ struct SnapshotRecord {
   std::string table;
   std::string reason;  // "dropped" or "truncated"
   int64_t created_ms = 0;
+  // Taken during the table's removal run (removal_runs.h): the table as of
+  // the run's start, whose entries are those with a lower sequence (a
+  // restore deletes the others), and when that was. Empty otherwise.
+  std::optional<uint64_t> as_of_sequence;
+  int64_t as_of_ms = 0;
   // The keyspace as it was (its DESCRIBE text and ids): the table's
   // definition, its types, its indexes, and `ids` holds the table's old
   // id, under which its data stays.
@@ -44,10 +51,17 @@ std::string SnapshotKey(std::string_view name);
 // For every table (not view) of `before` whose id is in `*dropped`: adds to
 // `*batch` a snapshot record named `<reason>-<now_ms>-<keyspace>.<table>`
 // (a `-2`, `-3`… after it when the name is taken) and takes the id out of
-// `*dropped`, so the sweeper leaves its data. Ids of indexes and views stay
-// in `*dropped`. `reason` is "dropped" or "truncated".
+// `*dropped`, so the sweeper leaves its data. A table with a removal run
+// open in `runs` at `now_micros` is kept as of the run's start. Ids of
+// indexes and views stay in `*dropped`. `reason` is "dropped" or
+// "truncated".
 Status SnapshotDroppedTables(Storage* storage, const SchemaState& before, const std::string& reason,
-                             int64_t now_ms, std::vector<uint32_t>* dropped, Batch* batch);
+                             int64_t now_micros, const RemovalRuns& runs,
+                             std::vector<uint32_t>* dropped, Batch* batch);
+
+// Deletes the entries of table `table_id` whose sequence is `first` or
+// more (what a removal run wrote), in synced batches of a bounded size.
+Status DeleteEntriesFrom(Storage* storage, WriteFence* fence, uint32_t table_id, uint64_t first);
 
 // Every snapshot record that decodes, by name; each one that does not adds
 // "snapshot NAME: reason" to `*unreadable` (when given) and is skipped.

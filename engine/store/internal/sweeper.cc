@@ -176,6 +176,20 @@ class Sweep {
     return core_->write_fence.Record(core_->storage->Commit(batch, Durability::kNone));
   }
 
+  // A rewrite of table `table_id`'s data: Aborted, unwritten, while a
+  // removal run is open in the table (removal_runs.h), so a snapshot taken
+  // during the run still finds the entries it is kept as of.
+  Status WriteData(Batch* batch, uint32_t table_id) {
+    return core_->removal_runs->CommitUnlessOpen(table_id, core_->clock->NowMicros(),
+                                                 [&] { return Write(batch); });
+  }
+
+  // True when the table has a removal run open: its entries wait for the
+  // next sweep.
+  bool InRemovalRun(uint32_t table_id) const {
+    return core_->removal_runs->Open(table_id, core_->clock->NowMicros()).has_value();
+  }
+
   EngineCore* const core_;
   const int64_t now_;
   const int64_t now_s_;
@@ -216,6 +230,9 @@ Status Sweep::SweepIndex() {
       } else {
         ++stats_->index_entries;
         status = HandleEntry(key, group);
+        // A removal run began in the table meanwhile: nothing was written,
+        // and the entry waits for a later sweep.
+        if (status.code() == StatusCode::kAborted) status = Status::Ok();
       }
       if (status.code() == StatusCode::kIOError) return status;
       if (!status.ok() && first.ok()) first = status;
@@ -261,6 +278,7 @@ Status Sweep::HandleEntry(std::string_view index_key, std::string_view group) {
     if (KeptBySnapshot(group)) return DeferSnapshotEntry(index_key, group);
     return DropIndexEntry(index_key);  // its data goes with the table
   }
+  if (InRemovalRun(table->id)) return Status::Ok();  // the entry stays for a later sweep
   GroupParts parts;
   CELLFS_RETURN_IF_ERROR(ParseGroup(*table, group, &parts));
   switch (parts.kind) {
@@ -295,7 +313,7 @@ Status Sweep::FoldOne(std::string_view group, const GroupParts& parts, std::stri
       CELLFS_RETURN_IF_ERROR(Replace(*table, prefix, std::move(statics), header.deletion,
                                      /*index_unchanged=*/true, batch.get()));
     }
-    return Write(batch.get());
+    return WriteData(batch.get(), table->id);
   }
   const std::string_view in_partition = group.substr(prefix.size());
   it->Seek(in_partition);
@@ -308,7 +326,7 @@ Status Sweep::FoldOne(std::string_view group, const GroupParts& parts, std::stri
                                    /*index_unchanged=*/true, batch.get()));
   }
   CELLFS_RETURN_IF_ERROR(it->status());
-  return Write(batch.get());
+  return WriteData(batch.get(), table->id);
 }
 
 // Replaces the processed entry by one at `due`: the table's gc_grace_seconds
@@ -352,7 +370,7 @@ Status Sweep::SweepPartitionDeletion(std::string_view group, const GroupParts& p
     }
   }
   batch->Delete(ExpiryAddress(index_key));
-  return Write(batch.get());
+  return WriteData(batch.get(), table->id);
 }
 
 Status Sweep::SweepRangeDeletion(std::string_view key, const GroupParts& parts,
@@ -380,7 +398,7 @@ Status Sweep::SweepRangeDeletion(std::string_view key, const GroupParts& parts,
   batch->Delete(DataAddress(key, prefix.size()));
   ++stats_->entries_deleted;
   batch->Delete(ExpiryAddress(index_key));
-  return Write(batch.get());
+  return WriteData(batch.get(), table->id);
 }
 
 // Folds every row of the partition at `prefix` (those `range` covers, when
@@ -409,7 +427,7 @@ Status Sweep::FoldRows(const TableSchema& table, const PartitionHeader& header,
                                    InheritedDeletion(header, clustering),
                                    /*index_unchanged=*/false, batch));
     if (++in_batch == kGroupsPerBatch) {
-      CELLFS_RETURN_IF_ERROR(Write(batch));
+      CELLFS_RETURN_IF_ERROR(WriteData(batch, table.id));
       batch->Clear();
       in_batch = 0;
     }
@@ -469,12 +487,13 @@ Status Sweep::FoldQueued() {
   Status first;
   for (const std::string& group : core_->fold_queue.Take(kFoldsPerSweep)) {
     const TableHandle table = FindTable(group);
-    if (table == nullptr) continue;
+    if (table == nullptr || InRemovalRun(table->id)) continue;  // a later read queues it again
     GroupParts parts;
     Status status = ParseGroup(*table, group, &parts);
     if (status.ok() && (parts.kind == EntryKind::kRow || parts.kind == EntryKind::kStaticRow)) {
       status = FoldOne(group, parts, /*index_key=*/{});
     }
+    if (status.code() == StatusCode::kAborted) continue;  // a removal run began meanwhile
     if (status.code() == StatusCode::kIOError) return status;
     if (!status.ok() && first.ok()) first = status;
   }
