@@ -44,7 +44,8 @@ Result<std::unique_ptr<Engine>> Engine::Open(const std::string& path,
   core->storage = std::move(storage).value();
   core->batch_pool = std::make_unique<BatchPool>(core->storage.get());
   core->removal_runs = std::make_unique<storage::RemovalRuns>(
-      int64_t{std::max(options.removal_run_quiet_seconds, 0)} * 1'000'000);
+      int64_t{std::max(options.removal_run_quiet_seconds, 0)} * 1'000'000,
+      int64_t{std::max(options.removal_run_max_seconds, 0)} * 1'000'000);
 
   std::unique_ptr<Engine> engine(new Engine(std::move(core)));
   CELLFS_RETURN_IF_ERROR(engine->Initialize());
@@ -140,14 +141,8 @@ Status Engine::Execute(const Statement& statement, std::string* current_keyspace
         core_->storage.get(), *before, reason, core_->clock->NowMicros(), *core_->removal_runs,
         &dropped, batch.get()));
   }
-  std::vector<uint32_t> removed_tables;  // every table id the change takes away
-  for (const auto& [name, ids] : before->ids()) {
-    if (!after->IsLiveId(ids.table_id)) removed_tables.push_back(ids.table_id);
-  }
   storage::WriteSchemaChange(*before, *after, dropped, batch.get());
-  CELLFS_RETURN_IF_ERROR(CommitSchema(*before, std::move(after), batch.get()));
-  for (uint32_t id : removed_tables) core_->removal_runs->Forget(id);
-  return Status::Ok();
+  return CommitSchema(*before, std::move(after), batch.get());
 }
 
 void Engine::NoteFileRemoval(const TableSchema& table) {

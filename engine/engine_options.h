@@ -74,6 +74,10 @@ struct EngineOptions {
   // face (`rm`, `rmdir`) keeps the table as it was before the first
   // removal of the run, so `rm -r TABLE` keeps the rows it deleted.
   int removal_run_quiet_seconds = 60;
+  // A run that goes on longer than this (a steady stream of removals, not
+  // an `rm -r`) no longer holds the sweeper off, and a DROP after that
+  // keeps the table as it is then.
+  int removal_run_max_seconds = 3600;
 
   // Called once, on the thread whose write failed, when a storage failure
   // stops all writes (Engine::Apply); the daemon logs it. May be empty.

@@ -184,6 +184,10 @@ void GetAttr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
   ReplyAttr(req, err, attr, timeout);
 }
 
+void Access(fuse_req_t req, fuse_ino_t ino, int mask) {
+  Reply(fuse_reply_err, req, Fs(req).Access(ino, mask));
+}
+
 // The changes asked for, as the fs's request; Filesystem::SetAttr decides.
 void SetAttr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, fuse_file_info* fi) {
   AttrChanges changes;
@@ -442,6 +446,7 @@ fuse_lowlevel_ops MakeOps() {
   ops.forget = Guarded<"forget", Forget, Fallback::kNone>::Call;
   ops.getattr = Guarded<"getattr", GetAttr>::Call;
   ops.setattr = Guarded<"setattr", SetAttr>::Call;
+  ops.access = Guarded<"access", Access>::Call;
   ops.mkdir = Guarded<"mkdir", MkDir>::Call;
   ops.unlink = Guarded<"unlink", Unlink>::Call;
   ops.rmdir = Guarded<"rmdir", RmDir>::Call;
@@ -519,9 +524,18 @@ class SessionArgs {
     // their mounts by them.
     std::string mount_options;
     for (const std::string& option : options.fuse_options) mount_options += option + ",";
-    mount_options +=
-        "fsname=" + EscapeOptionValue(options.fs_name) + ",subtype=cellfs,default_permissions";
+    mount_options += "fsname=" + EscapeOptionValue(options.fs_name) + ",subtype=cellfs";
+    // A private mount admits only its owner (the kernel refuses everyone
+    // else), so the kernel's own permission checks would only add requests
+    // (a GETATTR of the directory after every create, of the file before a
+    // stat): the daemon checks what the mode says (Filesystem::Open,
+    // SetAttr, Access). A shared mount (allow_other, or libfuse's
+    // allow_root, the kernel's allow_other) has the kernel check every
+    // caller.
+    const bool allow_root = std::find(options.fuse_options.begin(), options.fuse_options.end(),
+                                      "allow_root") != options.fuse_options.end();
     if (options.allow_other) mount_options += ",allow_other";
+    if (options.allow_other || allow_root) mount_options += ",default_permissions";
     if (options.read_only) mount_options += ",ro";
     fuse_opt_add_arg(&args_, "cellfs");
     fuse_opt_add_arg(&args_, "-o");

@@ -19,7 +19,7 @@ namespace cellfs::fs {
 struct SessionOptions {
   std::string mount_point;
   bool debug = false;        // libfuse's request log on stderr
-  bool allow_other = false;  // default_permissions is always on
+  bool allow_other = false;  // with default_permissions (a private mount has none)
   bool read_only = false;    // mounted "ro"
   std::string fs_name;       // shown by mount(8) as the source: the data directory
   unsigned max_threads = 8;  // the session loop's worker threads

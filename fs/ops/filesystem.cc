@@ -3,6 +3,9 @@
 // its group.
 #include "fs/ops/filesystem.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "fs/files/file_context.h"
 #include "fs/ops/attr_ops.h"
 #include "fs/ops/directory_ops.h"
@@ -82,6 +85,20 @@ void Filesystem::Forget(uint64_t inode, uint64_t count) { impl_->attrs.Forget(in
 int Filesystem::GetAttr(uint64_t inode, NodeAttr* out, double* attr_timeout) {
   return impl_->Run("getattr", inode, {},
                     [&] { return impl_->attrs.GetAttr(inode, out, attr_timeout); });
+}
+int Filesystem::Access(uint64_t inode, int mask) {
+  return impl_->Run("access", inode, {}, [&] {
+    NodeAttr attr;
+    double timeout = 0;
+    if (int e = impl_->attrs.GetAttr(inode, &attr, &timeout)) return e;
+    const auto any = [&](mode_t owner_bit) {
+      return (attr.mode & (owner_bit | owner_bit >> 3 | owner_bit >> 6)) != 0;
+    };
+    if ((mask & R_OK) != 0 && !any(S_IRUSR)) return EACCES;
+    if ((mask & W_OK) != 0 && !any(S_IWUSR)) return EACCES;
+    if ((mask & X_OK) != 0 && !any(S_IXUSR)) return EACCES;
+    return 0;
+  });
 }
 int Filesystem::SetAttr(uint64_t inode, const AttrChanges& changes, const Caller& caller,
                         uint64_t handle, NodeAttr* out, double* attr_timeout) {

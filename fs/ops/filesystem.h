@@ -94,6 +94,13 @@ class Filesystem {
   // ESTALE for a cell that is gone (deleted or expired) while the kernel
   // holds it: the VFS then walks a path again looking every name up anew.
   int GetAttr(uint64_t inode, NodeAttr* out, double* attr_timeout);
+  // access(2) (`test -w`, faccessat), asked only on a private mount (no
+  // default_permissions, see docs/FILESYSTEM.md "Permissions"): `mask`'s
+  // R_OK, W_OK and X_OK against the node's mode as open and exec would
+  // treat it: EACCES when a bit it asks for is in none of the mode's
+  // owner, group or other bits, for root too (the daemon refuses writes to
+  // read-only files whoever asks); else 0. F_OK alone: 0 when it exists.
+  int Access(uint64_t inode, int mask);
   // setattr (chmod, chown, utimens, truncate), the changes decided here:
   // - A mode, owner or group that is already true succeeds (`cp -p`,
   //   `rsync -a` and `tar` set them); any other is EPERM, as is any such

@@ -60,6 +60,7 @@ RefusalLog::RefusalLog(size_t capacity, Sink sink)
 bool RefusalLog::Worth(std::string_view operation, int err) {
   if (err == EINTR) return false;
   if (operation == "mkdir" && err == EEXIST) return false;
+  if (operation == "access") return false;  // a question (`test -w`), not a refusal
   // The ACLs and security labels that `cp -a`, `sed -i` and `rsync -A`
   // copy onto every file they write: cellfs has none, and those tools go
   // on without them.

@@ -386,9 +386,10 @@ TEST_CASE("rm -r's removal run: a DROP during it keeps the table as it was when 
   CHECK(SnapshotOf(kept, "t").as_of_ms == run_started_ms);
   // A table without a run is kept as of its DROP.
   CHECK(SnapshotOf(kept, "other").as_of_ms == SnapshotOf(kept, "other").created_ms);
+  // The sweeper leaves the kept data alone, also within the run's minute.
+  f.db.clock.AdvanceSeconds(30);
   REQUIRE(f.db.engine->Sweep().ok());
 
-  f.db.Reopen();
   std::vector<std::string> skipped;
   REQUIRE(f.db.engine->RestoreSnapshot(SnapshotOf(kept, "t").name, "", &skipped).ok());
   REQUIRE(f.db.engine->AwaitBuilds().ok());
@@ -398,14 +399,36 @@ TEST_CASE("rm -r's removal run: a DROP during it keeps the table as it was when 
   REQUIRE(f.db.engine->Verify(&report).ok());
   CHECK(report.sound());
 
-  // The restore ends the run: a write after it and a DROP at once keep the
-  // write.
+  // The restore ends the run (it is still within its minute): a write
+  // after it and a DROP at once keep the write.
   f.Run("INSERT INTO ks.t (k, c, v) VALUES (60, 0, 'after');");
   const std::string with_write = f.Run(kAll);
   f.Run("DROP TABLE ks.t;");
   kept = f.Snapshots();
+  REQUIRE(kept.size() == 2);
+  CHECK(SnapshotOf(kept, "t").as_of_ms == SnapshotOf(kept, "t").created_ms);
   REQUIRE(f.db.engine->RestoreSnapshot(SnapshotOf(kept, "t").name, "", &skipped).ok());
   CHECK(f.Run(kAll) == with_write);
+}
+
+TEST_CASE("a snapshot's as-of point survives a reopen, and a restore after it honours it",
+          "[snapshot]") {
+  SnapshotDb f;
+  f.Fill();
+  const std::string all = f.Run(kAll);
+  f.db.clock.AdvanceSeconds(1);
+  const int64_t run_started_ms = NowMs(f);
+  FileRemovals rm(f);
+  for (int k = 0; k < 20; ++k) rm.Remove("DELETE FROM ks.t WHERE k = " + std::to_string(k) + ";");
+  f.Run("DROP TABLE ks.t;");
+  f.db.Reopen();
+  std::vector<SnapshotInfo> kept = f.Snapshots();
+  REQUIRE(kept.size() == 1);
+  CHECK(kept[0].as_of_ms == run_started_ms);
+  CHECK(kept[0].created_ms > run_started_ms);
+  std::vector<std::string> skipped;
+  REQUIRE(f.db.engine->RestoreSnapshot(kept[0].name, "", &skipped).ok());
+  CHECK(f.Run(kAll) == all);
 }
 
 TEST_CASE("a DROP after a removal run went quiet keeps the table as it is, as Cassandra's",

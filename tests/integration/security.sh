@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Scenario: the security model (docs/SECURITY.md). default_permissions always,
-# allow_other only when asked, the data directory 0700, no path from the tree
+# Scenario: the security model (docs/SECURITY.md). allow_other only when
+# asked, and then (or with allow_root) default_permissions; a private mount
+# leaves the modes to the daemon (access(2) included); the data directory 0700, no path from the tree
 # reaching the host, and a mount by an unprivileged user through fusermount3.
 # The cross-user cases need root (to act as nobody); without it they are skipped.
 
@@ -65,20 +66,29 @@ has_option() { [[ ,$1, == *,$2,* ]]; }
 # without -f, waiting for the daemon that holds DATADIR.
 unmount_daemonised() { unmount_fs "$1" "$(daemon_pid_of "$2")"; }
 
-# expect_mount_options WHAT MOUNTPOINT ALLOW_OTHER(yes|no): default_permissions,
-# nosuid and nodev always; allow_other exactly when asked.
+# expect_mount_options WHAT MOUNTPOINT SHARED(yes|no) [default_permissions]:
+# nosuid and nodev always; allow_other and default_permissions exactly when
+# shared (allow_other or allow_root asked for), default_permissions also
+# when asked for.
 expect_mount_options() {
   local what=$1 opts
   opts=$(mount_options "$2")
   [[ -n $opts ]] || { fail "$what: $2 is not in /proc/self/mountinfo"; return 0; }
   local opt
-  for opt in default_permissions nosuid nodev; do
+  for opt in nosuid nodev; do
     has_option "$opts" "$opt" || fail "$what: no $opt in $(_show "$opts")"
   done
   if [[ $3 == yes ]]; then
     has_option "$opts" allow_other || fail "$what: allow_other asked for, missing from $(_show "$opts")"
   else
     ! has_option "$opts" allow_other || fail "$what: allow_other not asked for, yet in $(_show "$opts")"
+  fi
+  if [[ $3 == yes || ${4:-} == default_permissions ]]; then
+    has_option "$opts" default_permissions ||
+      fail "$what: no default_permissions in $(_show "$opts")"
+  else
+    ! has_option "$opts" default_permissions ||
+      fail "$what: default_permissions on a private mount: $(_show "$opts")"
   fi
 }
 
@@ -139,6 +149,17 @@ expect_fail_errno "chmod of a cell" "Operation not permitted" chmod 0666 "$T/one
 expect_fail_errno "chown of a cell" "Operation not permitted" chown "$NOBODY_UID" "$T/one/v"
 expect_fail_errno "chmod of a directory" "Operation not permitted" chmod 0777 "$T/one"
 expect_eq "modes are unchanged" "644 755" "$(stat -c %a "$T/one/v") $(stat -c %a "$T/one")"
+# No default_permissions here: access(2) reaches the daemon, which answers
+# from the modes as open(2) would, for root too (it refuses root's writes
+# to read-only files), where the kernel would let root through.
+access_of() {
+  python3 -c 'import os, sys
+m = {"r": os.R_OK, "w": os.W_OK, "x": os.X_OK}
+print(" ".join(("" if os.access(p, m[k]) else "!") + k for p in sys.argv[1:] for k in "rwx"))' "$@"
+}
+expect_eq "access(2): a cell, a row, @schema, a table's @json" \
+  "r w !x r w x r !w !x r !w !x" "$(access_of "$T/one/v" "$T/one" "$MNT/ks/@schema" "$T/@json")"
+expect_fail_errno "and open(2) agrees for @schema" "Permission denied" bash -c ": > '$MNT/ks/@schema'"
 
 step "without allow_other, another user cannot enter the mount, whatever the modes say"
 if [[ -n $CROSS_USER ]]; then
@@ -269,7 +290,7 @@ done
 names=$(getfattr --absolute-names -d -m - "$T/one/v" | sed -n 's/=.*//p' | sort -u)
 expect_eq "the only attribute of a cell without TTL" "user.cellfs.writetime" "$names"
 
-step "default_permissions cannot be switched off; allow_other only when asked"
+step "default_permissions only on shared mounts or when asked; allow_other only when asked"
 MNT2=$WORK/mnt2
 mkdir "$MNT2"
 _remember_mount "$MNT2"
@@ -283,14 +304,14 @@ for opt in nodefault_permissions no_default_permissions default_permissions=0 \
   case $rc in
     2) expect_contains "the refusal of -o $opt names it" "${opt%%[=,]*}" "$err"
        ! mountpoint -q "$MNT2" || fail "-o $opt was refused yet $MNT2 is mounted" ;;
-    0) expect_mount_options "-o $opt (accepted)" "$MNT2" no
+    0) expect_mount_options "-o $opt (accepted)" "$MNT2" no "$opt"
        unmount_daemonised "$MNT2" "$WORK/data2" ;;
     *) fail "cellfs mount -o $opt: exit $rc: $err" ;;
   esac
 done
 # allow_root is libfuse's: the kernel's allow_other, and the daemon answers
 # only root and the mount's owner (EACCES to anyone else), so another user
-# is still kept out; default_permissions stays on.
+# is still kept out; default_permissions is on, as with allow_other.
 timeout 30 "$CELLFS" mount -o allow_root "$WORK/data2" "$MNT2" || fail "-o allow_root exited $?"
 expect_mount_options "-o allow_root" "$MNT2" yes
 ls "$MNT2" >/dev/null || fail "root (the owner) cannot list a mount with allow_root"

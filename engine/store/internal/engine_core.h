@@ -38,6 +38,10 @@ class BatchPool;
 //  - sweep_mutex, across a whole sweep: storage reads and unsynced writes,
 //    and the synced write of a sequence lease when a fold's new entry needs
 //    one (SequenceAllocator, once per 2^20 sequences).
+// The removal runs' lock (storage::RemovalRuns) comes after all three: the
+// sweeper holds it across each rewrite's commit (an unsynced write), DDL
+// takes it briefly under ddl_mutex, a file-face removal with no engine
+// lock held; nothing but storage's own locks is taken inside it.
 // docs/FILESYSTEM.md "Locks" has the order across the fs and the engine.
 struct EngineCore {
   EngineOptions options;

@@ -16,16 +16,17 @@ void RemovalRuns::Note(uint32_t table_id, int64_t now_micros, const SequenceAllo
   if (inserted || !IsOpen(run, now_micros)) {
     // Under the lock, after any sweeper commit that checked before us: a
     // rewrite committed earlier took its sequence below this one.
-    run.first_sequence = sequences.Peek();
-    run.started_micros = now_micros;
+    run = Run{sequences.Peek(), now_micros, now_micros, false};
+    return;
   }
+  if (now_micros - run.started_micros >= max_age_micros_) run.retired = true;
   run.last_micros = now_micros;
 }
 
 std::optional<RemovalRuns::Run> RemovalRuns::Open(uint32_t table_id, int64_t now_micros) const {
   std::lock_guard lock(mutex_);
   const auto it = runs_.find(table_id);
-  if (it == runs_.end() || !IsOpen(it->second, now_micros)) return std::nullopt;
+  if (it == runs_.end() || !Protects(it->second, now_micros)) return std::nullopt;
   return it->second;
 }
 
@@ -38,7 +39,7 @@ Status RemovalRuns::CommitUnlessOpen(uint32_t table_id, int64_t now_micros,
                                      const std::function<Status()>& commit) const {
   std::lock_guard lock(mutex_);
   const auto it = runs_.find(table_id);
-  if (it != runs_.end() && IsOpen(it->second, now_micros)) {
+  if (it != runs_.end() && Protects(it->second, now_micros)) {
     return Status::Aborted("a removal run is open in the table");
   }
   return commit();
