@@ -191,7 +191,11 @@ int DirectoryOps::ReadDir(uint64_t handle, uint64_t offset, bool plus, const Dir
   if (offset != dir->position || !dir->view) {
     // The start takes a fresh snapshot, as rewinddir shows what changed; a
     // seek elsewhere walks the same snapshot again to the offset asked for.
-    if (offset == 0 || !dir->view) dir->view = tree_->engine->NewReadView();
+    // Read past the block cache (ReadView::ForScan): a listing streams a
+    // partition once, and would otherwise evict what point reads keep hot and
+    // grow the daemon by the cache's size (docs/BENCHMARKS.md "Listing
+    // memory").
+    if (offset == 0 || !dir->view) dir->view = tree_->engine->NewReadView().ForScan();
     auto listing = NewDirListing(*tree_, dir->node, *dir->view);
     if (!listing.ok()) return ErrnoFromStatus(listing.status());
     dir->listing = std::move(listing).value();
