@@ -322,13 +322,18 @@ class CellFile final : public OpenFile {
     if (removes_cell_ || !node_.id.write.empty()) context_->InvalidateCellName(node_);
     context_->InvalidateNode(plain);  // its size and mtime changed
     if (!node_.id.write.empty()) context_->InvalidateNode(node_.id);
-    if (removes_cell_) context_->AwaitInvalidations();  // a flush holds no directory lock
     if (!node_.id.clustering.empty()) {
       NodeId row = plain;
       row.kind = NodeKind::kRow;
       row.column_id = 0;
       context_->InvalidateNode(row);  // its mtime is its newest write
     }
+    // A removed cell's name must be gone, and a write through another name
+    // (`col@timestamp=T`, `col@ttl=N`: another inode, whose write the kernel
+    // saw) must have dropped the plain name's cached size and mtime, before
+    // the close returns: `stat col` right after it sees the new write time.
+    // A flush holds no directory lock, so waiting here stalls nothing else.
+    if (removes_cell_ || !node_.id.write.empty()) context_->AwaitInvalidations();
     return 0;
   }
 
