@@ -35,6 +35,7 @@ struct SweepStats {
   uint64_t index_entries = 0;    // expiry-index entries that fell due and were handled
   uint64_t rows_rewritten = 0;   // rows (or static rows) folded into one fragment
   uint64_t rows_removed = 0;     // rows whose every fragment was purged
+  uint64_t rows_buried = 0;      // dead rows moved to their table's buried space
   uint64_t entries_read = 0;     // data entries read to do it
   uint64_t entries_deleted = 0;  // data entries deleted
   uint64_t tables_cleaned = 0;   // dropped tables whose data is now gone

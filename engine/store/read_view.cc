@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "engine/store/internal/buried_reader.h"
 #include "engine/store/internal/clustering_ranges.h"
 #include "engine/store/internal/element_cells.h"
 #include "engine/store/internal/fold_queue.h"
@@ -26,6 +27,7 @@ struct OpenPartition {
   const std::string* prefix = nullptr;  // the PartitionRef's
   std::unique_ptr<storage::Cursor> it;
   storage::PartitionHeader header;
+  std::optional<storage::BuriedReader> buried;  // the rows the sweeper buried
 };
 
 Status Open(const ReadState& state, bool fill_cache, const TableSchema& table,
@@ -35,17 +37,20 @@ Status Open(const ReadState& state, bool fill_cache, const TableSchema& table,
   }
   out->prefix = &partition.prefix();
   out->it = state.NewCursor(storage::PartitionShard(partition.prefix()), fill_cache);
+  storage::Storage* storage = state.core->storage.get();
+  out->buried.emplace(storage, state.point.get(), table.id, partition.prefix(),
+                      state.core->buried_tables.MayHave(table.id, storage), fill_cache);
   out->it->SeekToFirst();
   return storage::ReadPartitionHeader(out->it.get(), false, &out->header);
 }
 
 // Reads the row `row_key` (kRow || clustering) of an opened partition from
-// its cursor, which stands where Open left it; nullopt when the row has no
-// entries. The rows follow the head in key order, so when the cursor
-// already stands at or past `row_key`, or at the end of the partition, the
-// row starts here or is absent: no seek.
+// its cursor, which stands where Open left it, with its buried fragments;
+// nullopt when the row has no entries in the data space. The rows follow the head in key order, so
+// when the cursor already stands at or past `row_key`, or at the end of the partition, the row
+// starts here or is absent: no seek.
 Result<std::optional<storage::FragmentGroup>> ReadRowGroup(const ReadState& state,
-                                                           const OpenPartition& partition,
+                                                           OpenPartition& partition,
                                                            const std::string& row_key) {
   storage::Cursor* it = partition.it.get();
   if (it->Valid() && it->key() < std::string_view(row_key)) it->Seek(row_key);
@@ -60,6 +65,7 @@ Result<std::optional<storage::FragmentGroup>> ReadRowGroup(const ReadState& stat
   }
   storage::FragmentGroup group;
   CELLFS_RETURN_IF_ERROR(storage::ReadGroupForward(it, false, &group));
+  CELLFS_RETURN_IF_ERROR(partition.buried->MergeInto(false, &group));
   if (group.fragments >= storage::FoldQueue::kFoldThreshold) {
     state.core->fold_queue.Add(*partition.prefix + group.group);
   }
@@ -69,8 +75,7 @@ Result<std::optional<storage::FragmentGroup>> ReadRowGroup(const ReadState& stat
 // The live content of the row with encoded clustering `encoded` of an
 // opened partition; nullopt when the row is not live.
 Result<std::optional<RowFragment>> LiveRow(const ReadState& state, const TableSchema& table,
-                                           const OpenPartition& partition,
-                                           const std::string& encoded) {
+                                           OpenPartition& partition, const std::string& encoded) {
   std::string row_key;
   storage::AppendEntryKind(storage::EntryKind::kRow, &row_key);
   row_key += encoded;
@@ -81,7 +86,10 @@ Result<std::optional<RowFragment>> LiveRow(const ReadState& state, const TableSc
   const auto inherited = storage::InheritedDeletion(partition.header, encoded);
   bool live = false;
   CELLFS_RETURN_IF_ERROR(storage::KeepLive(table, inherited, state.now, &row, &live));
-  if (!live) return std::optional<RowFragment>();
+  if (!live) {
+    state.core->bury_queue.Add(*partition.prefix);  // a dead row in the data space
+    return std::optional<RowFragment>();
+  }
   return std::optional<RowFragment>(std::move(row));
 }
 
@@ -256,6 +264,7 @@ Result<bool> ReadView::IsPartitionLive(const TableHandle& table,
   scan.header = std::move(open.header);
   scan.ranges.push_back({std::string(), std::string(1, '\xFF')});
   scan.limit = 1;
+  scan.fill_cache = fill_cache_;
   RowIteratorImpl rows(state_, table, std::move(open.it), std::move(scan));
   if (!rows.status().ok()) return rows.status();
   return rows.Valid();
@@ -299,6 +308,8 @@ Result<ReadView::PartitionRead> ReadView::ReadPartition(const TableHandle& table
   scan.reverse = slice.reverse;
   scan.limit = slice.limit;
   scan.resume_after = slice.resume_after;
+  scan.fill_cache = fill_cache_;
+  scan.count_buried_tombstones = slice.count_buried_tombstones;
   read.rows = std::make_unique<RowIteratorImpl>(state_, table, std::move(open.it), std::move(scan));
   return read;
 }

@@ -50,8 +50,9 @@ class RowIterator {
   // read scans (its tombstone_warn_threshold): each deleted or expired cell
   // and each row deletion in the rows read, dead rows included, and, once
   // when the walk starts, the partition's deletion, its range deletions and
-  // its static row's deleted or expired cells (whatever the slice). 0 for
-  // iterators that do not count them.
+  // its static row's deleted or expired cells (whatever the slice). Rows
+  // the sweeper buried count only with SliceSpec::count_buried_tombstones.
+  // 0 for iterators that do not count them.
   virtual uint64_t tombstones_read() const { return 0; }
 };
 

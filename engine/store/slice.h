@@ -35,6 +35,11 @@ struct SliceSpec {
   // RowIterator::clustering_key() returned it) in the direction of the
   // slice. Directory offsets use it to continue a listing.
   std::optional<std::string> resume_after;
+  // Counts in RowIterator::tombstones_read() the tombstones of the rows the
+  // sweeper buried (engine/store/internal/buried_reader.h) in the slice,
+  // which a plain walk never reads: what Cassandra would scan. Costs a
+  // second walk over them when the first ends (not when `limit` ends it).
+  bool count_buried_tombstones = false;
 };
 
 // Narrows `slice` by one more bound on one side (`lower`: a lower bound),

@@ -16,6 +16,7 @@ struct VerifyReport {
   uint64_t expiry_entries = 0;    // expiry-index entries
   uint64_t dropped_entries = 0;   // entries of dropped tables, indexes and views not yet reclaimed
   uint64_t snapshot_entries = 0;  // data entries kept by snapshots (decoded as the others)
+  uint64_t buried_entries = 0;    // dead rows the sweeper moved to buried spaces
   // Expiry-index entries whose group holds nothing any more, or whose table
   // was dropped and reclaimed: harmless (the sweeper drops each when it
   // falls due), counted, not a fault.

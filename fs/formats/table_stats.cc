@@ -194,7 +194,9 @@ class StatsBuilder {
     size.bytes += ValueBytes(partition.static_row());
     size.expiring += ExpiringCells(partition.static_row());
     out_->cells += partition.static_row().cells.size();
-    Result<std::unique_ptr<RowIterator>> made = view.NewRowIterator(table_, key);
+    SliceSpec whole;
+    whole.count_buried_tombstones = true;  // as Cassandra's read would scan them
+    Result<std::unique_ptr<RowIterator>> made = view.NewRowIterator(table_, key, whole);
     if (!made.ok()) return made.status();
     RowIterator& rows = *made.value();
     for (; rows.Valid(); rows.Next()) {

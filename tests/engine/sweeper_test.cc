@@ -17,239 +17,12 @@
 
 #include "engine/store/internal/storage_keys.h"
 #include "tests/engine/engine_test_util.h"
+#include "tests/engine/sweeper_store.h"
 
 namespace cellfs {
 namespace {
 
-using testing::TestEngine;
-
-constexpr char kKeyspace[] =
-    "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};";
-constexpr int64_t kSecond = 1'000'000;
-
-std::string Int(int32_t n) {
-  const auto u = static_cast<uint32_t>(n);
-  return {static_cast<char>(u >> 24), static_cast<char>((u >> 16) & 0xFF),
-          static_cast<char>((u >> 8) & 0xFF), static_cast<char>(u & 0xFF)};
-}
-
-int64_t Bigint(std::string_view bytes) {
-  REQUIRE(bytes.size() == 8);
-  uint64_t u = 0;
-  for (char c : bytes) u = (u << 8) | static_cast<unsigned char>(c);
-  return static_cast<int64_t>(u);
-}
-
-size_t CountPrefix(const std::vector<std::string>& keys, std::string_view prefix) {
-  return static_cast<size_t>(std::count_if(
-      keys.begin(), keys.end(), [&](const std::string& k) { return k.starts_with(prefix); }));
-}
-
-// An engine holding ks.t (text partition key, int clustering, a static
-// column and two regular ones) with the given gc_grace_seconds, and ks.c
-// (a counter table).
-class Store {
- public:
-  explicit Store(int gc_grace) {
-    db.Ddl(std::string(kKeyspace) +
-           "CREATE TABLE ks.t (pk text, ck int, s text static, v text, w text,"
-           " PRIMARY KEY (pk, ck)) WITH gc_grace_seconds = " +
-           std::to_string(gc_grace) +
-           ";"
-           "CREATE TABLE ks.c (pk text, ck int, n counter, PRIMARY KEY (pk, ck));");
-    Refresh();
-  }
-  // TestEngine destroys its Env before its Engine; close the Engine first.
-  ~Store() { db.Close(); }
-  Store(const Store&) = delete;
-  Store& operator=(const Store&) = delete;
-
-  void Refresh() {
-    t = db.Table("ks", "t");
-    c = db.Table("ks", "c");
-  }
-
-  size_t Col(const TableHandle& table, const std::string& name) const {
-    for (size_t i = 0; i < table->def.columns.size(); ++i) {
-      if (table->def.columns[i].name == name) return i;
-    }
-    FAIL("no column " << name);
-    return 0;
-  }
-
-  // Applies one mutation built by `build`; REQUIREs that every step works.
-  void Apply(const std::function<Status(Mutation*)>& build) {
-    Mutation m = db.engine->NewMutation();
-    Status built = build(&m);
-    INFO(built.ToString());
-    REQUIRE(built.ok());
-    Status applied = db.engine->Apply(std::move(m));
-    INFO(applied.ToString());
-    REQUIRE(applied.ok());
-  }
-
-  // INSERT INTO t (pk, ck, v) VALUES (...) [USING TTL ttl] [USING TIMESTAMP ts].
-  void Insert(const std::string& pk, int32_t ck, const std::string& v, WriteAttributes a = {}) {
-    Apply([&](Mutation* m) {
-      std::vector<ColumnValue> cells{{Col(t, "v"), v}};
-      return m->Insert(t, std::vector<std::string>{pk}, std::vector<std::string>{Int(ck)}, cells,
-                       a);
-    });
-  }
-
-  // UPDATE t SET column = value WHERE ... (static columns: ck ignored).
-  void Set(const std::string& pk, int32_t ck, const std::string& column, const std::string& value,
-           WriteAttributes a = {}) {
-    Apply([&](Mutation* m) {
-      std::vector<ColumnValue> cells{{Col(t, column), value}};
-      std::vector<std::string> clustering;
-      if (column != "s") clustering.push_back(Int(ck));
-      return m->Update(t, std::vector<std::string>{pk}, clustering, cells, a);
-    });
-  }
-
-  void AddToCounter(const std::string& pk, int32_t ck, int64_t delta) {
-    Apply([&](Mutation* m) {
-      return m->AddToCounter(c, std::vector<std::string>{pk}, std::vector<std::string>{Int(ck)},
-                             Col(c, "n"), delta);
-    });
-  }
-
-  // The live content of one row of t, rendered; "-" when it is not live.
-  std::string Row(const std::string& pk, int32_t ck) {
-    auto row = db.engine->NewReadView().GetRow(t, std::vector<std::string>{pk},
-                                               std::vector<std::string>{Int(ck)});
-    REQUIRE(row.ok());
-    return row.value() ? Render(*t, **row) : "-";
-  }
-
-  // The counter of c's row, or nullopt when the row is not live.
-  std::optional<int64_t> Counter(const std::string& pk, int32_t ck) {
-    auto row = db.engine->NewReadView().GetRow(c, std::vector<std::string>{pk},
-                                               std::vector<std::string>{Int(ck)});
-    REQUIRE(row.ok());
-    if (!row.value()) return std::nullopt;
-    REQUIRE((*row)->cells.size() == 1);
-    return Bigint((*row)->cells[0].cell.value);
-  }
-
-  // Everything a reader sees of t: every live partition, its static cells
-  // and its live rows, with write times and TTLs.
-  std::string Dump() {
-    ReadView view = db.engine->NewReadView();
-    std::string out;
-    auto partitions = view.NewPartitionIterator(t);
-    for (; partitions->Valid(); partitions->Next()) {
-      std::vector<std::string> pk;
-      REQUIRE(partitions->DecodePartitionKey(&pk).ok());
-      out += pk[0] + " {" + Render(*t, partitions->static_row()) + "}\n";
-      auto rows = view.NewRowIterator(t, pk);
-      REQUIRE(rows.ok());
-      for (; (*rows)->Valid(); (*rows)->Next()) {
-        std::vector<std::string> ck;
-        REQUIRE((*rows)->DecodeClustering(&ck).ok());
-        out += "  " + FormatLiteral(*t->column(1).type, ck[0]) + " " + Render(*t, (*rows)->row()) +
-               "\n";
-      }
-      REQUIRE((*rows)->status().ok());
-    }
-    REQUIRE(partitions->status().ok());
-    return out;
-  }
-
-  SweepStats Sweep() {
-    SweepStats stats;
-    Status swept = db.engine->Sweep(&stats);
-    INFO(swept.ToString());
-    REQUIRE(swept.ok());
-    return stats;
-  }
-
-  // Calls `use` with the store's LevelDB, the engine closed meanwhile and
-  // opened again after (the fold queue, in memory, starts empty).
-  template <typename Use>
-  void WithRawStore(const Use& use) {
-    db.Close();
-    leveldb::Options options;
-    options.env = db.env();
-    leveldb::DB* raw = nullptr;
-    REQUIRE(leveldb::DB::Open(options, "/db", &raw).ok());
-    {
-      std::unique_ptr<leveldb::DB> owned(raw);
-      use(owned.get());
-    }
-    db.Reopen();
-    Refresh();
-  }
-
-  // Every key in the store.
-  std::vector<std::string> RawKeys() {
-    std::vector<std::string> keys;
-    WithRawStore([&](leveldb::DB* raw) {
-      std::unique_ptr<leveldb::Iterator> it(raw->NewIterator(leveldb::ReadOptions()));
-      for (it->SeekToFirst(); it->Valid(); it->Next()) keys.push_back(it->key().ToString());
-      REQUIRE(it->status().ok());
-    });
-    return keys;
-  }
-
-  // Stores `key` with an empty value behind the engine's back.
-  void RawPut(const std::string& key) {
-    WithRawStore([&](leveldb::DB* raw) {
-      REQUIRE(raw->Put(leveldb::WriteOptions(), key, leveldb::Slice()).ok());
-    });
-  }
-
-  std::string TablePrefix(const TableHandle& table) const {
-    std::string prefix;
-    storage::AppendTablePrefix(table->id, &prefix);
-    return prefix;
-  }
-
-  std::string PartitionPrefix(const std::string& pk) const {
-    storage::PartitionKey key;
-    std::vector<std::string> values{pk};
-    REQUIRE(storage::EncodePartitionKey(*t, values, &key).ok());
-    std::string prefix;
-    storage::AppendPartitionPrefix(t->id, key, &prefix);
-    return prefix;
-  }
-
-  std::string RowPrefix(const std::string& pk, int32_t ck) const {
-    std::string prefix = PartitionPrefix(pk);
-    storage::AppendEntryKind(storage::EntryKind::kRow, &prefix);
-    std::vector<std::string> values{Int(ck)};
-    REQUIRE(storage::EncodeClustering(*t, values, false, &prefix).ok());
-    return prefix;
-  }
-
-  std::string KindPrefix(const std::string& pk, storage::EntryKind kind) const {
-    std::string prefix = PartitionPrefix(pk);
-    storage::AppendEntryKind(kind, &prefix);
-    return prefix;
-  }
-
-  static std::string Render(const TableSchema& table, const RowFragment& row) {
-    std::string out = row.marker ? "+" : "";
-    if (row.marker && row.marker->ttl != 0) out += "ttl" + std::to_string(row.marker->ttl);
-    for (const RowCell& cell : row.cells) {
-      const auto index = table.ColumnIndexById(cell.column_id);
-      REQUIRE(index.has_value());
-      const ColumnDef& column = table.column(*index);
-      out += " " + column.name + "=" + FormatLiteral(*column.type, cell.cell.value) + "@" +
-             std::to_string(cell.cell.write_time);
-      if (cell.cell.ttl != 0) out += "/ttl" + std::to_string(cell.cell.ttl);
-    }
-    return out;
-  }
-
-  TestEngine db;
-  TableHandle t;
-  TableHandle c;
-};
-
-WriteAttributes Ttl(int64_t seconds) { return {std::nullopt, seconds}; }
-WriteAttributes At(int64_t timestamp) { return {timestamp, std::nullopt}; }
+using namespace sweeper_testing;  // NOLINT(google-build-using-namespace)
 
 TEST_CASE("sweeping never changes what reads return", "[sweeper]") {
   for (int gc_grace : {0, 7, 60}) {
@@ -426,18 +199,42 @@ TEST_CASE("tombstones are purged only after gc_grace_seconds and never let data 
       return m->DeleteRow(store.t, std::vector<std::string>{"p"}, std::vector<std::string>{Int(1)});
     });
     store.Insert("p", 1, "replayed", At(start + 10));
+    CHECK(store.Row("p", 1) == "-");  // the read queues the partition for burying
+
+    // The dead row's three fragments become one, buried: its tombstone
+    // still shadows the replay, which it absorbed, and any later one.
+    SweepStats buried = sweep_at(30);
+    CHECK(buried.rows_removed == 0);
+    CHECK(buried.rows_buried == 1);
+    CHECK(CountPrefix(store.RawKeys(), store.RowPrefix("p", 1)) == 0);
+    CHECK(CountPrefix(store.RawKeys(), store.BuriedRowPrefix("p", 1)) == 1);
+    CHECK(store.Row("p", 1) == "-");
+    store.Insert("p", 1, "replayed again", At(start + 20));
+    CHECK(store.Row("p", 1) == "-");
+    store.Insert("p", 1, "newer", At(start + 2 * kSecond));
+    CHECK(store.Row("p", 1).find("v=newer") != std::string::npos);
+    store.Apply([&](Mutation* m) {
+      return m->DeleteRow(store.t, std::vector<std::string>{"p"}, std::vector<std::string>{Int(1)},
+                          At(start + 3 * kSecond));
+    });
     CHECK(store.Row("p", 1) == "-");
 
-    CHECK(sweep_at(30).rows_removed == 0);
-    CHECK(CountPrefix(store.RawKeys(), store.RowPrefix("p", 1)) == 3);
-    CHECK(store.Row("p", 1) == "-");
-
+    // The first deletion's time is up, but the second (made at 30 s) now
+    // holds the row: folded with the buried one, and buried again.
     SweepStats stats = sweep_at(62);
+    CHECK(stats.rows_removed == 0);
+    CHECK(stats.rows_buried == 1);
+    CHECK(store.Row("p", 1) == "-");
+    CHECK(CountPrefix(store.RawKeys(), store.RowPrefix("p", 1)) == 0);
+    CHECK(CountPrefix(store.RawKeys(), store.BuriedRowPrefix("p", 1)) == 1);
+
+    stats = sweep_at(91);
     CHECK(stats.rows_removed == 1);
     CHECK(store.Row("p", 1) == "-");
     CHECK(store.Row("p", 2) != "-");
     const std::vector<std::string> keys = store.RawKeys();
     CHECK(CountPrefix(keys, store.RowPrefix("p", 1)) == 0);
+    CHECK(CountPrefix(keys, store.BuriedRowPrefix("p", 1)) == 0);
     CHECK(CountPrefix(keys, store.RowPrefix("p", 2)) == 1);
   }
 
@@ -453,14 +250,18 @@ TEST_CASE("tombstones are purged only after gc_grace_seconds and never let data 
     const std::string deleted = store.Dump();
     CHECK(store.Row("p", 3) == "-");
 
-    sweep_at(30);
+    // The reads queued the partition: what the range deletion shadows goes
+    // at once (the deletion stays, and shadows any late replay).
+    CHECK(sweep_at(30).rows_removed == 3);
     CHECK(CountPrefix(store.RawKeys(), store.KindPrefix("p", storage::EntryKind::kRangeDeletion)) ==
           1);
+    CHECK(store.Dump() == deleted);
+    store.Insert("p", 3, "replayed again", At(start + 20));
     CHECK(store.Dump() == deleted);
 
     SweepStats stats = sweep_at(62);
     CHECK(stats.index_entries == 1);
-    CHECK(stats.rows_removed == 3);
+    CHECK(stats.rows_removed == 1);  // the second replay
     CHECK(store.Dump() == deleted);
     const std::vector<std::string> keys = store.RawKeys();
     CHECK(CountPrefix(keys, store.KindPrefix("p", storage::EntryKind::kRangeDeletion)) == 0);
@@ -480,14 +281,16 @@ TEST_CASE("tombstones are purged only after gc_grace_seconds and never let data 
     const std::string deleted = store.Dump();
     CHECK(deleted.find("p {") == std::string::npos);
 
-    sweep_at(30);
+    // The reads queued the partition: its rows go at once, the static row
+    // (part of its head) and the deletion when the deletion is purged.
+    CHECK(sweep_at(30).rows_removed == 3);
     CHECK(CountPrefix(store.RawKeys(),
                       store.KindPrefix("p", storage::EntryKind::kPartitionDeletion)) == 1);
     CHECK(store.Dump() == deleted);
 
     SweepStats stats = sweep_at(62);
     CHECK(stats.index_entries == 1);
-    CHECK(stats.rows_removed == 4);  // three rows and the static row
+    CHECK(stats.rows_removed == 1);  // the static row
     CHECK(store.Dump() == deleted);
     const std::vector<std::string> keys = store.RawKeys();
     CHECK(CountPrefix(keys, store.PartitionPrefix("p")) == 0);

@@ -8,6 +8,7 @@
 
 #include "engine/engine_options.h"
 #include "engine/store/clock.h"
+#include "engine/store/internal/buried_tables.h"
 #include "engine/store/internal/catalog_store.h"
 #include "engine/store/internal/commit_policy.h"
 #include "engine/store/internal/fold_queue.h"
@@ -51,6 +52,8 @@ struct EngineCore {
   std::unique_ptr<storage::CommitPolicy> commit;
   storage::SequenceAllocator sequences;
   storage::FoldQueue fold_queue;
+  storage::FoldQueue bury_queue;  // partition prefixes with dead rows to bury
+  storage::BuriedTables buried_tables;
   std::unique_ptr<storage::RemovalRuns> removal_runs;  // made at open, from the options
   std::unique_ptr<BatchPool> batch_pool;
   std::unique_ptr<WriteTimeSource> write_times;

@@ -1,5 +1,7 @@
-// FoldQueue: rows that reads found spread over many fragments, waiting for
-// the sweeper to fold each into one entry.
+// FoldQueue: keys reads hand to the sweeper: rows found spread over many
+// fragments, waiting to be folded into one entry (EngineCore::fold_queue),
+// and partitions found holding dead rows, waiting for those to be buried
+// (EngineCore::bury_queue, buried_reader.h).
 #pragma once
 
 #include <cstddef>
@@ -19,9 +21,10 @@ class FoldQueue {
   static constexpr size_t kFoldThreshold = 8;
   static constexpr size_t kCapacity = 4096;
 
-  // Queues the group (DataKey::group) of a fragmented row.
+  // Queues a key: the group (DataKey::group) of a fragmented row, or a
+  // partition prefix. A key already queued is queued once.
   void Add(std::string_view group);
-  // Removes and returns up to `max` queued groups, in key order.
+  // Removes and returns up to `max` queued keys, in key order.
   std::vector<std::string> Take(size_t max);
 
  private:

@@ -57,6 +57,7 @@ Status StartGroup(const Cursor& it, FragmentGroup* out) {
   if (key.size() <= kSequenceBytes) return Corrupt(key, "too short for a data key");
   out->group.assign(key.substr(0, key.size() - kSequenceBytes));
   out->keys.clear();
+  out->buried_keys.clear();
   out->fragments = 0;
   return Status::Ok();
 }

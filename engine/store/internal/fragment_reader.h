@@ -22,7 +22,11 @@ struct FragmentGroup {
   std::string group;              // the key without its sequence
   RowFragment merged;             // every fragment merged (nothing filtered)
   std::vector<std::string> keys;  // the keys read (only when asked for)
-  size_t fragments = 0;
+  // The keys of the fragments merged in from the buried space
+  // (BuriedReader; only when asked for): keys in the partition's shard of
+  // the table's buried space.
+  std::vector<std::string> buried_keys;
+  size_t fragments = 0;  // both spaces' fragments
 };
 
 // Reads the group at `it`'s position, moving forward: every entry whose key

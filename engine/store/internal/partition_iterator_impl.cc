@@ -5,6 +5,7 @@
 #include <cassert>
 #include <utility>
 
+#include "engine/store/internal/buried_reader.h"
 #include "engine/store/internal/fold_queue.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/row_iterator_impl.h"
@@ -21,8 +22,11 @@ constexpr size_t kTokenBytes = 8;
 PartitionIteratorImpl::PartitionIteratorImpl(std::shared_ptr<const ReadState> state,
                                              TableHandle table, bool fill_cache,
                                              const std::optional<std::string>& resume_after)
-    : state_(std::move(state)), table_(std::move(table)) {
+    : state_(std::move(state)), table_(std::move(table)), fill_cache_(fill_cache) {
   storage::AppendTablePrefix(table_->id, &table_prefix_);
+  // After the read point (the state's): a burial committed before it was
+  // announced before it.
+  may_have_buried_ = state_->core->buried_tables.MayHave(table_->id, state_->core->storage.get());
   storage::ShardSplitter split = [table = table_](std::string_view shard_and_key, size_t* length) {
     return storage::PartitionShardLength(*table, shard_and_key, length);
   };
@@ -90,6 +94,8 @@ Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header,
                                          storage::Cursor* rows, bool* live) {
   std::string row_prefix;
   storage::AppendEntryKind(storage::EntryKind::kRow, &row_prefix);
+  storage::BuriedReader buried(state_->core->storage.get(), state_->point.get(), table_->id,
+                               partition_prefix_, may_have_buried_, fill_cache_);
   while (rows->Valid()) {
     const std::string_view key = rows->key();
     if (key.size() < row_prefix.size() + storage::kSequenceBytes || !key.starts_with(row_prefix)) {
@@ -97,6 +103,7 @@ Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header,
     }
     storage::FragmentGroup group;
     CELLFS_RETURN_IF_ERROR(storage::ReadGroupForward(rows, false, &group));
+    CELLFS_RETURN_IF_ERROR(buried.MergeInto(false, &group));
     if (group.fragments >= storage::FoldQueue::kFoldThreshold) {
       state_->core->fold_queue.Add(partition_prefix_ + group.group);
     }
@@ -111,6 +118,7 @@ Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header,
       *live = true;
       return Status::Ok();
     }
+    state_->core->bury_queue.Add(partition_prefix_);  // a dead row in the data space
   }
   return rows->status();
 }

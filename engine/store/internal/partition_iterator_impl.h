@@ -50,12 +50,16 @@ class PartitionIteratorImpl final : public PartitionIterator {
   // Reads the partition at shards_; sets *live.
   Status ReadPartition(bool* live);
   // Reads rows forward from `rows` until one is live; false when none is.
+  // Merges each row's buried fragments; queues the partition for burying
+  // when it meets a dead row.
   Status HasLiveRow(const storage::PartitionHeader& header, storage::Cursor* rows, bool* live);
 
   std::shared_ptr<const ReadState> state_;
   TableHandle table_;
   std::string table_prefix_;  // the data space
   std::unique_ptr<storage::ShardCursor> shards_;
+  bool fill_cache_ = true;
+  bool may_have_buried_ = false;  // BuriedTables::MayHave for the table
 
   bool valid_ = false;
   Status status_;

@@ -16,7 +16,10 @@ RowIteratorImpl::RowIteratorImpl(std::shared_ptr<const ReadState> state, TableHa
     : state_(std::move(state)),
       table_(std::move(table)),
       it_(std::move(it)),
-      scan_(std::move(scan)) {
+      scan_(std::move(scan)),
+      buried_(state_->core->storage.get(), state_->point.get(), table_->id, scan_.partition_prefix,
+              state_->core->buried_tables.MayHave(table_->id, state_->core->storage.get()),
+              scan_.fill_cache) {
   storage::AppendEntryKind(storage::EntryKind::kRow, &row_prefix_);
   tombstones_ = (scan_.header.deletion ? 1 : 0) + scan_.header.ranges.size() +
                 storage::CountTombstones(scan_.header.static_row, state_->now);
@@ -38,6 +41,7 @@ Status RowIteratorImpl::DecodeClustering(std::vector<std::string>* values) const
 void RowIteratorImpl::FindNext() {
   valid_ = false;
   if (scan_.limit != 0 && returned_ >= scan_.limit) return;
+  if (range_ == scan_.ranges.size()) return;
   while (range_ < scan_.ranges.size()) {
     if (!positioned_) {
       SeekRange();
@@ -57,6 +61,32 @@ void RowIteratorImpl::FindNext() {
       return;
     }
     if (!status_.ok()) return;
+  }
+  if (scan_.count_buried_tombstones) CountBuriedTombstones();
+}
+
+void RowIteratorImpl::CountBuriedTombstones() {
+  if (!state_->core->buried_tables.MayHave(table_->id, state_->core->storage.get())) return;
+  std::string space;
+  storage::AppendBuriedPrefix(table_->id, &space);
+  std::unique_ptr<storage::Cursor> it = state_->core->storage->NewCursor(
+      state_->point.get(), storage::BuriedShard(space, scan_.partition_prefix), {false});
+  storage::FragmentGroup group;
+  for (const storage::ClusteringRange& range : scan_.ranges) {
+    for (it->Seek(row_prefix_ + range.start); it->Valid();) {
+      const std::string_view key = it->key();
+      if (!key.starts_with(row_prefix_) ||
+          key.substr(row_prefix_.size()) >= std::string_view(range.end)) {
+        break;
+      }
+      if (Status read = storage::ReadGroupForward(it.get(), false, &group); !read.ok()) {
+        return Fail(std::move(read));
+      }
+      if (!merged_buried_.contains(group.group)) {
+        tombstones_ += storage::CountTombstones(group.merged, state_->now);
+      }
+    }
+    if (Status error = it->status(); !error.ok()) return Fail(std::move(error));
   }
 }
 
@@ -106,6 +136,11 @@ bool RowIteratorImpl::ReadRow() {
   storage::FragmentGroup& group = group_;
   Status read = scan_.reverse ? storage::ReadGroupBackward(it_.get(), false, &group)
                               : storage::ReadGroupForward(it_.get(), false, &group);
+  const size_t in_data = group.fragments;
+  if (read.ok()) read = buried_.MergeInto(false, &group);
+  if (scan_.count_buried_tombstones && group.fragments > in_data) {
+    merged_buried_.insert(group.group);
+  }
   if (!read.ok()) {
     Fail(std::move(read));
     return false;
@@ -123,7 +158,13 @@ bool RowIteratorImpl::ReadRow() {
     Fail(std::move(kept));
     return false;
   }
-  if (!live) return false;
+  if (!live) {
+    // A dead row in the data space: the sweeper buries it (and the
+    // partition's other dead rows), so later reads walk past it.
+    if (!bury_queued_) state_->core->bury_queue.Add(scan_.partition_prefix);
+    bury_queued_ = true;
+    return false;
+  }
   clustering_.assign(clustering);
   std::swap(row_, group.merged);
   return true;

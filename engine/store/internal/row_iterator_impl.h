@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/cql/table_schema.h"
+#include "engine/store/internal/buried_reader.h"
 #include "engine/store/internal/clustering_ranges.h"
 #include "engine/store/internal/fragment_reader.h"
 #include "engine/store/internal/read_state.h"
@@ -26,11 +28,15 @@ struct RowScan {
   bool reverse = false;                          // walk ranges and rows backwards
   uint64_t limit = 0;                            // 0 = no limit
   std::optional<std::string> resume_after;       // an encoded clustering key
+  bool fill_cache = true;                        // as the partition's cursor was made
+  bool count_buried_tombstones = false;          // SliceSpec's
 };
 
 // Rows come in range order (backwards when reverse). Each range costs one
-// seek; each group read costs its fragments. Groups with many fragments are
-// queued for folding. Not thread-safe; holds `state` (so the read point) and
+// seek; each group read costs its fragments, and the fragments the sweeper
+// buried of the rows it reads (BuriedReader). Groups with many fragments
+// are queued for folding; a partition with a dead row in the data space is
+// queued for burying. Not thread-safe; holds `state` (so the read point) and
 // `table` alive.
 class RowIteratorImpl final : public RowIterator {
  public:
@@ -64,11 +70,18 @@ class RowIteratorImpl final : public RowIterator {
   // as the current row when live; false when dead or on error.
   bool ReadRow();
   void Fail(Status status);
+  // Adds to tombstones_ those of the buried rows in the slice's ranges
+  // that the walk did not merge (count_buried_tombstones).
+  void CountBuriedTombstones();
 
   std::shared_ptr<const ReadState> state_;
   TableHandle table_;
   std::unique_ptr<storage::Cursor> it_;
   RowScan scan_;
+  storage::BuriedReader buried_;
+  bool bury_queued_ = false;  // the partition went to the bury queue
+  // Rows the walk merged buried fragments into (count_buried_tombstones).
+  std::set<std::string, std::less<>> merged_buried_;
   std::string row_prefix_;   // kRow: what the partition's row keys start with
   size_t range_ = 0;         // how many ranges are finished, in walk order
   bool positioned_ = false;  // it_ has been sought into the current range

@@ -195,10 +195,11 @@ Status SnapshotTableIds(Storage* storage, std::set<uint32_t>* ids) {
   });
 }
 
-Status DeleteEntriesFrom(Storage* storage, WriteFence* fence, uint32_t table_id, uint64_t first) {
+namespace {
+
+Status DeleteSpaceEntriesFrom(Storage* storage, WriteFence* fence, const std::string& space,
+                              uint64_t first) {
   constexpr size_t kDeletesPerBatch = 10000;
-  std::string space;
-  AppendTablePrefix(table_id, &space);
   std::unique_ptr<Cursor> it = storage->NewCursor(nullptr, {space, {}}, {false});
   std::unique_ptr<Batch> batch = storage->NewBatch();
   size_t in_batch = 0;
@@ -222,6 +223,20 @@ Status DeleteEntriesFrom(Storage* storage, WriteFence* fence, uint32_t table_id,
   }
   CELLFS_RETURN_IF_ERROR(it->status().WithContext("reading the snapshot's data"));
   return in_batch == 0 ? Status::Ok() : write();
+}
+
+}  // namespace
+
+Status DeleteEntriesFrom(Storage* storage, WriteFence* fence, uint32_t table_id, uint64_t first) {
+  // The data space, then the buried one (the sweeper buries under new
+  // sequences, though never during a removal run).
+  std::string spaces[2];
+  AppendTablePrefix(table_id, &spaces[0]);
+  AppendBuriedPrefix(table_id, &spaces[1]);
+  for (const std::string& space : spaces) {
+    CELLFS_RETURN_IF_ERROR(DeleteSpaceEntriesFrom(storage, fence, space, first));
+  }
+  return Status::Ok();
 }
 
 }  // namespace cellfs::storage

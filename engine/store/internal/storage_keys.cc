@@ -306,6 +306,11 @@ void AppendTablePrefix(uint32_t table_id, std::string* out) {
   out->append(bytes, kTablePrefixBytes);
 }
 
+void AppendBuriedPrefix(uint32_t table_id, std::string* out) {
+  out->push_back(kBuriedTag);
+  AppendBigEndian(table_id, kTableIdBytes, out);
+}
+
 void AppendIndexPrefix(uint32_t index_id, std::string* out) {
   out->push_back(kIndexTag);
   AppendBigEndian(index_id, kTableIdBytes, out);
@@ -450,6 +455,10 @@ Address DataAddress(std::string_view key, size_t partition_prefix_size) {
   return {key.substr(0, kTablePrefixBytes),
           key.substr(kTablePrefixBytes, partition_prefix_size - kTablePrefixBytes),
           key.substr(partition_prefix_size)};
+}
+
+ShardAddress BuriedShard(std::string_view buried_space, std::string_view partition_prefix) {
+  return {buried_space, partition_prefix.substr(kTablePrefixBytes)};
 }
 
 ShardAddress PartitionShard(std::string_view partition_prefix) {

@@ -24,6 +24,7 @@ inline constexpr char kDroppedTag = 'G';  // G u32 table id          -> dropped,
 inline constexpr char kExpiryTag = 'X';   // X i64 due data-key      -> expiry index
 inline constexpr char kIndexTag = 'I';    // I u32 index id value row -> a secondary-index entry
 inline constexpr char kViewTag = 'V';     // V u32 view id token pk ck -> a materialized-view entry
+inline constexpr char kBuriedTag = 'B';   // B table token pk kind ... -> buried dead rows
 inline constexpr char kSnapshotTag =
     'S';  // S snapshot name          -> a dropped or truncated table kept
 
@@ -91,6 +92,10 @@ void AppendIndexPrefix(uint32_t index_id, std::string* out);
 // sequence, so DataAddress and PartitionShardLength (with the view's
 // schema) split them.
 void AppendViewPrefix(uint32_t view_id, std::string* out);
+// 'B' || u32 table id: the table's buried space, where the sweeper keeps the
+// rows it found dead (docs/FORMAT.md "Buried rows"), under the same shards
+// and keys as in the data space.
+void AppendBuriedPrefix(uint32_t table_id, std::string* out);
 // Table prefix || token (EncodeToken) || key.encoded.
 void AppendPartitionPrefix(uint32_t table_id, const PartitionKey& key, std::string* out);
 // The same bytes straight from the key's values, validated as
@@ -164,6 +169,9 @@ Address DataAddress(std::string_view key, size_t partition_prefix_size);
 Address IndexAddress(std::string_view key, size_t value_end);
 // The partition of a partition prefix (AppendPartitionPrefix).
 ShardAddress PartitionShard(std::string_view partition_prefix);
+// The same partition in the table's buried space, whose bytes
+// (AppendBuriedPrefix) `buried_space` holds.
+ShardAddress BuriedShard(std::string_view buried_space, std::string_view partition_prefix);
 // The data space of a table (AppendTablePrefix's bytes) within a ShardCursor:
 // where a partition ends in `shard_and_key` (token, partition key, rest).
 Status PartitionShardLength(const TableSchema& table, std::string_view shard_and_key,

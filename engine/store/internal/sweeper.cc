@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/store/cell.h"
+#include "engine/store/internal/buried_reader.h"
 #include "engine/store/internal/fragment_reader.h"
 #include "engine/store/internal/live_row.h"
 #include "engine/store/internal/snapshot_store.h"
@@ -26,6 +27,8 @@ namespace {
 
 constexpr size_t kGroupsPerBatch = 1000;               // folds per WriteBatch under a wide deletion
 constexpr size_t kFoldsPerSweep = 1024;                // fold-queue groups taken per sweep
+constexpr size_t kBuryPartitionsPerSweep = 64;         // bury-queue partitions taken per sweep
+constexpr size_t kBuryRowsPerSweep = 200000;           // rows a sweep's bury passes read at most
 constexpr size_t kDroppedDeletesPerSweep = 10000;      // dropped-table entries deleted per sweep
 constexpr int64_t kSnapshotEntryDeferSeconds = 86400;  // a kept table's due entries wait a day
 constexpr size_t kHeadBytes = 1 + 4 + 8;               // 'D' || u32 table id || token
@@ -119,8 +122,8 @@ class Sweep {
   // entry must not stop all reclaiming); a storage failure ends the sweep.
   Status Run() {
     Status first;
-    for (Status (Sweep::*step)() :
-         {&Sweep::SweepIndex, &Sweep::FoldQueued, &Sweep::ReclaimDroppedTables}) {
+    for (Status (Sweep::*step)() : {&Sweep::SweepIndex, &Sweep::FoldQueued, &Sweep::BuryQueued,
+                                    &Sweep::ReclaimDroppedTables}) {
       Status status = (this->*step)();
       if (status.code() == StatusCode::kIOError) return status;
       if (!status.ok() && first.ok()) first = status;
@@ -145,6 +148,8 @@ class Sweep {
   void Index(const TableSchema& table, const RowFragment& row, std::string_view group,
              Batch* batch);
   Status FoldQueued();
+  Status BuryQueued();
+  Status BuryPartition(std::string_view prefix, size_t* budget);
   Status ReclaimDroppedTables();
   Status DeferSnapshotEntry(std::string_view index_key, std::string_view group);
   bool KeptBySnapshot(std::string_view group);
@@ -165,6 +170,14 @@ class Sweep {
     std::unique_ptr<Cursor> it = core_->storage->NewCursor(nullptr, PartitionShard(prefix));
     it->SeekToFirst();
     return it;
+  }
+
+  // The buried rows of the partition at `prefix` (buried_reader.h), read
+  // at the latest state as OpenPartition's cursor.
+  BuriedReader OpenBuried(uint32_t table_id, std::string_view prefix) const {
+    return BuriedReader(core_->storage.get(), nullptr, table_id, prefix,
+                        core_->buried_tables.MayHave(table_id, core_->storage.get()),
+                        /*fill_cache=*/false);
   }
 
   std::unique_ptr<Batch> NewBatch() const { return core_->storage->NewBatch(); }
@@ -317,15 +330,22 @@ Status Sweep::FoldOne(std::string_view group, const GroupParts& parts, std::stri
   }
   const std::string_view in_partition = group.substr(prefix.size());
   it->Seek(in_partition);
+  FragmentGroup row;
   if (AtGroup(*it, in_partition)) {
-    FragmentGroup row;
     CELLFS_RETURN_IF_ERROR(ReadGroupForward(it.get(), /*keep_keys=*/true, &row));
-    stats_->entries_read += row.fragments;
+  } else {
+    row.group.assign(in_partition);
+  }
+  CELLFS_RETURN_IF_ERROR(it->status());
+  // A buried row is swept where it lies (its tombstones purged in time).
+  BuriedReader buried = OpenBuried(table->id, prefix);
+  CELLFS_RETURN_IF_ERROR(buried.MergeInto(/*keep_keys=*/true, &row));
+  stats_->entries_read += row.fragments;
+  if (row.fragments > 0) {
     CELLFS_RETURN_IF_ERROR(Replace(*table, prefix, std::move(row),
                                    InheritedDeletion(header, parts.rest),
                                    /*index_unchanged=*/true, batch.get()));
   }
-  CELLFS_RETURN_IF_ERROR(it->status());
   return WriteData(batch.get(), table->id);
 }
 
@@ -436,13 +456,20 @@ Status Sweep::FoldRows(const TableSchema& table, const PartitionHeader& header,
 }
 
 // Adds to `*batch` what replaces the fragments of `group` (read with their
-// keys, in the partition at `prefix`): nothing when it is one fragment that the purge leaves as it
-// is (then only, when `index_unchanged`, its expiry entry); else the deletion of every key read
-// and, unless nothing is left, the purged merge under a new sequence with its expiry entry.
+// keys, data and buried, in the partition at `prefix`): nothing when it is
+// one fragment that the purge leaves as it is, in the space it belongs in
+// (then only, when `index_unchanged`, its expiry entry); else the deletion
+// of every key read and, unless nothing is left, the purged merge under a
+// new sequence with its expiry entry: in the data space when anything in
+// it is live at the sweep's time, else buried (a row's rows of kRow only:
+// static rows stay with their partition's head).
 Status Sweep::Replace(const TableSchema& table, std::string_view prefix, FragmentGroup&& group,
                       const std::optional<RowDeletion>& inherited, bool index_unchanged,
                       Batch* batch) {
   const ShardAddress shard = PartitionShard(prefix);
+  std::string buried_space;
+  AppendBuriedPrefix(table.id, &buried_space);
+  const ShardAddress buried_shard = BuriedShard(buried_space, prefix);
   const std::string full_group = std::string(prefix) + group.group;
   RowFragment row = std::move(group.merged);
   std::optional<RowFragment> before;
@@ -450,12 +477,17 @@ Status Sweep::Replace(const TableSchema& table, std::string_view prefix, Fragmen
   DropShadowed(inherited, &row);
   DropDroppedColumns(table, &row);
   PurgeRowFragment(&row, now_, GcGrace(table));
-  if (before && row == *before) {
+  const bool bury = IsKind(group.group, EntryKind::kRow) && !IsRowLive(row, now_);
+  const bool was_buried = group.keys.empty();
+  if (before && row == *before && bury == was_buried) {
     if (index_unchanged) Index(table, row, full_group, batch);
     return Status::Ok();
   }
   for (const std::string& key : group.keys) batch->Delete({shard.space, shard.shard, key});
-  stats_->entries_deleted += group.keys.size();
+  for (const std::string& key : group.buried_keys) {
+    batch->Delete({buried_shard.space, buried_shard.shard, key});
+  }
+  stats_->entries_deleted += group.keys.size() + group.buried_keys.size();
   if (row.empty()) {
     ++stats_->rows_removed;
     return Status::Ok();
@@ -466,9 +498,17 @@ Status Sweep::Replace(const TableSchema& table, std::string_view prefix, Fragmen
   AppendSequence(sequence, &key);
   std::string value;
   EncodeRowFragment(row, &value);
-  batch->Put({shard.space, shard.shard, key}, value);
+  if (bury) {
+    // Announced before the commit: a reader whose read point follows it
+    // merges buried rows in.
+    core_->buried_tables.WillBury(table.id);
+    batch->Put({buried_shard.space, buried_shard.shard, key}, value);
+    ++stats_->rows_buried;
+  } else {
+    batch->Put({shard.space, shard.shard, key}, value);
+    ++stats_->rows_rewritten;
+  }
   Index(table, row, full_group, batch);
-  ++stats_->rows_rewritten;
   return Status::Ok();
 }
 
@@ -500,6 +540,64 @@ Status Sweep::FoldQueued() {
   return first;
 }
 
+Status Sweep::BuryQueued() {
+  Status first;
+  size_t budget = kBuryRowsPerSweep;
+  for (const std::string& prefix : core_->bury_queue.Take(kBuryPartitionsPerSweep)) {
+    if (budget == 0) {
+      core_->bury_queue.Add(prefix);  // the next sweep's
+      continue;
+    }
+    Status status = BuryPartition(prefix, &budget);
+    if (status.code() == StatusCode::kAborted) continue;  // a removal run began meanwhile
+    if (status.code() == StatusCode::kIOError) return status;
+    if (!status.ok() && first.ok()) first = status;
+  }
+  return first;
+}
+
+// Buries the dead rows of the partition at `prefix` that lie in the data
+// space, reading at most `*budget` rows (then queueing the partition again:
+// the next pass starts over, past what this one buried).
+Status Sweep::BuryPartition(std::string_view prefix, size_t* budget) {
+  const std::unique_ptr<Cursor> it = OpenPartition(prefix);
+  const TableHandle table = FindTable(prefix);
+  if (table == nullptr || InRemovalRun(table->id)) return Status::Ok();
+  PartitionHeader header;
+  CELLFS_RETURN_IF_ERROR(ReadPartitionHeader(it.get(), /*keep_keys=*/false, &header));
+  stats_->entries_read += header.entries;
+  BuriedReader buried = OpenBuried(table->id, prefix);
+  const std::string rows = GroupKey(EntryKind::kRow);
+  std::unique_ptr<Batch> batch = NewBatch();
+  size_t in_batch = 0;
+  while (it->Valid() && it->key().starts_with(rows)) {
+    if (*budget == 0) {
+      core_->bury_queue.Add(prefix);
+      break;
+    }
+    --*budget;
+    FragmentGroup row;
+    CELLFS_RETURN_IF_ERROR(ReadGroupForward(it.get(), /*keep_keys=*/true, &row));
+    CELLFS_RETURN_IF_ERROR(buried.MergeInto(/*keep_keys=*/true, &row));
+    stats_->entries_read += row.fragments;
+    const std::string_view clustering = std::string_view(row.group).substr(rows.size());
+    const std::optional<RowDeletion> inherited = InheritedDeletion(header, clustering);
+    RowFragment live = row.merged;
+    bool is_live = false;
+    CELLFS_RETURN_IF_ERROR(KeepLive(*table, inherited, now_, &live, &is_live));
+    if (is_live) continue;
+    CELLFS_RETURN_IF_ERROR(Replace(*table, prefix, std::move(row), inherited,
+                                   /*index_unchanged=*/false, batch.get()));
+    if (++in_batch == kGroupsPerBatch) {
+      CELLFS_RETURN_IF_ERROR(WriteData(batch.get(), table->id));
+      batch->Clear();
+      in_batch = 0;
+    }
+  }
+  CELLFS_RETURN_IF_ERROR(it->status());
+  return in_batch == 0 ? Status::Ok() : WriteData(batch.get(), table->id);
+}
+
 Status Sweep::ReclaimDroppedTables() {
   size_t budget = kDroppedDeletesPerSweep;
   const std::string space(1, kDroppedTag);
@@ -525,12 +623,13 @@ Status Sweep::ReclaimDroppedTables() {
 // for backends that keep shards apart).
 Status Sweep::ReclaimTable(std::string_view dropped_key, uint32_t table_id, size_t* budget) {
   std::unique_ptr<Batch> batch = NewBatch();
-  // An id is a table's (its data space), an index's or a view's (its
-  // entries' space).
-  std::string spaces[3];
+  // An id is a table's (its data and buried spaces), an index's or a
+  // view's (its entries' space).
+  std::string spaces[4];
   AppendTablePrefix(table_id, &spaces[0]);
-  AppendIndexPrefix(table_id, &spaces[1]);
-  AppendViewPrefix(table_id, &spaces[2]);
+  AppendBuriedPrefix(table_id, &spaces[1]);
+  AppendIndexPrefix(table_id, &spaces[2]);
+  AppendViewPrefix(table_id, &spaces[3]);
   for (const std::string& space : spaces) {
     std::unique_ptr<Cursor> it = core_->storage->NewCursor(nullptr, {space, {}}, {false});
     for (it->SeekToFirst(); it->Valid(); it->Next()) {

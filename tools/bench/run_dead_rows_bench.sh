@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Issue 18's dead-rows benchmark: what deleted and expired rows cost a
+# listing, against the same listing without them, in one mount of one
+# binary. The store holds
+#   b.t partition 0: ROWS rows, all but the last 10 then deleted one by one
+#                    (DELETE ... WHERE p = 0 AND c = N through @cql),
+#   b.t partition 9: 10 rows, never deleted,
+#   b.x:             EXPIRED single-row partitions written with TTL 2,
+#   b.e:             empty.
+# It times the first `ls -U` of partition 0 after the deletes (which finds
+# the dead rows and hands them to the sweeper), waits SETTLE seconds for the
+# sweeper, then, with entry and attribute timeouts 0 (so every ls also looks
+# its path up), times ROUNDS interleaved pairs: ls -U of partition 0 / of
+# partition 9, ls -U of b.x / of b.e. Prints each figure's median [min-max]
+# and that of the per-pair ratios.
+#
+# Usage (as root):
+#   cmake --build build --target cellfs fs_bench_load
+#   tools/bench/run_dead_rows_bench.sh CELLFS [ROWS=100000] [EXPIRED=100000] [ROUNDS=9] [SETTLE=20]
+# BUILD_DIR overrides the build directory holding fs_bench_load.
+# Figures: docs/BENCHMARKS.md "Dead rows".
+set -euo pipefail
+
+cellfs=$1
+rows=${2:-100000}
+expired=${3:-100000}
+rounds=${4:-9}
+settle=${5:-20}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BUILD_DIR:-$repo/build}
+load=$build/tools/bench/fs_bench_load
+for binary in "$cellfs" "$load"; do
+  [[ -x $binary ]] || { echo "run_dead_rows_bench: $binary is missing" >&2; exit 1; }
+done
+work=$(mktemp -d /tmp/cellfs-dead-bench.XXXXXX)
+mnt=$work/mnt
+data=$work/data
+mkdir -p "$mnt"
+pid=
+bench_name=run_dead_rows_bench
+# shellcheck source=tools/bench/mount_wait.sh
+source "$repo/tools/bench/mount_wait.sh"
+cleanup() {
+  set +e
+  is_mounted "$mnt" && fusermount3 -u -z "$mnt"
+  [[ -n $pid ]] && { wait_exited "$pid" || kill "$pid"; }
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+mount_with() {  # mount_with [OPTIONS]
+  "$cellfs" mount -f "$@" "$data" "$mnt" 2>>"$work/cellfs.log" &
+  pid=$!
+  wait_mounted "$pid" "$mnt"
+}
+unmount() {
+  fusermount3 -u "$mnt"
+  wait_exited "$pid"
+  pid=
+}
+seconds() {  # seconds CMD...: wall time of CMD
+  local begin end
+  begin=$(date +%s.%N)
+  "$@" >/dev/null
+  end=$(date +%s.%N)
+  echo "$end - $begin" | bc -l
+}
+count() {  # count DIR N: ls -U of DIR lists N names
+  local n
+  n=$(LC_ALL=C ls -U "$1" | wc -l)
+  [[ $n -eq $2 ]] || { echo "run_dead_rows_bench: $1 lists $n, not $2" >&2; exit 1; }
+}
+
+live=10
+mount_with
+printf '%s\n' \
+  "CREATE KEYSPACE b WITH replication = {'class':'SimpleStrategy','replication_factor':1};" \
+  "CREATE TABLE b.t (p int, c int, v text, PRIMARY KEY (p, c));" \
+  "CREATE TABLE b.x (p int PRIMARY KEY, v text);" \
+  "CREATE TABLE b.e (p int PRIMARY KEY, v text);" >"$mnt/@cql"
+printf 'INSERT INTO b.t (p, c, v) VALUES (9, %d, '"'"'x'"'"');\n' $(seq "$live") >"$mnt/@cql"
+unmount
+"$load" "$data" b.t 0 "$rows" >/dev/null
+mount_with
+count "$mnt/b/t/0" "$rows"
+printf 'DELETE FROM b.t WHERE p = 0 AND c = %d;\n' $(seq 0 $((rows - live - 1))) >"$mnt/@cql"
+{ echo p,v; seq "$expired" | sed 's/$/,gone/'; } >"$mnt/b/x/@insert@ttl=2"
+sleep 3  # every row of b.x has expired
+first=$(seconds count "$mnt/b/t/0" "$live")
+first_x=$(seconds count "$mnt/b/x" 0)
+sleep "$settle"
+unmount
+echo "== $(nproc) cores, kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg);" \
+  "$rows rows, $((rows - live)) deleted; $expired expired; $rounds rounds"
+echo "  first ls -U of partition 0 after the deletes: $first s; of b.x after expiry: $first_x s"
+
+mount_with -o entry_timeout=0,attr_timeout=0
+for round in $(seq "$rounds"); do
+  dead=$(seconds count "$mnt/b/t/0" "$live")
+  clean=$(seconds count "$mnt/b/t/9" "$live")
+  gone=$(seconds count "$mnt/b/x" 0)
+  empty=$(seconds count "$mnt/b/e" 0)
+  echo "$round $dead $clean $gone $empty" | tee -a "$work/rows"
+done
+unmount
+
+column() { awk -v c="$1" '{ print $c }' "$work/rows" | median_range; }
+ratio() { awk -v a="$1" -v b="$2" '{ print $a / $b }' "$work/rows" | median_range; }
+printf '  %-52s %s\n' "ls -U partition 0 ($live live, $((rows - live)) deleted) (s)" "$(column 2)"
+printf '  %-52s %s\n' "ls -U partition 9 ($live rows) (s)" "$(column 3)"
+printf '  %-52s %s\n' "  ratio" "$(ratio 2 3)"
+printf '  %-52s %s\n' "ls -U b.x ($expired expired partitions) (s)" "$(column 4)"
+printf '  %-52s %s\n' "ls -U b.e (empty) (s)" "$(column 5)"
+printf '  %-52s %s\n' "  ratio" "$(ratio 4 5)"
