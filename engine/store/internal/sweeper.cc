@@ -29,6 +29,7 @@ constexpr size_t kGroupsPerBatch = 1000;               // folds per WriteBatch u
 constexpr size_t kFoldsPerSweep = 1024;                // fold-queue groups taken per sweep
 constexpr size_t kBuryPartitionsPerSweep = 64;         // bury-queue partitions taken per sweep
 constexpr size_t kBuryRowsPerSweep = 200000;           // rows a sweep's bury passes read at most
+constexpr size_t kCompactAfterBuried = 1000;           // rows buried in a partition: compact it
 constexpr size_t kDroppedDeletesPerSweep = 10000;      // dropped-table entries deleted per sweep
 constexpr int64_t kSnapshotEntryDeferSeconds = 86400;  // a kept table's due entries wait a day
 constexpr size_t kHeadBytes = 1 + 4 + 8;               // 'D' || u32 table id || token
@@ -570,6 +571,7 @@ Status Sweep::BuryPartition(std::string_view prefix, size_t* budget) {
   const std::string rows = GroupKey(EntryKind::kRow);
   std::unique_ptr<Batch> batch = NewBatch();
   size_t in_batch = 0;
+  const uint64_t buried_before = stats_->rows_buried + stats_->rows_removed;
   while (it->Valid() && it->key().starts_with(rows)) {
     if (*budget == 0) {
       core_->bury_queue.Add(prefix);
@@ -595,7 +597,13 @@ Status Sweep::BuryPartition(std::string_view prefix, size_t* budget) {
     }
   }
   CELLFS_RETURN_IF_ERROR(it->status());
-  return in_batch == 0 ? Status::Ok() : WriteData(batch.get(), table->id);
+  if (in_batch != 0) CELLFS_RETURN_IF_ERROR(WriteData(batch.get(), table->id));
+  // Many deleted keys left behind: let storage drop its markers, or every
+  // walk of the partition steps over them until a compaction would.
+  if (stats_->rows_buried + stats_->rows_removed - buried_before >= kCompactAfterBuried) {
+    core_->storage->CompactShard(PartitionShard(prefix));
+  }
+  return Status::Ok();
 }
 
 Status Sweep::ReclaimDroppedTables() {

@@ -63,6 +63,12 @@ class Storage {
   // behind the group and periodic commit modes (CommitPolicy).
   virtual Status SyncCommitted() = 0;
 
+  // A hint that many entries of `shard` were just deleted: a backend that
+  // keeps deletion markers until it compacts (LevelDB) may rewrite the
+  // shard's range now, so that walks over it stop stepping over them. May
+  // take long; changes nothing any read returns. Default: nothing.
+  virtual void CompactShard(const ShardAddress& shard) { (void)shard; }
+
   // Sets the value at `address` to `value` only when it is `expected`
   // (nullopt: absent), durably. FailedPrecondition, storing nothing, when
   // it is not.

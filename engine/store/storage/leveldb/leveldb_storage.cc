@@ -160,6 +160,16 @@ Status LevelDbStorage::SyncCommitted() {
   return FromLevelDb(db_->Write(options, &empty));
 }
 
+void LevelDbStorage::CompactShard(const ShardAddress& shard) {
+  std::string begin;
+  AppendLevelDbKey({shard.space, shard.shard, {}}, &begin);
+  const std::optional<std::string> end = PrefixSuccessor(begin);
+  const leveldb::Slice begin_slice = ToSlice(begin);
+  leveldb::Slice end_slice;
+  if (end) end_slice = ToSlice(*end);
+  db_->CompactRange(&begin_slice, end ? &end_slice : nullptr);
+}
+
 Status LevelDbStorage::CompareAndSet(const Address& address,
                                      const std::optional<std::string>& expected,
                                      std::string_view value) {

@@ -50,6 +50,7 @@ class LevelDbStorage final : public Storage, public Lease {
   std::unique_ptr<Batch> NewBatch() override;
   Status Commit(Batch* batch, Durability durability) override;
   Status SyncCommitted() override;
+  void CompactShard(const ShardAddress& shard) override;
   Status CompareAndSet(const Address& address, const std::optional<std::string>& expected,
                        std::string_view value) override;
   Counter& counter() override { return counter_; }
