@@ -23,7 +23,11 @@
 namespace cellfs {
 namespace {
 
-constexpr std::string_view kFormatVersion = "1";
+// 2: the sweeper may bury dead rows (docs/FORMAT.md "Buried rows"), which a
+// build that knows only 1 would not read; a store at 1 is moved to 2 when a
+// build that buries opens it for writing.
+constexpr std::string_view kFormatVersion = "2";
+constexpr std::string_view kFormatVersionBeforeBuriedRows = "1";
 
 }  // namespace
 
@@ -58,7 +62,10 @@ Status Engine::Initialize() {
   std::optional<std::string> version;
   CELLFS_RETURN_IF_ERROR(store->Get(nullptr, storage::TaggedAddress(version_key), &version)
                              .WithContext("reading the format version"));
-  if (!version) {
+  const bool upgrade = version && *version == kFormatVersionBeforeBuriedRows;
+  if (upgrade && core_->options.read_only) {
+    // Opened read-only, the store stays as it was: nothing is buried.
+  } else if (!version || upgrade) {
     if (core_->options.read_only) return Status::ReadOnly("cannot initialise a read-only store");
     std::unique_ptr<storage::Batch> batch = store->NewBatch();
     batch->Put(storage::TaggedAddress(version_key), kFormatVersion);

@@ -65,7 +65,11 @@ Result<std::optional<storage::FragmentGroup>> ReadRowGroup(const ReadState& stat
   }
   storage::FragmentGroup group;
   CELLFS_RETURN_IF_ERROR(storage::ReadGroupForward(it, false, &group));
-  CELLFS_RETURN_IF_ERROR(partition.buried->MergeInto(false, &group));
+  // Buried fragments only shadow: a row with nothing live of its own needs
+  // none.
+  if (IsRowLive(group.merged, state.now)) {
+    CELLFS_RETURN_IF_ERROR(partition.buried->MergeInto(false, &group));
+  }
   if (group.fragments >= storage::FoldQueue::kFoldThreshold) {
     state.core->fold_queue.Add(*partition.prefix + group.group);
   }

@@ -185,5 +185,24 @@ TEST_CASE("a dropped table's buried rows are reclaimed with its data", "[sweeper
   CHECK(CountPrefix(keys, data) == 0);
 }
 
+TEST_CASE("a store of format 1 is moved to format 2, which a build without buried rows refuses",
+          "[sweeper][buried]") {
+  Store store(3600);
+  const std::string version_key = storage::MetaKey(storage::kFormatVersionName);
+  std::string stored;
+  store.WithRawStore([&](leveldb::DB* raw) {
+    REQUIRE(raw->Get(leveldb::ReadOptions(), version_key, &stored).ok());
+    CHECK(stored == "2");
+    REQUIRE(raw->Put(leveldb::WriteOptions(), version_key, "1").ok());  // as an older build left it
+  });
+  // WithRawStore reopened the engine for writing: the store is at 2 again.
+  store.WithRawStore([&](leveldb::DB* raw) {
+    REQUIRE(raw->Get(leveldb::ReadOptions(), version_key, &stored).ok());
+    CHECK(stored == "2");
+  });
+  FillAndDelete(store, "p", 5, 2);
+  CHECK(store.Dump().find("  0 ") == std::string::npos);
+}
+
 }  // namespace
 }  // namespace cellfs

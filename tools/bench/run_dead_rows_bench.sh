@@ -46,6 +46,7 @@ cleanup() {
   set +e
   is_mounted "$mnt" && fusermount3 -u -z "$mnt"
   [[ -n $pid ]] && { wait_exited "$pid" || kill "$pid"; }
+  [[ -n ${KEEP_LOG:-} ]] && cp "$work/cellfs.log" "$KEEP_LOG"
   rm -rf "$work"
 }
 trap cleanup EXIT

@@ -23,6 +23,9 @@ int RunVerify(const VerifyArgs& args) {
   if (report.snapshot_entries != 0) {
     std::printf("; %" PRIu64 " data entries kept by snapshots", report.snapshot_entries);
   }
+  if (report.buried_entries != 0) {
+    std::printf("; %" PRIu64 " buried dead rows", report.buried_entries);
+  }
   if (report.dropped_entries != 0) {
     std::printf("; %" PRIu64 " entries of dropped tables wait for the sweeper",
                 report.dropped_entries);

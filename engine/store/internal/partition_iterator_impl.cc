@@ -103,7 +103,10 @@ Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header,
     }
     storage::FragmentGroup group;
     CELLFS_RETURN_IF_ERROR(storage::ReadGroupForward(rows, false, &group));
-    CELLFS_RETURN_IF_ERROR(buried.MergeInto(false, &group));
+    // Buried fragments only shadow: a row dead on its own needs none.
+    if (IsRowLive(group.merged, state_->now)) {
+      CELLFS_RETURN_IF_ERROR(buried.MergeInto(false, &group));
+    }
     if (group.fragments >= storage::FoldQueue::kFoldThreshold) {
       state_->core->fold_queue.Add(partition_prefix_ + group.group);
     }

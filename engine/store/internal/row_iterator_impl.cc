@@ -137,7 +137,11 @@ bool RowIteratorImpl::ReadRow() {
   Status read = scan_.reverse ? storage::ReadGroupBackward(it_.get(), false, &group)
                               : storage::ReadGroupForward(it_.get(), false, &group);
   const size_t in_data = group.fragments;
-  if (read.ok()) read = buried_.MergeInto(false, &group);
+  // A buried fragment holds nothing live: it can only shadow, so a row dead
+  // on its own needs none (except when its tombstones are counted).
+  if (read.ok() && (scan_.count_buried_tombstones || IsRowLive(group.merged, state_->now))) {
+    read = buried_.MergeInto(false, &group);
+  }
   if (scan_.count_buried_tombstones && group.fragments > in_data) {
     merged_buried_.insert(group.group);
   }

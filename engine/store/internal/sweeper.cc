@@ -478,7 +478,11 @@ Status Sweep::Replace(const TableSchema& table, std::string_view prefix, Fragmen
   DropShadowed(inherited, &row);
   DropDroppedColumns(table, &row);
   PurgeRowFragment(&row, now_, GcGrace(table));
-  const bool bury = IsKind(group.group, EntryKind::kRow) && !IsRowLive(row, now_);
+  // A bury writes two spaces in one batch and reads merge them: only on a
+  // backend that commits and reads across shards as one (LevelDB).
+  const StorageCapabilities can = core_->storage->capabilities();
+  const bool bury = can.atomic_across_shards && can.consistent_across_shards &&
+                    IsKind(group.group, EntryKind::kRow) && !IsRowLive(row, now_);
   const bool was_buried = group.keys.empty();
   if (before && row == *before && bury == was_buried) {
     if (index_unchanged) Index(table, row, full_group, batch);
