@@ -16,6 +16,8 @@ BuriedReader::BuriedReader(Storage* storage, const ReadPoint* at, uint32_t table
   shard_.assign(BuriedShard(space_, partition_prefix).shard);
 }
 
+BuriedReader::BuriedReader(Cursor* entries) : enabled_(entries != nullptr), it_(entries) {}
+
 BuriedReader::~BuriedReader() = default;
 
 bool BuriedReader::KnownAbsent(std::string_view group) const {
@@ -33,7 +35,10 @@ Status BuriedReader::MergeInto(bool keep_keys, FragmentGroup* out) {
   if (!enabled_) return Status::Ok();
   const std::string_view group = out->group;
   if (KnownAbsent(group)) return Status::Ok();
-  if (it_ == nullptr) it_ = storage_->NewCursor(at_, {space_, shard_}, {fill_cache_});
+  if (it_ == nullptr) {
+    owned_ = storage_->NewCursor(at_, {space_, shard_}, {fill_cache_});
+    it_ = owned_.get();
+  }
   it_->Seek(group);
   seeked_ = true;
   empty_from_.assign(group);
@@ -42,7 +47,7 @@ Status BuriedReader::MergeInto(bool keep_keys, FragmentGroup* out) {
   if (key.size() != group.size() + kSequenceBytes || !key.starts_with(group)) {
     return Status::Ok();
   }
-  CELLFS_RETURN_IF_ERROR(ReadGroupForward(it_.get(), keep_keys, &buried_));
+  CELLFS_RETURN_IF_ERROR(ReadGroupForward(it_, keep_keys, &buried_));
   // Nothing lies between the group's last key and where the cursor stands.
   empty_from_.push_back('\xFF');
   out->fragments += buried_.fragments;

@@ -41,6 +41,10 @@ class BuriedReader {
   // `partition_prefix` as AppendPartitionPrefix gives it.
   BuriedReader(Storage* storage, const ReadPoint* at, uint32_t table_id,
                std::string_view partition_prefix, bool enabled, bool fill_cache);
+  // Over `entries`, a cursor over the partition's shard of the buried space
+  // that a walk over many partitions keeps (ShardCursor::entries); nullptr
+  // when the buried space has no such shard: MergeInto does nothing.
+  explicit BuriedReader(Cursor* entries);
   ~BuriedReader();
 
   // Merges the buried fragments of `group` (inside the partition: kRow ||
@@ -53,13 +57,14 @@ class BuriedReader {
   // showed: nothing lies in [empty_from_, at_key_).
   bool KnownAbsent(std::string_view group) const;
 
-  Storage* const storage_;
-  const ReadPoint* const at_;
+  Storage* const storage_ = nullptr;
+  const ReadPoint* const at_ = nullptr;
   const bool enabled_;
-  const bool fill_cache_;
+  const bool fill_cache_ = false;
   std::string space_;
   std::string shard_;
-  std::unique_ptr<Cursor> it_;  // opened at the first MergeInto
+  std::unique_ptr<Cursor> owned_;  // opened at the first MergeInto, unless borrowed
+  Cursor* it_ = nullptr;           // owned_, or the borrowed one
   bool seeked_ = false;
   std::string empty_from_;  // no buried key in [empty_from_, the cursor's key)
   FragmentGroup buried_;    // reused between rows

@@ -3,6 +3,7 @@
 #include "engine/store/internal/partition_iterator_impl.h"
 
 #include <cassert>
+#include <optional>
 #include <utility>
 
 #include "engine/store/internal/buried_reader.h"
@@ -94,8 +95,7 @@ Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header,
                                          storage::Cursor* rows, bool* live) {
   std::string row_prefix;
   storage::AppendEntryKind(storage::EntryKind::kRow, &row_prefix);
-  storage::BuriedReader buried(state_->core->storage.get(), state_->point.get(), table_->id,
-                               partition_prefix_, may_have_buried_, fill_cache_);
+  std::optional<storage::BuriedReader> buried;  // made for the first row live on its own
   while (rows->Valid()) {
     const std::string_view key = rows->key();
     if (key.size() < row_prefix.size() + storage::kSequenceBytes || !key.starts_with(row_prefix)) {
@@ -105,7 +105,12 @@ Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header,
     CELLFS_RETURN_IF_ERROR(storage::ReadGroupForward(rows, false, &group));
     // Buried fragments only shadow: a row dead on its own needs none.
     if (IsRowLive(group.merged, state_->now)) {
-      CELLFS_RETURN_IF_ERROR(buried.MergeInto(false, &group));
+      if (!buried) {
+        storage::Cursor* entries = nullptr;
+        if (may_have_buried_) CELLFS_RETURN_IF_ERROR(BuriedEntries(&entries));
+        buried.emplace(entries);
+      }
+      CELLFS_RETURN_IF_ERROR(buried->MergeInto(false, &group));
     }
     if (group.fragments >= storage::FoldQueue::kFoldThreshold) {
       state_->core->fold_queue.Add(partition_prefix_ + group.group);
@@ -124,6 +129,27 @@ Status PartitionIteratorImpl::HasLiveRow(const storage::PartitionHeader& header,
     state_->core->bury_queue.Add(partition_prefix_);  // a dead row in the data space
   }
   return rows->status();
+}
+
+Status PartitionIteratorImpl::BuriedEntries(storage::Cursor** entries) {
+  *entries = nullptr;
+  const std::string_view shard = shards_->shard();
+  if (buried_shards_ == nullptr) {
+    storage::AppendBuriedPrefix(table_->id, &buried_space_);
+    storage::ShardSplitter split = [table = table_](std::string_view shard_and_key,
+                                                    size_t* length) {
+      return storage::PartitionShardLength(*table, shard_and_key, length);
+    };
+    buried_shards_ = state_->core->storage->NewShardCursor(state_->point.get(), buried_space_,
+                                                           std::move(split), {fill_cache_});
+    buried_shards_->Seek(shard);
+  } else if (buried_shards_->Valid() && buried_shards_->shard() < shard) {
+    buried_shards_->Seek(shard);
+  }
+  // Invalid with no error: no buried shard at or after the last seek.
+  if (!buried_shards_->Valid()) return buried_shards_->status();
+  if (buried_shards_->shard() == shard) *entries = &buried_shards_->entries();
+  return Status::Ok();
 }
 
 }  // namespace cellfs

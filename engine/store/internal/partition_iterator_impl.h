@@ -53,6 +53,10 @@ class PartitionIteratorImpl final : public PartitionIterator {
   // Merges each row's buried fragments; queues the partition for burying
   // when it meets a dead row.
   Status HasLiveRow(const storage::PartitionHeader& header, storage::Cursor* rows, bool* live);
+  // Sets *entries to the current partition's entries in the buried space,
+  // nullptr when it has none. Seeks buried_shards_ only when it stands
+  // before the partition.
+  Status BuriedEntries(storage::Cursor** entries);
 
   std::shared_ptr<const ReadState> state_;
   TableHandle table_;
@@ -60,6 +64,10 @@ class PartitionIteratorImpl final : public PartitionIterator {
   std::unique_ptr<storage::ShardCursor> shards_;
   bool fill_cache_ = true;
   bool may_have_buried_ = false;  // BuriedTables::MayHave for the table
+  // The table's buried space, walked forward beside shards_ (made at the
+  // first row that needs it).
+  std::string buried_space_;
+  std::unique_ptr<storage::ShardCursor> buried_shards_;
 
   bool valid_ = false;
   Status status_;
