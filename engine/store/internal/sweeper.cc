@@ -145,8 +145,7 @@ class Sweep {
   Status FoldRows(const TableSchema& table, const PartitionHeader& header, std::string_view prefix,
                   const RangeDeletion* range, Cursor* it, Batch* batch);
   Status Replace(const TableSchema& table, std::string_view prefix, FragmentGroup&& group,
-                 const std::optional<RowDeletion>& inherited, bool index_unchanged, Batch* batch,
-                 bool purge = true);
+                 const std::optional<RowDeletion>& inherited, bool index_unchanged, Batch* batch);
   void Index(const TableSchema& table, const RowFragment& row, std::string_view group,
              Batch* batch);
   Status FoldQueued();
@@ -461,14 +460,13 @@ Status Sweep::FoldRows(const TableSchema& table, const PartitionHeader& header,
 // keys, data and buried, in the partition at `prefix`): nothing when it is
 // one fragment that the purge leaves as it is, in the space it belongs in
 // (then only, when `index_unchanged`, its expiry entry); else the deletion
-// of every key read and, unless nothing is left, the (purged) merge under a
+// of every key read and, unless nothing is left, the purged merge under a
 // new sequence with its expiry entry: in the data space when anything in
 // it is live at the sweep's time, else buried (rows of kRow only: static
-// rows stay with their partition's head). `purge` false keeps what the
-// purge would drop (a bury pass): the expiry index times every purge.
+// rows stay with their partition's head).
 Status Sweep::Replace(const TableSchema& table, std::string_view prefix, FragmentGroup&& group,
                       const std::optional<RowDeletion>& inherited, bool index_unchanged,
-                      Batch* batch, bool purge) {
+                      Batch* batch) {
   const ShardAddress shard = PartitionShard(prefix);
   std::string buried_space;
   AppendBuriedPrefix(table.id, &buried_space);
@@ -479,7 +477,7 @@ Status Sweep::Replace(const TableSchema& table, std::string_view prefix, Fragmen
   if (group.fragments == 1) before = row;
   DropShadowed(inherited, &row);
   DropDroppedColumns(table, &row);
-  if (purge) PurgeRowFragment(&row, now_, GcGrace(table));
+  PurgeRowFragment(&row, now_, GcGrace(table));
   // A bury writes two spaces in one batch and reads merge them: only on a
   // backend that commits and reads across shards as one (LevelDB).
   const StorageCapabilities can = core_->storage->capabilities();
@@ -548,6 +546,11 @@ Status Sweep::FoldQueued() {
 }
 
 Status Sweep::BuryQueued() {
+  const StorageCapabilities can = core_->storage->capabilities();
+  if (!can.atomic_across_shards || !can.consistent_across_shards) {
+    core_->bury_queue.Take(FoldQueue::kCapacity);  // Replace would bury nothing
+    return Status::Ok();
+  }
   Status first;
   size_t budget = kBuryRowsPerSweep;
   for (const std::string& prefix : core_->bury_queue.Take(kBuryPartitionsPerSweep)) {
@@ -594,11 +597,8 @@ Status Sweep::BuryPartition(std::string_view prefix, size_t* budget) {
     bool is_live = false;
     CELLFS_RETURN_IF_ERROR(KeepLive(*table, inherited, now_, &live, &is_live));
     if (is_live) continue;
-    // Not purged: a bury pass comes when a read asks, and purging is the
-    // expiry index's to time (a lowered gc_grace_seconds takes effect at
-    // the old due time, as ENGINE.md says).
     CELLFS_RETURN_IF_ERROR(Replace(*table, prefix, std::move(row), inherited,
-                                   /*index_unchanged=*/false, batch.get(), /*purge=*/false));
+                                   /*index_unchanged=*/false, batch.get()));
     if (++in_batch == kGroupsPerBatch) {
       CELLFS_RETURN_IF_ERROR(WriteData(batch.get(), table->id));
       batch->Clear();
