@@ -439,7 +439,7 @@ void GuardedInit(void* userdata, fuse_conn_info* conn) {
 
 void LogEscape(const std::string& message) { fuse_log(FUSE_LOG_ERR, "%s\n", message.c_str()); }
 
-fuse_lowlevel_ops MakeOps() {
+fuse_lowlevel_ops MakeOps(bool xattr) {
   fuse_lowlevel_ops ops{};
   ops.init = GuardedInit;
   ops.lookup = Guarded<"lookup", Lookup>::Call;
@@ -461,10 +461,12 @@ fuse_lowlevel_ops MakeOps() {
   ops.releasedir = Guarded<"releasedir", ReleaseDir>::Call;
   ops.fsyncdir = Guarded<"fsyncdir", FsyncDir>::Call;
   ops.statfs = Guarded<"statfs", StatFs>::Call;
-  ops.setxattr = Guarded<"setxattr", SetXattr>::Call;
-  ops.getxattr = Guarded<"getxattr", GetXattr>::Call;
-  ops.listxattr = Guarded<"listxattr", ListXattr>::Call;
-  ops.removexattr = Guarded<"removexattr", RemoveXattr>::Call;
+  if (xattr) {
+    ops.setxattr = Guarded<"setxattr", SetXattr>::Call;
+    ops.getxattr = Guarded<"getxattr", GetXattr>::Call;
+    ops.listxattr = Guarded<"listxattr", ListXattr>::Call;
+    ops.removexattr = Guarded<"removexattr", RemoveXattr>::Call;
+  }
   ops.create = Guarded<"create", Create>::Call;
   ops.forget_multi = Guarded<"forget_multi", ForgetMulti, Fallback::kNone>::Call;
   ops.readdirplus = Guarded<"readdirplus", ReadDirPlus>::Call;
@@ -598,7 +600,7 @@ Status FuseSession::Serve(Filesystem* filesystem, const std::function<void()>& o
   Binding binding{filesystem, options.fs_name, MaxReadOption(options.fuse_options)};
   RequestGuard::SetLog(LogEscape);
   g_throw_in = std::getenv("CELLFS_TEST_THROW_IN");
-  fuse_lowlevel_ops ops = MakeOps();
+  fuse_lowlevel_ops ops = MakeOps(options.xattr);
   SessionArgs args(options);
   fuse_session* session = fuse_session_new(args.get(), &ops, sizeof(ops), &binding);
   if (session == nullptr) return Status::IOError("cannot create a FUSE session");

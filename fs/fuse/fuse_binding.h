@@ -21,6 +21,9 @@ struct SessionOptions {
   bool debug = false;        // libfuse's request log on stderr
   bool allow_other = false;  // with default_permissions (a private mount has none)
   bool read_only = false;    // mounted "ro"
+  // false (noxattr): no xattr operations are registered, so libfuse answers
+  // ENOSYS and the kernel never sends another (for the whole mount).
+  bool xattr = true;
   std::string fs_name;       // shown by mount(8) as the source: the data directory
   unsigned max_threads = 8;  // the session loop's worker threads
   // Further -o options for libfuse, before cellfs's own (so cellfs's

@@ -103,3 +103,19 @@ expect_eq "the size follows" 7 "$(stat -c %s "$W/sku-1/label")"
 
 step "row mtime is its newest write (docs/FILESYSTEM.md), in stat as in ls -l"
 expect_eq "row directory mtime" "4102444800" "$(stat -c %Y "$W/sku-1")"
+
+step "-o noxattr: no extended attributes, the kernel stops asking, the values stay in @cql"
+unmount_fs
+mount_fs "$DATA" "$MNT" noxattr,debug
+expect_fail_errno "getfattr under noxattr" "Operation not supported" \
+  getfattr --absolute-names -n user.cellfs.writetime "$W/sku-1/qty"
+expect_fail_errno "setfattr under noxattr" "Operation not supported" \
+  setfattr -n user.cellfs.ttl -v 60 "$W/sku-1/qty"
+expect_match "ls -l lists the row" "sku-1" "$(ls -l "$W")"
+ls -l "$W" "$W/sku-1" >/dev/null
+# The first request was answered ENOSYS; the kernel sent no other (the
+# debug log shows every request the daemon got).
+expect_eq "one GETXATTR reached the daemon in all" 1 "$(grep -c 'opcode: GETXATTR' "$LOG")"
+expect_match "WRITETIME through @cql instead" "[0-9]{16}" \
+  "$("$CELLFS" cql "$MNT" -e "SELECT WRITETIME(qty) FROM inv.stock WHERE warehouse = 'north' AND sku = 'sku-1'")"
+unmount_fs

@@ -28,9 +28,21 @@ TEST_CASE("mount options parse into the engine's and the session's settings", "[
   CHECK(engine.background_sweeper);
 }
 
+TEST_CASE("xattr and noxattr are cellfs's own, the last one winning", "[mount_options]") {
+  auto off = ParseMountOptions("noxattr");
+  REQUIRE(off.ok());
+  CHECK_FALSE(off.value().xattr);
+  CHECK(off.value().fuse_options.empty());
+  auto on = ParseMountOptions("noxattr,xattr");
+  REQUIRE(on.ok());
+  CHECK(on.value().xattr);
+  CHECK(IsCellfsOption("noxattr"));
+}
+
 TEST_CASE("empty option text keeps the defaults", "[mount_options]") {
   auto parsed = ParseMountOptions("");
   REQUIRE(parsed.ok());
+  CHECK(parsed.value().xattr);
   CHECK_FALSE(parsed.value().read_only);
   CHECK(parsed.value().commit_mode == CommitMode::kPeriodic);
   CHECK(parsed.value().entry_timeout == 60.0);

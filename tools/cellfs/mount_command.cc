@@ -190,6 +190,7 @@ fs::SessionOptions SessionOptionsFor(const MountPaths& paths, const MountOptions
   out.fs_name = paths.data_dir;
   out.debug = options.debug;
   out.allow_other = options.allow_other;
+  out.xattr = options.xattr;
   out.read_only = options.read_only;
   out.fuse_options = options.fuse_options;
   return out;

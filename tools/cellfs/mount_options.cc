@@ -70,6 +70,10 @@ Status ApplyOption(std::string_view option, MountOptions* out) {
       out->read_only = false;
     } else if (key == "allow_other") {
       out->allow_other = true;
+    } else if (key == "xattr") {
+      out->xattr = true;
+    } else if (key == "noxattr") {
+      out->xattr = false;
     } else if (key == "suid" || key == "dev") {
       // libfuse would take them and drop its nosuid,nodev (as root).
       return Status::InvalidArgument("mount option '" + std::string(option) +
@@ -98,6 +102,10 @@ const char kMountOptionsHelp[] =
     "  ro                      read-only: every write fails with EROFS\n"
     "  allow_other             let other users in (needs user_allow_other in\n"
     "                          /etc/fuse.conf unless run as root)\n"
+    "  noxattr                 no extended attributes (user.cellfs.ttl, writetime,\n"
+    "                          token): ls -l asks the daemon 3x less; the values\n"
+    "                          stay readable through @cql (TTL(), WRITETIME(),\n"
+    "                          token())\n"
     "  entry_timeout=SECONDS   how long the kernel may cache names (default 60)\n"
     "  attr_timeout=SECONDS    how long the kernel may cache attributes (default 60)\n"
     "  commit=MODE             when an acknowledged write is durable, as in\n"

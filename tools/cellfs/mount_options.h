@@ -15,6 +15,9 @@ struct MountOptions {
   bool debug = false;        // libfuse's request log; implies foreground
   bool read_only = false;    // ro
   bool allow_other = false;  // other users may enter the mount
+  // noxattr: no extended attributes; the kernel, answered ENOSYS once, stops
+  // asking (ls -l otherwise costs three getxattr requests per entry).
+  bool xattr = true;
   double entry_timeout = 60.0;
   double attr_timeout = 60.0;
   CommitMode commit_mode = CommitMode::kPeriodic;
@@ -28,6 +31,7 @@ struct MountOptions {
 extern const char kMountOptionsHelp[];
 
 // Parses "opt,opt=value,...". cellfs's own: debug, ro, rw, allow_other,
+// xattr, noxattr,
 // entry_timeout=SECONDS, attr_timeout=SECONDS, commit=periodic|group|batch,
 // commit_interval_ms=N (the periodic sync period or the group window; not
 // with commit=batch); InvalidArgument naming the option for a bad value of
