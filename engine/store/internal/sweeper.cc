@@ -30,6 +30,7 @@ constexpr size_t kFoldsPerSweep = 1024;                // fold-queue groups take
 constexpr size_t kBuryPartitionsPerSweep = 64;         // bury-queue partitions taken per sweep
 constexpr size_t kBuryRowsPerSweep = 200000;           // rows a sweep's bury passes read at most
 constexpr size_t kCompactAfterBuried = 1000;           // rows buried in a partition: compact it
+constexpr size_t kCompactAfterIndexEntries = 10000;    // index entries handled: compact the index
 constexpr size_t kDroppedDeletesPerSweep = 10000;      // dropped-table entries deleted per sweep
 constexpr int64_t kSnapshotEntryDeferSeconds = 86400;  // a kept table's due entries wait a day
 constexpr size_t kHeadBytes = 1 + 4 + 8;               // 'D' || u32 table id || token
@@ -126,6 +127,14 @@ class Sweep {
     for (Status (Sweep::*step)() : {&Sweep::SweepIndex, &Sweep::FoldQueued, &Sweep::BuryQueued,
                                     &Sweep::ReclaimDroppedTables}) {
       Status status = (this->*step)();
+      if (step == &Sweep::SweepIndex && stats_->index_entries >= kCompactAfterIndexEntries) {
+        // Every handled entry was deleted: without a compaction each later
+        // sweep's walk from the index's start steps over all of their
+        // deletion markers (a mass expiry of 100,000 rows left the idle
+        // daemon using 2% of a core).
+        const std::string space(1, kExpiryTag);
+        core_->storage->CompactShard({space, {}});
+      }
       if (status.code() == StatusCode::kIOError) return status;
       if (!status.ok() && first.ok()) first = status;
     }
@@ -134,8 +143,25 @@ class Sweep {
 
  private:
   Status SweepIndex();
+  Status WalkIndex();
   Status HandleEntry(std::string_view index_key, std::string_view group);
-  Status FoldOne(std::string_view group, const GroupParts& parts, std::string_view index_key);
+  // `batched`: into pending_ (the index walk's folds), else committed alone.
+  Status FoldOne(std::string_view group, const GroupParts& parts, std::string_view index_key,
+                 bool batched);
+  // Makes pending_ ready to take a fold of `group` of table `table_id`:
+  // commits it first when it holds another table's folds, a fold of the
+  // same group (which must see it) or kGroupsPerBatch folds.
+  Status PrepareFold(uint32_t table_id, std::string_view group);
+  // Commits pending_ (a removal run begun meanwhile refuses it: its
+  // entries wait for a later sweep).
+  Status FlushPending();
+  // A row's fold for the index walk, into pending_, read through pending_'s
+  // cursors (FoldOne makes two cursors a row).
+  Status FoldRowBatched(std::string_view group, const GroupParts& parts,
+                        std::string_view index_key);
+  // Moves `shards` to `shard`; *entries is its entries there, or nullptr
+  // when the space has no such shard.
+  static Status PositionShard(ShardCursor* shards, std::string_view shard, Cursor** entries);
   Status SweepPartitionDeletion(std::string_view group, const GroupParts& parts,
                                 std::string_view index_key);
   Status SweepRangeDeletion(std::string_view key, const GroupParts& parts,
@@ -204,7 +230,31 @@ class Sweep {
     return core_->removal_runs->Open(table_id, core_->clock->NowMicros()).has_value();
   }
 
+  // The index walk's folds, one commit per table and kGroupsPerBatch
+  // groups rather than one a group.
+  struct PendingFolds {
+    std::unique_ptr<Batch> batch;
+    uint32_t table_id = 0;
+    size_t folds = 0;
+    std::set<std::string, std::less<>> groups;
+    // Cursors over table cursor_table's data and buried spaces, made after
+    // the last commit (so at a state holding every fold before them) and
+    // dropped at the next; the partition head the data cursor last read.
+    uint32_t cursor_table = 0;
+    std::string data_space, buried_space;
+    std::unique_ptr<ShardCursor> data, buried;
+    std::string header_shard;
+    PartitionHeader header;
+
+    void DropCursors() {
+      data.reset();
+      buried.reset();
+      header_shard.clear();
+    }
+  };
+
   EngineCore* const core_;
+  PendingFolds pending_;
   const int64_t now_;
   const int64_t now_s_;
   SweepStats* const stats_;
@@ -212,6 +262,35 @@ class Sweep {
 };
 
 Status Sweep::SweepIndex() {
+  Status walked = WalkIndex();
+  Status flushed = FlushPending();
+  return walked.ok() ? flushed : walked;
+}
+
+Status Sweep::PrepareFold(uint32_t table_id, std::string_view group) {
+  if (pending_.folds > 0 && (pending_.table_id != table_id || pending_.groups.contains(group) ||
+                             pending_.folds >= kGroupsPerBatch)) {
+    CELLFS_RETURN_IF_ERROR(FlushPending());
+  }
+  if (pending_.batch == nullptr) pending_.batch = NewBatch();
+  pending_.table_id = table_id;
+  pending_.groups.emplace(group);
+  ++pending_.folds;
+  return Status::Ok();
+}
+
+Status Sweep::FlushPending() {
+  if (pending_.folds == 0) return Status::Ok();
+  Status written = WriteData(pending_.batch.get(), pending_.table_id);
+  pending_.batch->Clear();
+  pending_.folds = 0;
+  pending_.groups.clear();
+  pending_.DropCursors();
+  if (written.code() == StatusCode::kAborted) return Status::Ok();
+  return written;
+}
+
+Status Sweep::WalkIndex() {
   // A cursor made with no read point reads the state of its creation (LevelDB:
   // an implicit snapshot), so this walk never meets the entries the sweep
   // itself adds (all due after now) and ends; entries users add meanwhile
@@ -297,25 +376,122 @@ Status Sweep::HandleEntry(std::string_view index_key, std::string_view group) {
   CELLFS_RETURN_IF_ERROR(ParseGroup(*table, group, &parts));
   switch (parts.kind) {
     case EntryKind::kPartitionDeletion:
+      // These read and rewrite whole partitions: after the pending folds.
+      CELLFS_RETURN_IF_ERROR(FlushPending());
       return SweepPartitionDeletion(group, parts, index_key);
     case EntryKind::kRangeDeletion:
+      CELLFS_RETURN_IF_ERROR(FlushPending());
       return SweepRangeDeletion(group, parts, index_key);
-    case EntryKind::kStaticRow:
     case EntryKind::kRow:
+      return FoldRowBatched(group, parts, index_key);
+    case EntryKind::kStaticRow:
       break;
   }
-  return FoldOne(group, parts, index_key);
+  return FoldOne(group, parts, index_key, /*batched=*/true);
+}
+
+Status Sweep::PositionShard(ShardCursor* shards, std::string_view shard, Cursor** entries) {
+  *entries = nullptr;
+  if (!shards->Valid() || shards->shard() != shard) shards->Seek(shard);
+  if (!shards->Valid()) return shards->status();
+  if (shards->shard() == shard) *entries = &shards->entries();
+  return Status::Ok();
+}
+
+Status Sweep::FoldRowBatched(std::string_view group, const GroupParts& parts,
+                             std::string_view index_key) {
+  uint32_t table_id = 0;
+  if (!ParseTableId(group, &table_id)) return Status::Corruption("sweeper: not a data group");
+  CELLFS_RETURN_IF_ERROR(PrepareFold(table_id, group));
+  Batch* batch = pending_.batch.get();
+  if (pending_.data != nullptr && pending_.cursor_table != table_id) pending_.DropCursors();
+  if (pending_.data == nullptr) {
+    // Partition keys never change, so any schema of the table splits shards.
+    const TableHandle splits = FindTable(group);
+    if (splits == nullptr) return Status::Ok();  // dropped meanwhile: HandleEntry's next time
+    ShardSplitter split = [splits](std::string_view shard_and_key, size_t* length) {
+      return PartitionShardLength(*splits, shard_and_key, length);
+    };
+    pending_.cursor_table = table_id;
+    pending_.data_space.clear();
+    AppendTablePrefix(table_id, &pending_.data_space);
+    pending_.buried_space.clear();
+    AppendBuriedPrefix(table_id, &pending_.buried_space);
+    pending_.data =
+        core_->storage->NewShardCursor(nullptr, pending_.data_space, split, {/*fill_cache=*/false});
+    if (core_->buried_tables.MayHave(table_id, core_->storage.get())) {
+      pending_.buried = core_->storage->NewShardCursor(nullptr, pending_.buried_space, split,
+                                                       {/*fill_cache=*/false});
+    }
+  }
+  // After the cursors (see FindTable).
+  const TableHandle table = FindTable(group);
+  batch->Delete(ExpiryAddress(index_key));
+  if (table == nullptr) return Status::Ok();
+
+  const std::string_view prefix = parts.partition_prefix;
+  const std::string_view shard = prefix.substr(kTablePrefixBytes);
+  const std::string_view in_partition = group.substr(prefix.size());
+  FragmentGroup row;
+  row.group.assign(in_partition);
+  std::optional<RowDeletion> inherited;
+  Cursor* entries = nullptr;
+  CELLFS_RETURN_IF_ERROR(PositionShard(pending_.data.get(), shard, &entries));
+  if (entries != nullptr) {
+    if (pending_.header_shard != shard) {
+      entries->SeekToFirst();
+      CELLFS_RETURN_IF_ERROR(ReadPartitionHeader(entries, /*keep_keys=*/false, &pending_.header));
+      stats_->entries_read += pending_.header.entries;
+      pending_.header_shard.assign(shard);
+    }
+    entries->Seek(in_partition);
+    if (AtGroup(*entries, in_partition)) {
+      CELLFS_RETURN_IF_ERROR(ReadGroupForward(entries, /*keep_keys=*/true, &row));
+    }
+    CELLFS_RETURN_IF_ERROR(entries->status());
+    inherited = InheritedDeletion(pending_.header, parts.rest);
+  }
+  if (pending_.buried != nullptr) {
+    Cursor* buried_entries = nullptr;
+    CELLFS_RETURN_IF_ERROR(PositionShard(pending_.buried.get(), shard, &buried_entries));
+    BuriedReader buried(buried_entries);
+    CELLFS_RETURN_IF_ERROR(buried.MergeInto(/*keep_keys=*/true, &row));
+  }
+  stats_->entries_read += row.fragments;
+  if (row.fragments > 0) {
+    CELLFS_RETURN_IF_ERROR(
+        Replace(*table, prefix, std::move(row), inherited, /*index_unchanged=*/true, batch));
+  }
+  return pending_.folds >= kGroupsPerBatch ? FlushPending() : Status::Ok();
 }
 
 // Folds one row or static row; `index_key`, when not empty, is the
 // processed entry, deleted in the same batch.
-Status Sweep::FoldOne(std::string_view group, const GroupParts& parts, std::string_view index_key) {
+Status Sweep::FoldOne(std::string_view group, const GroupParts& parts, std::string_view index_key,
+                      bool batched) {
   const std::string_view prefix = parts.partition_prefix;
+  std::unique_ptr<Batch> own;
+  Batch* batch = nullptr;
+  if (batched) {
+    // Before the cursor: one made after a commit of this group's earlier
+    // fold sees it.
+    uint32_t table_id = 0;
+    if (!ParseTableId(group, &table_id)) return Status::Corruption("sweeper: not a data group");
+    CELLFS_RETURN_IF_ERROR(PrepareFold(table_id, group));
+    batch = pending_.batch.get();
+  } else {
+    own = NewBatch();
+    batch = own.get();
+  }
+  // Commits what the fold added: alone, or with the pending folds.
+  const auto finish = [&](uint32_t table_id) {
+    if (!batched) return WriteData(batch, table_id);
+    return pending_.folds >= kGroupsPerBatch ? FlushPending() : Status::Ok();
+  };
   std::unique_ptr<Cursor> it = OpenPartition(prefix);
   const TableHandle table = FindTable(group);
-  std::unique_ptr<Batch> batch = NewBatch();
   if (!index_key.empty()) batch->Delete(ExpiryAddress(index_key));
-  if (table == nullptr) return Write(batch.get());
+  if (table == nullptr) return batched ? Status::Ok() : Write(batch);
 
   const bool is_static = parts.kind == EntryKind::kStaticRow;
   PartitionHeader header;
@@ -325,9 +501,9 @@ Status Sweep::FoldOne(std::string_view group, const GroupParts& parts, std::stri
     FragmentGroup statics = StaticGroup(&header);
     if (statics.fragments > 0) {
       CELLFS_RETURN_IF_ERROR(Replace(*table, prefix, std::move(statics), header.deletion,
-                                     /*index_unchanged=*/true, batch.get()));
+                                     /*index_unchanged=*/true, batch));
     }
-    return WriteData(batch.get(), table->id);
+    return finish(table->id);
   }
   const std::string_view in_partition = group.substr(prefix.size());
   it->Seek(in_partition);
@@ -345,9 +521,9 @@ Status Sweep::FoldOne(std::string_view group, const GroupParts& parts, std::stri
   if (row.fragments > 0) {
     CELLFS_RETURN_IF_ERROR(Replace(*table, prefix, std::move(row),
                                    InheritedDeletion(header, parts.rest),
-                                   /*index_unchanged=*/true, batch.get()));
+                                   /*index_unchanged=*/true, batch));
   }
-  return WriteData(batch.get(), table->id);
+  return finish(table->id);
 }
 
 // Replaces the processed entry by one at `due`: the table's gc_grace_seconds
@@ -536,7 +712,7 @@ Status Sweep::FoldQueued() {
     GroupParts parts;
     Status status = ParseGroup(*table, group, &parts);
     if (status.ok() && (parts.kind == EntryKind::kRow || parts.kind == EntryKind::kStaticRow)) {
-      status = FoldOne(group, parts, /*index_key=*/{});
+      status = FoldOne(group, parts, /*index_key=*/{}, /*batched=*/false);
     }
     if (status.code() == StatusCode::kAborted) continue;  // a removal run began meanwhile
     if (status.code() == StatusCode::kIOError) return status;

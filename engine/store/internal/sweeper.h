@@ -16,12 +16,17 @@ namespace cellfs::storage {
 //     shadowed data dropped, PurgeRowFragment applied with the table's
 //     current gc_grace_seconds, the fragments replaced by the one result
 //     (or removed), an index entry added for its NextSweepSecond, and the
-//     processed entry deleted; partition and range deletions past gc_grace
-//     first fold the rows they cover, then go;
+//     processed entry deleted; a row left with nothing live is buried
+//     (buried_reader.h); partition and range deletions past gc_grace first
+//     fold the rows they cover, then go. Row folds are committed up to
+//     1000 at a time, one table's per batch (a group met twice, or a
+//     partition or range deletion, commits what is pending first); after
+//     10,000 entries the index's range is compacted (Storage::CompactShard);
 //  2. every group in the fold queue is folded the same way;
-//  3. dropped tables: their data is deleted in bounded batches.
-// Each change is one atomic storage batch, so concurrent writers (whose new
-// fragments are never touched) and readers stay correct. REQUIRES: only
+//  3. every partition in the bury queue: its dead rows are buried;
+//  4. dropped tables: their data is deleted in bounded batches.
+// Each fold is in one atomic storage batch, so concurrent writers (whose
+// new fragments are never touched) and readers stay correct. REQUIRES: only
 // one sweep runs at a time (hold core->sweep_mutex).
 Status SweepOnce(EngineCore* core, int64_t now, SweepStats* stats);
 
