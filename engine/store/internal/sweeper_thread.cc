@@ -1,6 +1,8 @@
 // The sweeper's thread: a sweep every interval, errors logged once each.
 #include "engine/store/internal/sweeper_thread.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -14,6 +16,8 @@ namespace {
 
 // Bounds the memory spent remembering which errors were already logged.
 constexpr size_t kMaxReportedErrors = 64;
+// Entries a sweep read or deleted after which the heap is trimmed.
+constexpr uint64_t kTrimAfterEntries = 10000;
 
 }  // namespace
 
@@ -36,10 +40,16 @@ void SweeperThread::Loop() {
                          [this] { return stopping_; })) {
     lock.unlock();
     Status status;
+    SweepStats stats;
     {
       std::lock_guard sweep(core_->sweep_mutex);
-      status = SweepOnce(core_, core_->clock->NowMicros(), nullptr);
+      status = SweepOnce(core_, core_->clock->NowMicros(), &stats);
     }
+    // A big sweep (a mass expiry, a bury pass, a dropped table's reclaim)
+    // and the load before it leave glibc's heap holding what they freed:
+    // give it back, or the daemon keeps its peak (141 MB after 1M rows
+    // expired, 43 MB after the trim).
+    if (stats.entries_read + stats.entries_deleted >= kTrimAfterEntries) malloc_trim(0);
     if (!status.ok() && reported.size() < kMaxReportedErrors &&
         reported.insert(status.ToString()).second) {
       std::fprintf(stderr, "cellfs: sweeper: %s\n", status.ToString().c_str());
