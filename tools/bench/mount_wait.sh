@@ -1,6 +1,6 @@
 # Shared by the benchmark runners (sourced): waiting for a FUSE daemon to
-# mount, and for it to exit after its unmount; the median [min-max] they
-# report. Callers set `bench_name` for messages.
+# mount, and for it to exit after its unmount; timing a command; the median
+# [min-max] they report. Callers set `bench_name` for messages.
 
 is_mounted() { grep -q " $1 " /proc/self/mounts; }
 
@@ -32,4 +32,13 @@ median_range() {
   sort -g | awk -v f="${1:-%.2f}" '{ v[NR] = $1 } END {
     m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
     printf f " [" f "-" f "]", m, v[1], v[NR] }'
+}
+
+# The wall time of CMD... in seconds (its output discarded).
+seconds() {
+  local begin end
+  begin=$(date +%s.%N)
+  "$@" >/dev/null
+  end=$(date +%s.%N)
+  awk -v a="$begin" -v b="$end" 'BEGIN { printf "%.6f\n", b - a }'
 }

@@ -67,13 +67,6 @@ unmount() {
   wait_exited "$pid"
   pid=
 }
-seconds() {  # seconds CMD...: wall time of CMD
-  local begin end
-  begin=$(date +%s.%N)
-  "$@" >/dev/null
-  end=$(date +%s.%N)
-  echo "$end - $begin" | bc -l
-}
 count() {  # count DIR N: ls -U of DIR lists N names
   local n
   n=$(LC_ALL=C ls -U "$1" | wc -l)

@@ -32,7 +32,6 @@ source "$repo/tools/bench/mount_wait.sh"
 trap 'set +e; is_mounted "$mnt" && fusermount3 -u -z "$mnt";
       [[ -n $cellfs_pid ]] && { wait_exited "$cellfs_pid" || kill "$cellfs_pid"; }; rm -rf "$work"' EXIT
 
-seconds() { local start; start=$(date +%s.%N); "$@" >/dev/null; awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.6f\n", b - a }'; }
 
 "$cellfs" mount -f "$work/data" "$mnt" 2>>"$work/cellfs.log" &
 cellfs_pid=$!

@@ -49,13 +49,6 @@ unmount() {
   wait_exited "$pid"
   pid=
 }
-seconds() {  # seconds CMD...: wall time of CMD
-  local begin end
-  begin=$(date +%s.%N)
-  "$@" >/dev/null
-  end=$(date +%s.%N)
-  echo "$end - $begin" | bc -l
-}
 count_wide() { [[ $(LC_ALL=C ls -U "$mnt/b/t/0" | wc -l) -eq $wide ]] || { echo "count wrong" >&2; exit 1; }; }
 ls_small() { for _ in 1 2 3 4 5; do LC_ALL=C ls -l "$mnt/b/t/9" >/dev/null; done; }
 

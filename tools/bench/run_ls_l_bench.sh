@@ -41,13 +41,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-seconds() {  # seconds CMD...: wall time of CMD
-  local begin end
-  begin=$(date +%s.%N)
-  "$@" >/dev/null
-  end=$(date +%s.%N)
-  echo "$end - $begin" | bc -l
-}
 ls5() { for _ in 1 2 3 4 5; do LC_ALL=C ls -l "$1" >/dev/null; done; }
 
 for side in xattr noxattr; do
