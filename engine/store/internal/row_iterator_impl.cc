@@ -76,7 +76,9 @@ void RowIteratorImpl::CountBuriedTombstones() {
     for (it->Seek(row_prefix_ + range.start); it->Valid();) {
       const std::string_view key = it->key();
       if (!key.starts_with(row_prefix_) ||
-          key.substr(row_prefix_.size()) >= std::string_view(range.end)) {
+          key.size() < row_prefix_.size() + storage::kSequenceBytes ||
+          key.substr(row_prefix_.size(),
+                     key.size() - row_prefix_.size() - storage::kSequenceBytes) >= range.end) {
         break;
       }
       if (Status read = storage::ReadGroupForward(it.get(), false, &group); !read.ok()) {
