@@ -42,3 +42,9 @@ seconds() {
   end=$(date +%s.%N)
   awk -v a="$begin" -v b="$end" 'BEGIN { printf "%.6f\n", b - a }'
 }
+
+# Of a file of rounds, one per line, numbers in columns: the median
+# [min-max] of column $2 (column_range FILE COLUMN), and of the per-round
+# ratios of column $2 to column $3 (ratio_range FILE A B).
+column_range() { awk -v c="$2" '{ print $c }' "$1" | median_range; }
+ratio_range() { awk -v a="$2" -v b="$3" '{ print $a / $b }' "$1" | median_range; }

@@ -127,8 +127,8 @@ for round in $(seq "$rounds"); do
 done
 unmount
 
-column() { awk -v c="$1" '{ print $c }' "$work/rows" | median_range; }
-ratio() { awk -v a="$1" -v b="$2" '{ print $a / $b }' "$work/rows" | median_range; }
+column() { column_range "$work/rows" "$1"; }
+ratio() { ratio_range "$work/rows" "$1" "$2"; }
 printf '  %-56s %s\n' "5 x ls -U partition 0 ($live live, $((rows - live)) deleted) (s)" "$(column 2)"
 printf '  %-56s %s\n' "5 x ls -U partition 9 ($live rows) (s)" "$(column 3)"
 printf '  %-56s %s\n' "  ratio" "$(ratio 2 3)"

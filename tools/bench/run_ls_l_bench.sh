@@ -72,8 +72,8 @@ for round in $(seq "$rounds"); do
   pt=$(seconds ls5 "$work/pt/dir")
   echo "$round $with $without $pt" | tee -a "$work/rows"
 done
-column() { awk -v c="$1" '{ print $c }' "$work/rows" | median_range; }
-ratio() { awk -v a="$1" -v b="$2" '{ print $a / $b }' "$work/rows" | median_range; }
+column() { column_range "$work/rows" "$1"; }
+ratio() { ratio_range "$work/rows" "$1" "$2"; }
 printf '  %-44s %s\n' "cellfs (xattrs on, the default) (s)" "$(column 2)"
 printf '  %-44s %s\n' "cellfs -o noxattr (s)" "$(column 3)"
 printf '  %-44s %s\n' "passthrough_ll (s)" "$(column 4)"
