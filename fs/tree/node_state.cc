@@ -303,8 +303,11 @@ Status TreeContext::StateOf(const Node& node, const ReadView& view, NodeState* s
       }
       if (id.file == VirtualName::Kind::kErrors) state->attr.size = refusals.Render().size();
       if (id.file == VirtualName::Kind::kStatus) state->attr.size = MountStatusText(*this).size();
-      if (id.file == VirtualName::Kind::kJson || id.file == VirtualName::Kind::kCsv ||
-          id.file == VirtualName::Kind::kCount) {
+      // A generated file's attributes time out at once (TimeoutFor), so the
+      // kernel asks getattr for every stat and never uses what a lookup
+      // answered: only a getattr streams an export to size it.
+      if (held && (id.file == VirtualName::Kind::kJson || id.file == VirtualName::Kind::kCsv ||
+                   id.file == VirtualName::Kind::kCount)) {
         return ExportState(node, view, state);
       }
       return Status::Ok();

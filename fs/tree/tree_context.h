@@ -69,6 +69,9 @@ class TreeContext {
   // (table, a clustered partition, slice) is answered without reading it;
   // its existence is judged when its name is looked up again. This keeps
   // getattr of a partition O(1) however many deleted rows it holds.
+  // Conversely only a held generated export (@json, @csv, @count) is
+  // measured: its attributes time out at once, so what a lookup answers
+  // (size 0) is never shown.
   Status StateOf(const Node& node, const ReadView& view, NodeState* state, bool held = false) const;
   // Fills an Entry for a live node: acquires a lookup and bounds the
   // timeouts by the state's validity.
