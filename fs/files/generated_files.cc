@@ -182,8 +182,9 @@ bool CqlFile::InvalidateData(std::vector<DmlTouched> touched) {
     table.table = t.table->def.name;
     table.table_id = t.table->id;
     if (t.scope == DmlTouched::Scope::kCells) {
-      TouchedRow row{t.partition_key, t.clustering, t.columns};
-      InvalidateRows(context_, table, *t.table, std::span<const TouchedRow>(&row, 1));
+      TouchedRows row;
+      row.Add(t.partition_key, t.clustering, t.columns);
+      InvalidateRows(context_, table, *t.table, row);
     } else {
       InvalidateDeletion(context_, table, *t.table, t.partition_key, t.clustering,
                          t.scope == DmlTouched::Scope::kPartition && t.clustering.empty());

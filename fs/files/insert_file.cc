@@ -98,8 +98,8 @@ class InsertFile final : public OpenFile {
   // load of a million rows nobody looked at sends nothing. Rows and cells
   // reached through slice directories are not invalidated (docs/FILESYSTEM.md).
   void Invalidate() {
-    std::vector<TouchedRow> rows = batcher_.TakeTouchedRows();
-    InvalidateRows(context_, table_.id, *table_.table, rows);
+    batcher_.TakeTouchedRows(&touched_);
+    InvalidateRows(context_, table_.id, *table_.table, touched_);
   }
 
   FileContext* context_;
@@ -107,6 +107,7 @@ class InsertFile final : public OpenFile {
   bool append_;
   InsertParser parser_;
   InsertBatcher batcher_;
+  TouchedRows touched_;  // taken from the batcher, kept for its capacity
   // The last write that failed, while a resend of its bytes may still come.
   uint64_t failed_offset_ = 0;
   std::string failed_bytes_;

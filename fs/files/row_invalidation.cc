@@ -19,16 +19,16 @@ NodeId PartitionOf(const NodeId& table, std::span<const std::string> partition_k
 }
 
 void InvalidateRow(FileContext* context, const TableSchema& table, const NodeId& partition,
-                   const TouchedRow& row) {
+                   const TouchedRows::Reader& row) {
   NodeId dir = partition;
   bool row_held = true;
-  if (!row.clustering.empty()) {
+  if (!row.clustering().empty()) {
     dir.kind = NodeKind::kRow;
-    dir.clustering = row.clustering;
+    dir.clustering = row.clustering();
     row_held = context->inodes().Find(EncodeNodeId(dir)).has_value();
     if (row_held) context->InvalidateNode(dir);  // its mtime is its newest write
   }
-  for (size_t column : row.columns) {
+  for (size_t column : row.columns()) {
     const bool is_static = table.column(column).kind == ColumnKind::kStatic;
     if (!is_static && !row_held) continue;
     NodeId cell = is_static ? partition : dir;
@@ -53,16 +53,14 @@ std::optional<std::string> KeyName(const TableSchema& table, size_t first,
 }  // namespace
 
 void InvalidateRows(FileContext* context, const NodeId& table, const TableSchema& schema,
-                    std::span<const TouchedRow> rows) {
-  const std::vector<std::string>* last_partition = nullptr;
+                    const TouchedRows& rows) {
   bool partition_held = false;
   NodeId partition = PartitionOf(table, {});
-  for (const TouchedRow& row : rows) {
-    if (last_partition == nullptr || *last_partition != row.partition_key) {
-      partition.partition_key = row.partition_key;
+  for (TouchedRows::Reader row(rows); row.Next();) {
+    if (row.new_partition()) {
+      partition.partition_key = row.partition_key();
       partition_held = context->inodes().Find(EncodeNodeId(partition)).has_value();
       if (partition_held) context->InvalidateNode(partition);
-      last_partition = &row.partition_key;
     }
     if (partition_held) InvalidateRow(context, schema, partition, row);
   }

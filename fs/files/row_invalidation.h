@@ -7,7 +7,7 @@
 
 #include "engine/cql/table_schema.h"
 #include "fs/files/file_context.h"
-#include "fs/formats/insert_batcher.h"
+#include "fs/formats/touched_rows.h"
 
 namespace cellfs::fs {
 
@@ -18,7 +18,7 @@ namespace cellfs::fs {
 // Rows reached through slice directories are other inodes and are not
 // invalidated (docs/FILESYSTEM.md "Attributes and caching").
 void InvalidateRows(FileContext* context, const NodeId& table, const TableSchema& schema,
-                    std::span<const TouchedRow> rows);
+                    const TouchedRows& rows);
 
 // A row (`clustering` non-empty) or a partition deleted as a whole, or a
 // clustering range of it (`clustering` empty, `whole_partition` false):

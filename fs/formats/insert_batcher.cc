@@ -3,23 +3,23 @@
 // line per refused record.
 #include "fs/formats/insert_batcher.h"
 
-#include <functional>
-#include <unordered_set>
+#include <xxhash.h>
+
+#include <algorithm>
 
 namespace cellfs::fs {
 namespace {
 
-// The row's whole key as one string, to see a row repeated within a batch.
-void RowKey(const InsertRow& row, std::string* out) {
-  out->clear();
+// A hash of the row's whole key, to see a row repeated within a batch.
+uint64_t RowKeyHash(const InsertRow& row) {
+  uint64_t hash = 0;
   for (const auto* part : {&row.partition_key, &row.clustering}) {
     for (const std::string& value : *part) {
-      out->append(std::to_string(value.size()));
-      out->push_back(':');
-      out->append(value);
+      hash = XXH3_64bits_withSeed(value.data(), value.size(), hash ^ value.size());
     }
-    out->push_back('|');
+    hash = XXH3_64bits_withSeed("|", 1, hash);  // (a) and () differ from () and (a)
   }
+  return hash;
 }
 
 // A counter's serialized value (8 bytes, big-endian) as the delta to add.
@@ -58,14 +58,52 @@ Status AddRecord(const TableHandle& table, const InsertRow& row, Mutation* batch
 
 }  // namespace
 
+// The hashes of the current batch's row keys: open addressing over a
+// power-of-two table kept at most half full, emptied by a fill of zeros
+// between batches (no allocation per row). Hashes only: a collision merely
+// ends a batch early.
 struct InsertBatcher::BatchKeys {
-  // Hashes only: a collision merely ends a batch early.
-  std::unordered_set<size_t> rows;
+  std::vector<uint64_t> slots = std::vector<uint64_t>(1u << 12, 0);
+  size_t used = 0;
+
+  // Adds `hash`; false when it was there already.
+  bool Insert(uint64_t hash) {
+    if (hash == 0) hash = 1;  // 0 marks an empty slot
+    if (2 * (used + 1) > slots.size()) Grow();
+    const size_t mask = slots.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      if (slots[i] == hash) return false;
+      if (slots[i] == 0) {
+        slots[i] = hash;
+        ++used;
+        return true;
+      }
+    }
+  }
+  bool Contains(uint64_t hash) const {
+    if (hash == 0) hash = 1;
+    const size_t mask = slots.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      if (slots[i] == hash) return true;
+      if (slots[i] == 0) return false;
+    }
+  }
+  void Clear() {
+    std::fill(slots.begin(), slots.end(), 0);
+    used = 0;
+  }
+  void Grow() {
+    std::vector<uint64_t> old = std::exchange(slots, std::vector<uint64_t>(2 * slots.size(), 0));
+    used = 0;
+    for (uint64_t hash : old) {
+      if (hash != 0) Insert(hash);
+    }
+  }
 };
 
 struct InsertBatcher::InFlight {
   std::vector<uint64_t> lines;
-  std::vector<TouchedRow> touched;
+  TouchedRows touched;
 };
 
 InsertBatcher::InsertBatcher(Engine* engine, TableHandle table, bool track_touched)
@@ -85,37 +123,34 @@ void InsertBatcher::Add(uint64_t line, Result<InsertRow>&& row) {
   const InsertRow& insert = row.value();
   // A batch shares one write time, so two writes of one row in a batch
   // would tie; the later line must win, so it starts a new batch.
-  RowKey(insert, &key_scratch_);
-  size_t key_hash = std::hash<std::string>{}(key_scratch_);
-  if (keys_->rows.count(key_hash) != 0) Launch();
+  const uint64_t key_hash = RowKeyHash(insert);
+  if (keys_->Contains(key_hash)) Launch();
   if (!batch_) batch_.emplace(engine_->NewMutation());
   Status s = AddRecord(table_, insert, &*batch_);
   if (!s.ok()) {
     Report(line, s.message());
     return;
   }
-  keys_->rows.insert(key_hash);
+  keys_->Insert(key_hash);
   batch_lines_.push_back(line);
   if (track_touched_) {
-    TouchedRow& touched = touched_.emplace_back();
-    touched.partition_key = insert.partition_key;
-    touched.clustering = insert.clustering;
-    touched.columns.reserve(insert.cells.size());
-    for (const ColumnValue& cell : insert.cells) touched.columns.push_back(cell.column);
+    columns_scratch_.clear();
+    for (const ColumnValue& cell : insert.cells) columns_scratch_.push_back(cell.column);
+    touched_.Add(insert.partition_key, insert.clustering, columns_scratch_);
   }
   if (batch_->byte_size() >= kBatchBytes) Launch();
 }
 
 void InsertBatcher::Launch() {
   Collect();  // one batch in flight at a time, applied in order
-  keys_->rows.clear();
+  keys_->Clear();
   if (!batch_ || batch_->empty()) {
     batch_.reset();
     return;
   }
   in_flight_ = std::make_unique<InFlight>();
   in_flight_->lines = std::exchange(batch_lines_, {});
-  in_flight_->touched = std::exchange(touched_, {});
+  std::swap(in_flight_->touched, touched_);
   applier_.Start(std::move(*batch_));
   batch_.reset();
 }
@@ -125,7 +160,7 @@ void InsertBatcher::Collect() {
   Status s = applier_.Wait();
   if (s.ok()) {
     rows_stored_ += in_flight_->lines.size();
-    for (TouchedRow& row : in_flight_->touched) applied_touched_.push_back(std::move(row));
+    applied_touched_.Append(in_flight_->touched);
   } else {
     for (uint64_t line : in_flight_->lines) Report(line, "not stored: " + s.message());
     if (first_error_.ok()) first_error_ = s;
@@ -139,8 +174,9 @@ Status InsertBatcher::Flush() {
   return std::exchange(first_error_, Status::Ok());
 }
 
-std::vector<TouchedRow> InsertBatcher::TakeTouchedRows() {
-  return std::exchange(applied_touched_, {});
+void InsertBatcher::TakeTouchedRows(TouchedRows* out) {
+  out->clear();
+  std::swap(*out, applied_touched_);
 }
 
 void InsertBatcher::Report(uint64_t line, const std::string& message) {

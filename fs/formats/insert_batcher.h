@@ -14,15 +14,9 @@
 #include "engine/status.h"
 #include "fs/formats/batch_applier.h"
 #include "fs/formats/insert_parser.h"
+#include "fs/formats/touched_rows.h"
 
 namespace cellfs::fs {
-
-// What one stored record wrote, for the caller's kernel invalidations.
-struct TouchedRow {
-  std::vector<std::string> partition_key;  // serialized, key order
-  std::vector<std::string> clustering;     // empty in a table without clustering columns
-  std::vector<size_t> columns;             // indexes in def.columns of the cells written
-};
 
 // Not thread-safe (one per load).
 class InsertBatcher {
@@ -56,11 +50,11 @@ class InsertBatcher {
   // "line 3: column 'age': invalid int value 'x'\n".
   const std::string& errors() const { return errors_; }
   uint64_t error_count() const { return error_count_; }
-  // The rows of the batches applied since the last call, in input order
-  // (a row written twice appears twice), for the caller's invalidations;
-  // cleared by the call. Memory: about the keys of the batches applied
-  // between two calls.
-  std::vector<TouchedRow> TakeTouchedRows();
+  // Moves into *out (emptied first) the rows of the batches applied since
+  // the last call, in input order (a row written twice appears twice), for
+  // the caller's invalidations. Memory: about the keys of the batches
+  // applied between two calls.
+  void TakeTouchedRows(TouchedRows* out);
 
  private:
   void Report(uint64_t line, const std::string& message);
@@ -77,10 +71,10 @@ class InsertBatcher {
   std::optional<Mutation> batch_;
   std::vector<uint64_t> batch_lines_;
   bool track_touched_;
-  std::vector<TouchedRow> touched_;          // of the current batch
-  std::vector<TouchedRow> applied_touched_;  // of applied batches
+  TouchedRows touched_;          // of the current batch
+  TouchedRows applied_touched_;  // of applied batches
+  std::vector<size_t> columns_scratch_;
   std::unique_ptr<BatchKeys> keys_;
-  std::string key_scratch_;
   std::unique_ptr<InFlight> in_flight_;
   Status first_error_;  // since the last Flush
   uint64_t rows_stored_ = 0;

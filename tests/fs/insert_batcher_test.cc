@@ -46,12 +46,22 @@ TEST_CASE("valid records land, refused ones are reported with their line", "[ins
   CHECK(batcher.errors() == "line 2: column 'c': bad\n");
   CHECK(Cell(t, table, 1, 1) == "a");
   CHECK(Cell(t, table, 1, 2) == "b");
-  std::vector<TouchedRow> touched = batcher.TakeTouchedRows();
+  TouchedRows touched;
+  batcher.TakeTouchedRows(&touched);
   REQUIRE(touched.size() == 2);  // rows 1/1 and 1/2, the refused line not
-  CHECK(touched[0].partition_key == touched[1].partition_key);
-  CHECK(touched[0].clustering != touched[1].clustering);
-  CHECK(touched[0].columns == std::vector<size_t>{2});  // v
-  CHECK(batcher.TakeTouchedRows().empty());
+  TouchedRows::Reader row(touched);
+  REQUIRE(row.Next());
+  CHECK(row.new_partition());
+  const std::vector<std::string> first_partition = row.partition_key();
+  const std::vector<std::string> first_clustering = row.clustering();
+  CHECK(row.columns() == std::vector<size_t>{2});  // v
+  REQUIRE(row.Next());
+  CHECK_FALSE(row.new_partition());
+  CHECK(row.partition_key() == first_partition);
+  CHECK(row.clustering() != first_clustering);
+  CHECK_FALSE(row.Next());
+  batcher.TakeTouchedRows(&touched);
+  CHECK(touched.empty());
 }
 
 TEST_CASE("a row written twice in one load keeps its later line", "[insert_batcher]") {
