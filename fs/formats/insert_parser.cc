@@ -28,6 +28,8 @@ RowBuilder::RowBuilder(TableHandle table, const WriteAttributes& defaults)
     (column.kind == ColumnKind::kPartitionKey ? partition_types_ : clustering_types_)
         .push_back(column.type.get());
   }
+  partition_name_fits_ = KeyNameAlwaysFits(partition_types_);
+  clustering_name_fits_ = KeyNameAlwaysFits(clustering_types_);
 }
 
 size_t RowBuilder::Find(std::string_view name) const {
@@ -121,10 +123,12 @@ Status RowBuilder::CheckKeys() {
 }
 
 Status RowBuilder::CheckKeyNames() const {
-  Result<std::string> name = FormatKeyName(partition_types_, row_.partition_key);
-  if (!name.ok()) return name.status().WithContext("partition key");
-  if (clustering_types_.empty() || static_only_) return Status::Ok();
-  name = FormatKeyName(clustering_types_, row_.clustering);
+  if (!partition_name_fits_) {
+    Result<std::string> name = FormatKeyName(partition_types_, row_.partition_key);
+    if (!name.ok()) return name.status().WithContext("partition key");
+  }
+  if (clustering_types_.empty() || static_only_ || clustering_name_fits_) return Status::Ok();
+  Result<std::string> name = FormatKeyName(clustering_types_, row_.clustering);
   return name.ok() ? Status::Ok() : name.status().WithContext("row key");
 }
 

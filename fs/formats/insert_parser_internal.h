@@ -74,6 +74,9 @@ class RowBuilder {
   WriteAttributes defaults_;
   std::vector<const CqlType*> partition_types_;   // of the partition key columns
   std::vector<const CqlType*> clustering_types_;  // of the clustering columns
+  // KeyNameAlwaysFits of each: no key of the table is formatted to check it.
+  bool partition_name_fits_ = false;
+  bool clustering_name_fits_ = false;
   Status table_status_;
   std::unordered_map<std::string_view, size_t> by_name_;  // views of table_'s column names
   // Per column, then "@ttl" and "@timestamp": the record that last gave it.

@@ -190,6 +190,55 @@ Result<std::string> FormatKeyName(std::span<const CqlType* const> types,
   return name;
 }
 
+bool KeyNameAlwaysFits(std::span<const CqlType* const> types) {
+  size_t bound = types.empty() ? 0 : types.size() - 1;  // the commas
+  for (const CqlType* type : types) {
+    // The longest canonical text of a value of the type (an empty value
+    // is named "%-").
+    size_t longest = 0;
+    switch (type->kind()) {
+      case TypeKind::kBoolean:
+        longest = 5;  // false
+        break;
+      case TypeKind::kTinyint:
+        longest = 4;  // -128
+        break;
+      case TypeKind::kSmallint:
+        longest = 6;  // -32768
+        break;
+      case TypeKind::kInt:
+        longest = 11;  // -2147483648
+        break;
+      case TypeKind::kBigint:
+      case TypeKind::kCounter:
+        longest = 20;  // -9223372036854775808
+        break;
+      case TypeKind::kFloat:
+      case TypeKind::kDouble:
+        longest = 32;  // -1.7976931348623157E308 is 23
+        break;
+      case TypeKind::kTimestamp:
+        longest = 40;  // +292278994-08-17T07:12:55.807Z is 30
+        break;
+      case TypeKind::kDate:
+      case TypeKind::kTime:
+        longest = 20;  // -5877641-06-23, 23:59:59.999999999
+        break;
+      case TypeKind::kUuid:
+      case TypeKind::kTimeuuid:
+        longest = 36;
+        break;
+      case TypeKind::kInet:
+        longest = 45;  // ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255
+        break;
+      default:
+        return false;  // text, blob, varint, decimal, duration, collections...
+    }
+    bound += 3 * longest;  // every byte escaped as %XX at worst
+  }
+  return bound <= kMaxNameBytes;
+}
+
 Status ParseKeyName(std::span<const CqlType* const> types, std::string_view name,
                     std::vector<std::string>* values) {
   CELLFS_RETURN_IF_ERROR(CheckLength(name));

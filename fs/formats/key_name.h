@@ -65,6 +65,13 @@ inline constexpr size_t kMaxNameBytes = 255;
 Result<std::string> FormatKeyName(std::span<const CqlType* const> types,
                                   std::span<const std::string> values);
 
+// Whether every key of `types` has a name within kMaxNameBytes, whatever its
+// values: true when each type's canonical text has a bounded length
+// (booleans, integers, floating point, dates and times, uuids, inet) and the
+// name fits even with every byte escaped. A write path may then skip
+// FormatKeyName's length check; any other key must be formatted to know.
+bool KeyNameAlwaysFits(std::span<const CqlType* const> types);
+
 // Parses a directory name into the serialized values of a key of `types`.
 // For every key FormatKeyName names, ParseKeyName(FormatKeyName(key))
 // gives back the same key: exactly its values (the decimal 1.00 stays

@@ -544,5 +544,40 @@ TEST_CASE("whatever name parses names a key whose canonical name parses back to 
   CHECK(parsed_count > 3000);
 }
 
+TEST_CASE("KeyNameAlwaysFits holds only where no value's name can be too long", "[key_name]") {
+  using Types = std::vector<TypePtr>;
+  CHECK(KeyNameAlwaysFits(KeyShape(Types{N(TypeKind::kInt), N(TypeKind::kInt)}).types()));
+  CHECK(KeyNameAlwaysFits(KeyShape(Types{N(TypeKind::kUuid), N(TypeKind::kTimestamp)}).types()));
+  CHECK_FALSE(KeyNameAlwaysFits(TextKey().types()));
+  CHECK_FALSE(KeyNameAlwaysFits(KeyShape(Types{N(TypeKind::kInt), N(TypeKind::kBlob)}).types()));
+  CHECK_FALSE(KeyNameAlwaysFits(KeyShape(Types{N(TypeKind::kVarint)}).types()));
+  CHECK_FALSE(KeyNameAlwaysFits(KeyShape(Types{N(TypeKind::kDecimal)}).types()));
+  // Ten timestamps' names can reach 249 bytes (above), eleven cannot fit.
+  CHECK_FALSE(KeyNameAlwaysFits(KeyShape(Types(11, N(TypeKind::kTimestamp))).types()));
+
+  // For each type it bounds, the widest shape of that type it accepts
+  // formats every random and extreme value within the limit.
+  RandomValues random(20261128);
+  for (const TypePtr& type : KeyTypesUnderTest()) {
+    size_t widest = 0;
+    while (widest < 64 && KeyNameAlwaysFits(KeyShape(Types(widest + 1, type)).types())) ++widest;
+    if (widest == 0) continue;
+    INFO(type->ToCql() << " x" << widest);
+    const KeyShape shape(Types(widest, type));
+    for (int iteration = 0; iteration < 200; ++iteration) {
+      std::vector<std::string> values;
+      for (size_t i = 0; i < widest; ++i) values.push_back(random.Value(*type));
+      CHECK(FormatKeyName(shape.types(), values).ok());
+    }
+    for (const std::string& extreme :
+         {std::string(8, '\x80'), std::string(8, '\xff'), std::string(8, '\x7f'),
+          std::string(4, '\x80'), std::string(16, '\xff'), std::string(2, '\x80'),
+          std::string(1, '\x80')}) {
+      if (!ValidateValue(*type, extreme).ok()) continue;
+      CHECK(FormatKeyName(shape.types(), std::vector<std::string>(widest, extreme)).ok());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cellfs::fs
