@@ -266,24 +266,32 @@ void AppendJsonText(std::string_view text, std::string* out) { AppendJsonString(
 
 std::vector<size_t> SelectStarOrder(const TableSchema& table) { return SelectOrder(table); }
 
+void AppendRowJson(const TableSchema& table, std::span<const std::string> partition_key,
+                   std::span<const std::string> clustering, const RowFragment* static_row,
+                   const RowFragment& row, std::span<const size_t> columns, std::string* out) {
+  const auto values = RowValues(table, partition_key, clustering, static_row, row);
+  const std::vector<size_t> order = columns.empty() ? SelectOrder(table) : std::vector<size_t>();
+  out->push_back('{');
+  bool first = true;
+  for (size_t i : columns.empty() ? std::span<const size_t>(order) : columns) {
+    if (!first) out->append(", ");
+    first = false;
+    AppendJsonString(table.column(i).name, out);
+    out->append(": ");
+    if (values[i]) {
+      AppendJson(*table.column(i).type, *values[i], out);
+    } else {
+      out->append("null");
+    }
+  }
+  out->push_back('}');
+}
+
 std::string RowToJson(const TableSchema& table, std::span<const std::string> partition_key,
                       std::span<const std::string> clustering, const RowFragment* static_row,
                       const RowFragment& row, std::span<const size_t> columns) {
-  const auto values = RowValues(table, partition_key, clustering, static_row, row);
-  std::string out = "{";
-  bool first = true;
-  for (size_t i : ColumnsShown(table, columns)) {
-    if (!first) out.append(", ");
-    first = false;
-    AppendJsonString(table.column(i).name, &out);
-    out.append(": ");
-    if (values[i]) {
-      AppendJson(*table.column(i).type, *values[i], &out);
-    } else {
-      out.append("null");
-    }
-  }
-  out.push_back('}');
+  std::string out;
+  AppendRowJson(table, partition_key, clustering, static_row, row, columns, &out);
   return out;
 }
 
@@ -299,25 +307,33 @@ std::string CsvHeader(const TableSchema& table, std::span<const size_t> columns)
   return out;
 }
 
-std::string RowToCsv(const TableSchema& table, std::span<const std::string> partition_key,
-                     std::span<const std::string> clustering, const RowFragment* static_row,
-                     const RowFragment& row, std::span<const size_t> columns) {
+void AppendRowCsv(const TableSchema& table, std::span<const std::string> partition_key,
+                  std::span<const std::string> clustering, const RowFragment* static_row,
+                  const RowFragment& row, std::span<const size_t> columns, std::string* out) {
   const auto values = RowValues(table, partition_key, clustering, static_row, row);
-  std::string out;
+  const std::vector<size_t> order = columns.empty() ? SelectOrder(table) : std::vector<size_t>();
   bool first = true;
-  for (size_t i : ColumnsShown(table, columns)) {
-    if (!first) out.push_back(',');
+  for (size_t i : columns.empty() ? std::span<const size_t>(order) : columns) {
+    if (!first) out->push_back(',');
     first = false;
     if (!values[i]) continue;
     const CqlType& type = *table.column(i).type;
-    const bool text = IsTextKind(type.kind());
-    if (type.kind() == TypeKind::kTimestamp && !values[i]->empty()) {
-      AppendCsvField(TimestampCsvText(FormatLiteral(type, *values[i])), false, &out);
-      continue;
+    if (IsTextKind(type.kind())) {
+      AppendCsvField(*values[i], true, out);
+    } else if (type.kind() == TypeKind::kTimestamp && !values[i]->empty()) {
+      AppendCsvField(TimestampCsvText(FormatLiteral(type, *values[i])), false, out);
+    } else {
+      AppendCsvField(FormatLiteral(type, *values[i]), false, out);
     }
-    AppendCsvField(text ? std::string(*values[i]) : FormatLiteral(type, *values[i]), text, &out);
   }
-  out.push_back('\n');
+  out->push_back('\n');
+}
+
+std::string RowToCsv(const TableSchema& table, std::span<const std::string> partition_key,
+                     std::span<const std::string> clustering, const RowFragment* static_row,
+                     const RowFragment& row, std::span<const size_t> columns) {
+  std::string out;
+  AppendRowCsv(table, partition_key, clustering, static_row, row, columns, &out);
   return out;
 }
 

@@ -72,6 +72,16 @@ std::string RowToCsv(const TableSchema& table, std::span<const std::string> part
                      std::span<const std::string> clustering, const RowFragment* static_row,
                      const RowFragment& row, std::span<const size_t> columns = {});
 
+// RowToJson and RowToCsv appended to *out, for a stream of rows: pass the
+// resolved `columns` (SelectStarOrder for SELECT *) to skip computing the
+// order per row.
+void AppendRowJson(const TableSchema& table, std::span<const std::string> partition_key,
+                   std::span<const std::string> clustering, const RowFragment* static_row,
+                   const RowFragment& row, std::span<const size_t> columns, std::string* out);
+void AppendRowCsv(const TableSchema& table, std::span<const std::string> partition_key,
+                  std::span<const std::string> clustering, const RowFragment* static_row,
+                  const RowFragment& row, std::span<const size_t> columns, std::string* out);
+
 // A row's @json write: a JSON object whose members name static or regular
 // columns of `table` (exactly, or "\"Quoted\"" as Cassandra's fromJson takes
 // case-sensitive names) and give their new values, read as @insert's JSON

@@ -25,16 +25,17 @@ bool RowTextStream::Next(std::string* out) {
     return true;
   }
   if (!cursor_.Next()) return false;
+  if (columns_.empty()) columns_ = SelectStarOrder(table);  // resolved once, not per row
   newest_write_micros_ = std::max(newest_write_micros_, NewestWriteMicros(cursor_.row()));
   if (const RowFragment* statics = cursor_.static_row()) {
     newest_write_micros_ = std::max(newest_write_micros_, NewestWriteMicros(*statics));
   }
   if (csv_) {
-    out->append(RowToCsv(table, cursor_.partition_key(), cursor_.clustering(), cursor_.static_row(),
-                         cursor_.row(), columns_));
+    AppendRowCsv(table, cursor_.partition_key(), cursor_.clustering(), cursor_.static_row(),
+                 cursor_.row(), columns_, out);
   } else {
-    out->append(RowToJson(table, cursor_.partition_key(), cursor_.clustering(),
-                          cursor_.static_row(), cursor_.row(), columns_));
+    AppendRowJson(table, cursor_.partition_key(), cursor_.clustering(), cursor_.static_row(),
+                  cursor_.row(), columns_, out);
     out->push_back('\n');
   }
   return true;
