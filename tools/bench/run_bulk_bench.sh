@@ -11,6 +11,9 @@
 # Needs sqlite3 (the Debian package sqlite3, installed on the development
 # machine; the script refuses to run without it) and fusermount3.
 # BUILD_DIR overrides the build directory (default: build/ of this checkout).
+# TARGETS="cellfs_cat sqlite-norowid ..." runs only those targets (of
+# cellfs_cat cellfs_load cellfs_offline sqlite-norowid sqlite-rowid sqlite-wal
+# engine-mib engine-1000), e.g. for 10M rows.
 # PERF_DIR=DIR adds, after the rounds, one more `cat > @insert` load with
 # `perf record` (DWARF call graphs) attached to the daemon, its report written into DIR.
 # Figures and their reading: docs/BENCHMARKS.md "Bulk load and export (issue 5)".
@@ -266,8 +269,12 @@ echo
 echo "== rows: $rows in $partitions partitions of $((rows / partitions))"
 "$bench" generate "$work/rows" "$rows" "$partitions"
 
-targets=(cellfs_cat cellfs_load sqlite-norowid sqlite-rowid sqlite-wal engine-mib engine-1000
-  cellfs_offline)
+if [[ -n ${TARGETS:-} ]]; then
+  read -r -a targets <<<"$TARGETS"
+else
+  targets=(cellfs_cat cellfs_load sqlite-norowid sqlite-rowid sqlite-wal engine-mib engine-1000
+    cellfs_offline)
+fi
 run_target() {
   case $1 in
     cellfs_cat) target_cellfs_cat ;;
@@ -294,6 +301,18 @@ median() {
     awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b > 0) printf "%.2fx", a / b; else print "-" }'; }
+# pair_ratios A B METRIC: round by round, A's figure over B's (the targets
+# ran in the same round, interleaved), as "median [min-max]"; "-" if none.
+pair_ratios() {
+  local a b
+  a=$(awk -v t="$1" -v m="$3" '$1 == t && $2 == m { print $3 }' "$results")
+  b=$(awk -v t="$2" -v m="$3" '$1 == t && $2 == m { print $3 }' "$results")
+  if [[ -z $a || -z $b ]]; then
+    echo "-"
+    return
+  fi
+  paste <(echo "$a") <(echo "$b") | awk '$2 > 0 { print $1 / $2 }' | median_range
+}
 verdict() { awk -v r="${1%x}" -v g="$2" 'BEGIN { print (r != "-" && r + 0 >= g) ? "met" : "MISSED" }'; }
 # The faster of two targets' medians, as "TARGET VALUE".
 faster() {
@@ -325,12 +344,18 @@ echo
 echo "== ratios (peers: $sqlite_peer, the faster sqlite3 table at default durability;" \
   "$engine_peer, the faster engine batching)"
 r=$(ratio "$insert" "$sqlite_rate")
-echo "cat > @insert / $sqlite_peer: $r (goal >= 1.0x: $(verdict "$r" 1.0))"
+echo "cat > @insert / $sqlite_peer: $r of the medians (goal >= 1.5x: $(verdict "$r" 1.5));" \
+  "per round: $(pair_ratios cellfs-insert "$sqlite_peer" load)"
 r=$(ratio "$insert" "$engine_rate")
 echo "cat > @insert / $engine_peer: $r (goal >= 0.5x: $(verdict "$r" 0.5))"
 if [[ -n $load ]]; then
-  echo "cellfs load / $sqlite_peer: $(ratio "$load" "$sqlite_rate");" \
+  echo "cellfs load / $sqlite_peer: $(ratio "$load" "$sqlite_rate") of the medians;" \
+    "per round: $(pair_ratios cellfs-load "$sqlite_peer" load);" \
     "/ $engine_peer: $(ratio "$load" "$engine_rate")"
+fi
+if [[ -n $(median cellfs-load-offline load) ]]; then
+  echo "cellfs load --offline / $sqlite_peer: per round: $(pair_ratios cellfs-load-offline \
+    "$sqlite_peer" load)"
 fi
 for kind in csv json; do
   echo "export @$kind / $sqlite_peer .mode $kind: $(ratio "$(median "cellfs-@$kind" export)" \
