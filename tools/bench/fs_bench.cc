@@ -1,8 +1,11 @@
 // Benchmark of a mounted filesystem under issue 4's small-cell workload, run
-// with plain syscalls on up to three table-shaped directories in the same run:
-// create, stat, read, list, stat again after an idle pause, delete.
-// Usage: fs_bench ROWS ROUNDS NAME=DIR [NAME=DIR [NAME=DIR]]; ratios are of
-// the first to each other. Figures: docs/BENCHMARKS.md "Filesystem (issue 4)".
+// with plain syscalls on up to four table-shaped directories in the same run:
+// create, stat, read, list, stat again after an idle pause, delete. The
+// rounds interleave the targets, each going first in turn.
+// Usage: fs_bench ROWS ROUNDS NAME=DIR [NAME=DIR [NAME=DIR [NAME=DIR]]];
+// ratios are of the first to each other: of the medians, then the median
+// [min-max] of the per-round ratios. Figures: docs/BENCHMARKS.md
+// "Filesystem (issue 4)".
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -41,6 +44,9 @@ constexpr auto kIdle = std::chrono::milliseconds(1500);
 // Listings per round: one takes only milliseconds, too short to time alone.
 constexpr int kListings = 5;
 
+// run_fs_bench.sh's: cellfs, two passthrough_ll mounts and TableFS.
+constexpr int kMaxTargets = 4;
+
 struct PhaseInfo {
   const char* name;
   const char* unit;
@@ -66,9 +72,12 @@ double Seconds(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
+// Of an even count, the mean of the middle two (as mount_wait.sh's
+// median_range).
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+  const size_t half = v.size() / 2;
+  return v.size() % 2 != 0 ? v[half] : (v[half - 1] + v[half]) / 2;
 }
 
 // The same bytes on every filesystem; the trailing newline is the one
@@ -173,9 +182,22 @@ void RunRound(Target& target, int partition, size_t rows) {
   if (rmdir(p.partition.c_str()) != 0 && errno != ENOENT) Fail("rmdir", p.partition, errno);
 }
 
+// "median [min-max]" of the per-round ratios of a's rate to b's in `phase`:
+// a round's two rates come from the same stretch of machine time.
+std::string RatioRange(const Target& a, const Target& b, size_t phase) {
+  std::vector<double> ratios;
+  for (size_t r = 0; r < a.rates[phase].size(); ++r) {
+    ratios.push_back(a.rates[phase][r] / b.rates[phase][r]);
+  }
+  const auto [min, max] = std::minmax_element(ratios.begin(), ratios.end());
+  char out[64];
+  std::snprintf(out, sizeof(out), "%.2f [%.2f-%.2f]", Median(ratios), *min, *max);
+  return out;
+}
+
 void PrintRounds(const Target& target) {
   for (size_t phase = 0; phase < kPhases; ++phase) {
-    std::printf("  %-12s %-46s", target.name.c_str(), kPhaseInfo[phase].name);
+    std::printf("  %-14s %-46s", target.name.c_str(), kPhaseInfo[phase].name);
     for (double rate : target.rates[phase]) std::printf(" %9.0f", rate);
     std::printf("\n");
   }
@@ -210,10 +232,26 @@ void PrintTable(const std::vector<Target>& targets) {
   }
 }
 
+// The first target's per-round ratio to each other one, per phase.
+void PrintRoundRatios(const std::vector<Target>& targets) {
+  std::printf("\nper-round ratios, first target / each other: median [min-max]\n%-46s", "phase");
+  for (size_t k = 1; k < targets.size(); ++k) {
+    std::printf(" %22s", (targets[0].name + "/" + targets[k].name).c_str());
+  }
+  std::printf("\n");
+  for (size_t phase = 0; phase < kPhases; ++phase) {
+    std::printf("%-46s", kPhaseInfo[phase].name);
+    for (size_t k = 1; k < targets.size(); ++k) {
+      std::printf(" %22s", RatioRange(targets[0], targets[k], phase).c_str());
+    }
+    std::printf("\n");
+  }
+}
+
 int Main(int argc, char** argv) {
   bench::program = "fs_bench";
-  if (argc < 4 || argc > 6) {
-    std::fprintf(stderr, "usage: fs_bench ROWS ROUNDS NAME=DIR [NAME=DIR [NAME=DIR]]\n");
+  if (argc < 4 || argc > 3 + kMaxTargets) {
+    std::fprintf(stderr, "usage: fs_bench ROWS ROUNDS NAME=DIR [NAME=DIR [NAME=DIR [NAME=DIR]]]\n");
     return 2;
   }
   const size_t rows = std::strtoul(argv[1], nullptr, 10);
@@ -244,6 +282,7 @@ int Main(int argc, char** argv) {
   }
   for (const Target& t : targets) PrintRounds(t);
   PrintTable(targets);
+  PrintRoundRatios(targets);
   return 0;
 }
 
