@@ -100,6 +100,10 @@ stop_cellfs() {
 }
 
 status_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }
+# Bytes process $1 (all its threads: LevelDB's compactions too) caused to
+# be written to storage so far.
+written_bytes() { awk '$1 == "write_bytes:" { print $2 }' "/proc/$1/io"; }
+mb() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1048576 }'; }
 
 # Samples the daemon's VmRSS (kB) every 0.2 s into $work/rss until stopped.
 start_sampler() {
@@ -155,8 +159,9 @@ cat_to() { cat "$1" >"$2"; }
 # `cat rows.jsonl > @insert`, the daemon's RSS sampled; then the exports.
 target_cellfs_cat() {
   start_cellfs
-  local base seconds hwm count wait
+  local base seconds hwm count wait written store
   base=$(status_kb "$cellfs_pid" VmRSS)
+  written=$(written_bytes "$cellfs_pid")
   sync
   start_sampler "$cellfs_pid"
   seconds=$(time_quiet cat_to "$work/rows/rows.jsonl" "$mnt/b/t/@insert")
@@ -170,6 +175,11 @@ target_cellfs_cat() {
   echo "    VmRSS at 1 s steps (MB): $(rss_series)"
   wait=$(settle "$cellfs_pid")
   echo "    compactions settled $wait s after the load; VmRSS $(($(status_kb "$cellfs_pid" VmRSS) / 1024)) MB"
+  written=$(($(written_bytes "$cellfs_pid") - written))
+  store=$(du -sb "$work/data" | cut -f1)
+  echo "    the daemon wrote $(mb "$written") MB to storage for a store of $(mb "$store") MB" \
+    "($(awk -v w="$written" -v s="$store" 'BEGIN { printf "%.1f", w / s }')x; input" \
+    "$(mb "$(stat -c %s "$work/rows/rows.jsonl")") MB of JSON)"
   count=$(($(wc -l <"$mnt/b/t/@csv") - 1))
   [[ $count -eq $rows ]] || { echo "run_bulk_bench: @csv has $count rows, want $rows" >&2; exit 1; }
   local kind
@@ -240,7 +250,8 @@ target_sqlite() {
   record "$variant" load "$(rate "$rows" "$seconds")"
   [[ $(sqlite3 "$db" "SELECT count(*) FROM t;") -eq $rows ]] ||
     { echo "run_bulk_bench: $variant stored a wrong count" >&2; exit 1; }
-  echo "  $variant .import: $seconds s, $(rate "$rows" "$seconds") rows/s"
+  echo "  $variant .import: $seconds s, $(rate "$rows" "$seconds") rows/s; database" \
+    "$(mb "$(stat -c %s "$db")") MB"
   for kind in csv json; do
     seconds=$(time_quiet sqlite3 "$db" ".mode $kind" ".output /dev/null" "SELECT * FROM t;")
     record "$variant-$kind" export "$(rate "$rows" "$seconds")"
@@ -311,7 +322,7 @@ pair_ratios() {
     echo "-"
     return
   fi
-  paste <(echo "$a") <(echo "$b") | awk '$2 > 0 { print $1 / $2 }' | median_range
+  paste <(echo "$a") <(echo "$b") | awk '$2 > 0 { print $1 / $2 }' | median_range %.2f
 }
 verdict() { awk -v r="${1%x}" -v g="$2" 'BEGIN { print (r != "-" && r + 0 >= g) ? "met" : "MISSED" }'; }
 # The faster of two targets' medians, as "TARGET VALUE".
