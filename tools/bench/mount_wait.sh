@@ -1,5 +1,6 @@
 # Shared by the benchmark runners (sourced): waiting for a FUSE daemon to
-# mount, and for it to exit after its unmount; timing a command; the median
+# mount, and for it to exit after its unmount; cleaning up after a run;
+# timing a command; the median
 # [min-max] they report. Callers set `bench_name` for messages.
 
 is_mounted() { grep -q " $1 " /proc/self/mounts; }
@@ -24,6 +25,31 @@ wait_exited() {
   done
   echo "$bench_name: daemon $1 did not exit" >&2
   return 1
+}
+
+# For cleanup traps. Exit status $1 not 0: the last lines of every log in
+# directory $2 to stderr (show_logs_if_failed RC DIR).
+show_logs_if_failed() {
+  [[ $1 -eq 0 ]] && return 0
+  local log
+  for log in "$2"/*.log; do
+    [[ -s $log ]] && { echo "--- $log (last lines)"; tail -n 20 "$log"; } >&2
+  done
+  return 0
+}
+# Lazily unmounts each given mount point that is mounted.
+unmount_all() {
+  local mnt
+  for mnt in "$@"; do
+    is_mounted "$mnt" && fusermount3 -u -z "$mnt"
+  done
+  return 0
+}
+# Waits for each given daemon to exit, killing one that does not.
+reap_all() {
+  local pid
+  for pid in "$@"; do wait_exited "$pid" || kill "$pid"; done
+  return 0
 }
 
 # The median [min-max] of the numbers on stdin, one per line, each printed

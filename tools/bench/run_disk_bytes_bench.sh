@@ -46,15 +46,10 @@ source "$repo/tools/bench/mount_wait.sh"
 cleanup() {
   local rc=$?
   set +e
-  if [[ $rc -ne 0 ]]; then
-    for log in "$work"/*.log; do
-      [[ -s $log ]] && { echo "--- $log (last lines)"; tail -n 20 "$log"; } >&2
-    done
-  fi
-  for mnt in "$cellfs_mnt" "$work"/tablefs-*/mnt; do
-    is_mounted "$mnt" && fusermount3 -u -z "$mnt"
-  done
-  for pid in $cellfs_pid $tfs_pid; do wait_exited "$pid" || kill "$pid"; done
+  show_logs_if_failed "$rc" "$work"
+  unmount_all "$cellfs_mnt" "$work"/tablefs-*/mnt
+  # shellcheck disable=SC2086  # an unset pid is no argument
+  reap_all $cellfs_pid $tfs_pid
   rm -rf "$work"
 }
 trap cleanup EXIT
