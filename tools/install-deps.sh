@@ -14,6 +14,8 @@ packages=(
   clang-14 libclang-rt-14-dev # libFuzzer runs (tools/fuzz.sh)
   clang-format-14             # the format check (tools/test.sh)
   groff-base                  # the manual page's check (tests/integration/install.sh)
+  librados-dev libradospp-dev # the RADOS backend (issue 19): librados C++
+  ceph-mon ceph-osd ceph-common  # its tests' throw-away cluster (tools/ceph-test-cluster.sh)
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
