@@ -1,0 +1,133 @@
+// RadosCursor (engine/store/storage/rados/rados_cursor.h).
+#include "engine/store/storage/rados/rados_cursor.h"
+
+#include <cerrno>
+#include <map>
+#include <set>
+
+#include "engine/store/storage/rados/rados_status.h"
+
+namespace cellfs::storage {
+
+RadosCursor::RadosCursor(librados::IoCtx* io, RadosLocation where, size_t page)
+    : io_(io), where_(std::move(where)), page_(page == 0 ? 1 : page) {}
+
+void RadosCursor::Fail(int result, const char* what) {
+  status_ = FromRados(result, std::string(what) + " " + where_.object);
+  window_.clear();
+  pos_ = 0;
+}
+
+void RadosCursor::LoadFrom(std::string_view key, bool inclusive) {
+  backward_ = false;
+  window_.clear();
+  pos_ = 0;
+  more_after_ = false;
+  const std::string start = where_.key_prefix + std::string(key);
+  // One read: the key itself (start_after is exclusive) and the page after.
+  librados::ObjectReadOperation read;
+  std::map<std::string, librados::bufferlist> exact;
+  std::map<std::string, librados::bufferlist> after;
+  int exact_result = 0;
+  int after_result = 0;
+  if (inclusive) read.omap_get_vals_by_keys({start}, &exact, &exact_result);
+  read.omap_get_vals2(start, where_.key_prefix, page_, &after, &more_after_, &after_result);
+  librados::bufferlist unused;
+  const int result = io_->operate(where_.object, &read, &unused);
+  if (result == -ENOENT) return;  // no object: an empty shard
+  if (result < 0 || exact_result < 0 || after_result < 0) {
+    return Fail(result < 0 ? result : (exact_result < 0 ? exact_result : after_result), "reading");
+  }
+  const size_t prefix = where_.key_prefix.size();
+  for (auto* part : {&exact, &after}) {
+    for (auto& [stored, value] : *part) window_.emplace_back(stored.substr(prefix), value.to_str());
+  }
+}
+
+void RadosCursor::Seek(std::string_view key) { LoadFrom(key, /*inclusive=*/true); }
+
+void RadosCursor::Next() {
+  if (++pos_ < window_.size()) return;
+  // Past the window: the entries after its last key, read afresh (after a
+  // backward walk too, which may have stopped short of the shard's end).
+  if (!backward_ && !more_after_) return;  // ran off the end: invalid
+  const std::string last = window_.back().first;
+  LoadFrom(last, /*inclusive=*/false);
+}
+
+void RadosCursor::SeekBefore(std::string_view key) {
+  const std::string bound(key);
+  StartBackward(&bound);
+}
+
+void RadosCursor::SeekToLast() { StartBackward(nullptr); }
+
+void RadosCursor::StartBackward(const std::string* bound) {
+  window_.clear();
+  pos_ = 0;
+  before_.clear();
+  backward_ = true;
+  const std::string& prefix = where_.key_prefix;
+  const std::string limit = bound ? prefix + *bound : std::string();
+  auto in_range = [&](const std::string& stored) {
+    return stored.compare(0, prefix.size(), prefix) == 0 && (!bound || stored < limit);
+  };
+  // The shard's empty key (stored as the prefix itself) is never after a
+  // start_after of the prefix: asked for by name.
+  std::map<std::string, librados::bufferlist> empty_key;
+  int result = io_->omap_get_vals_by_keys(where_.object, {prefix}, &empty_key);
+  if (result == -ENOENT) return;  // no object: nothing before
+  if (result < 0) return Fail(result, "reading keys of");
+  if (!empty_key.empty() && in_range(prefix)) before_.emplace_back();
+  std::string after = prefix;
+  for (bool more = true; more;) {
+    std::set<std::string> keys;
+    result = io_->omap_get_keys2(where_.object, after, page_, &keys, &more);
+    if (result < 0) return Fail(result, "reading keys of");
+    for (const std::string& stored : keys) {
+      if (!in_range(stored)) {
+        more = false;  // keys are in order: the rest are past the shard or the bound
+        break;
+      }
+      before_.push_back(stored.substr(prefix.size()));
+    }
+    if (!keys.empty()) after = *keys.rbegin();
+  }
+  LoadBackwardPage(before_.size());
+}
+
+void RadosCursor::LoadBackwardPage(size_t end) {
+  window_.clear();
+  pos_ = 0;
+  if (end == 0) return;  // nothing before: invalid
+  window_start_ = end > page_ ? end - page_ : 0;
+  std::set<std::string> keys;
+  for (size_t i = window_start_; i < end; ++i) keys.insert(where_.key_prefix + before_[i]);
+  std::map<std::string, librados::bufferlist> values;
+  const int result = io_->omap_get_vals_by_keys(where_.object, keys, &values);
+  if (result < 0) return Fail(result, "reading");
+  const size_t prefix = where_.key_prefix.size();
+  // A key deleted since the keys were read is skipped, as a later read would.
+  for (auto& [stored, value] : values) window_.emplace_back(stored.substr(prefix), value.to_str());
+  if (window_.empty()) return LoadBackwardPage(window_start_);
+  pos_ = window_.size() - 1;
+}
+
+void RadosCursor::Prev() {
+  if (!backward_) {
+    // Backward from a forward position: the keys before the current one.
+    const std::string here(window_[pos_].first);
+    if (pos_ > 0) {
+      --pos_;
+      return;
+    }
+    return SeekBefore(here);
+  }
+  if (pos_ > 0) {
+    --pos_;
+    return;
+  }
+  LoadBackwardPage(window_start_);
+}
+
+}  // namespace cellfs::storage

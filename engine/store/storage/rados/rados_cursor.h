@@ -1,0 +1,68 @@
+// RadosCursor: a storage::Cursor over one shard of the RADOS backend, the
+// keys of one object's omap that carry the shard's prefix, read a page at
+// a time (docs/SCALEOUT.md "Reverse reads").
+#pragma once
+
+#include <rados/librados.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/store/storage/cursor.h"
+#include "engine/store/storage/rados/rados_layout.h"
+
+namespace cellfs::storage {
+
+// Reads the latest state: each page is one read of the object, consistent
+// in itself. Forward, a page is one request. Backward, omap has no reverse
+// read: the first step back from a position reads the keys before it
+// forward, once, then their values a page at a time; so a backward walk
+// costs the keys before its start (memory and one forward pass) on top of
+// its pages. An object that does not exist is an empty shard. Not
+// thread-safe; `io` must outlive the cursor.
+class RadosCursor final : public Cursor {
+ public:
+  static constexpr size_t kDefaultPage = 512;
+
+  RadosCursor(librados::IoCtx* io, RadosLocation where, size_t page = kDefaultPage);
+
+  bool Valid() const override { return status_.ok() && pos_ < window_.size(); }
+  void Seek(std::string_view key) override;
+  void SeekBefore(std::string_view key) override;
+  void SeekToFirst() override { Seek({}); }
+  void SeekToLast() override;
+  void Next() override;
+  void Prev() override;
+  std::string_view key() const override { return window_[pos_].first; }
+  std::string_view value() const override { return window_[pos_].second; }
+  Status status() const override { return status_; }
+
+ private:
+  using Entry = std::pair<std::string, std::string>;  // key without the prefix, value
+
+  // Reads the page of entries >= `key` (`inclusive`) or > `key` into the
+  // window, positioned at its first.
+  void LoadFrom(std::string_view key, bool inclusive);
+  // Makes the keys before `bound` (all keys with `bound` null) the
+  // backward walk's, then loads the page that ends right before it.
+  void StartBackward(const std::string* bound);
+  // Loads the page of the backward walk's keys that ends at index `end`,
+  // positioned at its last.
+  void LoadBackwardPage(size_t end);
+  void Fail(int result, const char* what);
+
+  librados::IoCtx* io_;
+  RadosLocation where_;
+  size_t page_;
+  std::vector<Entry> window_;
+  size_t pos_ = 0;
+  bool more_after_ = false;  // forward: the object holds entries after the window
+  // Backward: every key before where the walk started, in order, and the
+  // index in it of the window's first entry.
+  std::vector<std::string> before_;
+  size_t window_start_ = 0;
+  bool backward_ = false;
+  Status status_;
+};
+
+}  // namespace cellfs::storage

@@ -1,0 +1,23 @@
+// Where the RADOS backend keeps an entry (docs/SCALEOUT.md "Objects"): a
+// shard is one object, and a partition's data and buried rows share it, as
+// two key ranges, so that a bury stays one atomic object operation.
+#pragma once
+
+#include <string>
+
+#include "engine/store/storage/address.h"
+
+namespace cellfs::storage {
+
+struct RadosLocation {
+  std::string object;      // the object's name in the pool
+  std::string key_prefix;  // what the shard's keys carry in the object's omap
+};
+
+// A data (`'D' || u32 table`) or buried (`'B' || u32 table`) shard: object
+// "p.<hex table>.<hex shard>", keys prefixed with the space's tag byte.
+// Any other space: object "o.<hex space>.<hex shard>", keys as they are.
+// Distinct shards get distinct (object, prefix) pairs.
+RadosLocation Locate(const ShardAddress& shard);
+
+}  // namespace cellfs::storage
