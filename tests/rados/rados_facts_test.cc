@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/rados/test_pool.h"
+
 namespace {
 
 using librados::bufferlist;
@@ -27,27 +29,7 @@ bufferlist Bytes(const std::string& s) {
   return out;
 }
 
-// A connection to the test cluster's `cellfs` pool.
-class Client {
- public:
-  Client() {
-    const char* conf = std::getenv("CEPH_CONF");
-    REQUIRE(conf != nullptr);
-    REQUIRE(rados_.init(nullptr) == 0);
-    REQUIRE(rados_.conf_read_file(conf) == 0);
-    REQUIRE(rados_.connect() == 0);
-    REQUIRE(rados_.ioctx_create("cellfs", io_) == 0);
-  }
-  ~Client() {
-    io_.close();
-    rados_.shutdown();
-  }
-  librados::IoCtx& io() { return io_; }
-
- private:
-  librados::Rados rados_;
-  librados::IoCtx io_;
-};
+using Client = cellfs::rados_test::TestPool;
 
 // An object name no other run or case uses.
 std::string UniqueObject(const std::string& what) {

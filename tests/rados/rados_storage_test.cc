@@ -17,30 +17,12 @@
 #include "engine/store/storage/rados/rados_batch.h"
 #include "engine/store/storage/rados/rados_cursor.h"
 #include "engine/store/storage/rados/rados_layout.h"
+#include "tests/rados/test_pool.h"
 
 namespace cellfs::storage {
 namespace {
 
-class Pool {
- public:
-  Pool() {
-    const char* conf = std::getenv("CEPH_CONF");
-    REQUIRE(conf != nullptr);
-    REQUIRE(rados_.init(nullptr) == 0);
-    REQUIRE(rados_.conf_read_file(conf) == 0);
-    REQUIRE(rados_.connect() == 0);
-    REQUIRE(rados_.ioctx_create("cellfs", io_) == 0);
-  }
-  ~Pool() {
-    io_.close();
-    rados_.shutdown();
-  }
-  librados::IoCtx& io() { return io_; }
-
- private:
-  librados::Rados rados_;
-  librados::IoCtx io_;
-};
+using Pool = cellfs::rados_test::TestPool;
 
 // A table space (`'D' || u32`) no other run or case uses.
 std::string FreshTableSpace(char tag) {
