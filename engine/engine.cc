@@ -12,6 +12,7 @@
 #include "engine/store/internal/index_entries.h"
 #include "engine/store/internal/mutation_batch.h"
 #include "engine/store/internal/read_state.h"
+#include "engine/store/internal/schema_follower.h"
 #include "engine/store/internal/snapshot_store.h"
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/internal/store_verify.h"
@@ -99,6 +100,9 @@ Status Engine::Initialize() {
     std::lock_guard ddl(core_->ddl_mutex);
     RunBuilds(nullptr);
   }
+  if (store->capabilities().shared) {
+    follower_ = std::make_unique<storage::SchemaFollower>(store, [this] { FollowSchema(); });
+  }
   if (core_->options.background_sweeper && !core_->options.read_only) {
     sweeper_ =
         std::make_unique<storage::SweeperThread>(core_.get(), core_->options.sweep_interval_ms);
@@ -107,7 +111,8 @@ Status Engine::Initialize() {
 }
 
 Engine::~Engine() {
-  builds_.reset();  // a build stops at its next partition; the next open starts it over
+  follower_.reset();  // no reload from here on
+  builds_.reset();    // a build stops at its next partition; the next open starts it over
   sweeper_.reset();
   if (core_->storage && !core_->options.read_only && core_->commit &&
       core_->write_fence.Check().ok()) {
@@ -124,6 +129,7 @@ Engine::~Engine() {
 Status Engine::Execute(const Statement& statement, std::string* current_keyspace,
                        SchemaChange* change) {
   std::lock_guard ddl(core_->ddl_mutex);
+  const std::string keyspace_before = current_keyspace ? *current_keyspace : std::string();
   std::shared_ptr<const storage::SchemaState> before = core_->CurrentSchema();
   auto next = std::make_shared<Catalog>(*before->catalog());
   SchemaChange local_change;
@@ -134,6 +140,19 @@ Status Engine::Execute(const Statement& statement, std::string* current_keyspace
     return Status::Ok();
   }
   if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
+  std::optional<storage::DdlLease> lease;
+  if (core_->storage->capabilities().shared) {
+    // One change at a time across the mounts, over the schema as stored:
+    // the statement is judged again against it.
+    CELLFS_RETURN_IF_ERROR(BeginSharedChange(&lease));
+    before = core_->CurrentSchema();
+    next = std::make_shared<Catalog>(*before->catalog());
+    if (current_keyspace != nullptr) *current_keyspace = keyspace_before;
+    local_change = SchemaChange{};
+    CELLFS_RETURN_IF_ERROR(next->Apply(statement, current_keyspace, &local_change));
+    if (change != nullptr) *change = local_change;
+    if (local_change.kind == SchemaChange::Kind::kNone) return Status::Ok();
+  }
 
   std::vector<uint32_t> dropped;
   const std::pair<std::string, std::string> truncated{local_change.keyspace, local_change.object};
@@ -186,6 +205,60 @@ Status Engine::CommitSchema(const storage::SchemaState& before,
   }
   RunBuilds(&fresh);
   return Status::Ok();
+}
+
+bool Engine::views_are_snapshots() const {
+  return core_->storage->capabilities().consistent_across_shards;
+}
+
+void Engine::SetSchemaListener(std::function<void(const SchemaReload&)> listener) {
+  std::lock_guard lock(listener_mutex_);
+  listener_ = std::move(listener);
+}
+
+void Engine::NotifySchemaListener(const SchemaReload& reload) {
+  std::lock_guard lock(listener_mutex_);
+  if (listener_) listener_(reload);
+}
+
+Status Engine::ReloadSchema(SchemaReload* reload) {
+  std::shared_ptr<const storage::SchemaState> stored;
+  CELLFS_RETURN_IF_ERROR(storage::LoadSchema(core_->storage.get(), &stored)
+                             .WithContext("reloading the schema another mount changed"));
+  std::shared_ptr<const storage::SchemaState> before = core_->CurrentSchema();
+  if (storage::SameSchema(*before, *stored)) return Status::Ok();
+  reload->before = before->catalog();
+  reload->after = stored->catalog();
+  for (const auto& [name, keyspace] : before->catalog()->keyspaces()) {
+    for (const auto& [table_name, table] : keyspace.tables) {
+      TableHandle handle = before->FindTable(name, table_name);
+      if (handle != nullptr) reload->table_ids_before[{name, table_name}] = handle->id;
+    }
+  }
+  {
+    std::unique_lock lock(core_->schema_mutex);
+    core_->schema = std::move(stored);
+  }
+  return Status::Ok();
+}
+
+Status Engine::BeginSharedChange(std::optional<storage::DdlLease>* lease) {
+  if (!core_->storage->capabilities().shared) return Status::Ok();
+  lease->emplace(core_->storage.get());
+  CELLFS_RETURN_IF_ERROR((*lease)->status());
+  SchemaReload reload;
+  CELLFS_RETURN_IF_ERROR(ReloadSchema(&reload));
+  if (reload.after != nullptr) NotifySchemaListener(reload);
+  return Status::Ok();
+}
+
+void Engine::FollowSchema() {
+  SchemaReload reload;
+  {
+    std::lock_guard ddl(core_->ddl_mutex);
+    if (!ReloadSchema(&reload).ok()) return;  // the next change, or DDL here, tries again
+  }
+  if (reload.after != nullptr) NotifySchemaListener(reload);
 }
 
 void Engine::RunBuilds(const std::vector<storage::BuildTarget>* only) {

@@ -5,8 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/cql/catalog.h"
@@ -27,6 +32,8 @@ class SchemaState;
 struct BuildTarget;
 class BuildRunner;
 class SweeperThread;
+class SchemaFollower;
+class DdlLease;
 }  // namespace storage
 
 // What one sweep did; the counts show that a sweep's work follows what
@@ -39,6 +46,16 @@ struct SweepStats {
   uint64_t entries_read = 0;     // data entries read to do it
   uint64_t entries_deleted = 0;  // data entries deleted
   uint64_t tables_cleaned = 0;   // dropped tables whose data is now gone
+};
+
+// The schema as another mount of a shared store (RADOS) changed it, once
+// this engine reloaded it: the catalog before and after, and each table's
+// id before, by (keyspace, table) (a table dropped and made again has a new
+// id under the same name).
+struct SchemaReload {
+  std::shared_ptr<const Catalog> before;
+  std::shared_ptr<const Catalog> after;
+  std::map<std::pair<std::string, std::string>, uint32_t> table_ids_before;
 };
 
 // A snapshot DROP or TRUNCATE kept (EngineOptions::auto_snapshot).
@@ -142,8 +159,14 @@ class Engine {
 
   // ---- Reads.
 
-  // A snapshot of everything applied so far, judged at the clock's now.
+  // A snapshot of everything applied so far, judged at the clock's now
+  // (see views_are_snapshots).
   ReadView NewReadView() const;
+  // True when a ReadView is one state of the whole store, kept while it
+  // lives (LevelDB). False on RADOS: a view reads each partition as it is
+  // when read (one read of a partition is one state of it), as Cassandra
+  // at consistency ONE would.
+  bool views_are_snapshots() const;
 
   // ---- Snapshots (docs/ENGINE.md "Snapshots").
 
@@ -170,6 +193,15 @@ class Engine {
   // sweep of a writable open reclaims it), also when the record no longer
   // decodes. NotFound when absent.
   Status ClearSnapshot(const std::string& name);
+
+  // ---- Several mounts of one store.
+
+  // Calls `listener` (on a thread of the engine's) after each reload of a
+  // schema another mount changed, so the file face can drop what the kernel
+  // cached of it. Only a shared store (StorageCapabilities::shared) reloads.
+  // `listener` must not call Execute, RestoreSnapshot or ClearSnapshot;
+  // replaced by a later call; null: none.
+  void SetSchemaListener(std::function<void(const SchemaReload&)> listener);
 
   // ---- Maintenance.
 
@@ -209,10 +241,24 @@ class Engine {
   // options' bound, then hands the rest to the builder thread. REQUIRES:
   // ddl_mutex held.
   void RunBuilds(const std::vector<storage::BuildTarget>* only);
+  // On a shared store: loads the schema as stored and swaps it in when it
+  // differs, filling *reload (when given). REQUIRES: ddl_mutex held.
+  Status ReloadSchema(SchemaReload* reload);
+  // On a shared store: takes the "ddl" lease into *lease, then reloads the
+  // schema, so that a change is made over the one stored. A no-op on a
+  // store only this process writes. REQUIRES: ddl_mutex held.
+  Status BeginSharedChange(std::optional<storage::DdlLease>* lease);
+  // The follower's call: ReloadSchema, then the listener.
+  void FollowSchema();
+  void NotifySchemaListener(const SchemaReload& reload);
 
   std::unique_ptr<EngineCore> core_;
   std::unique_ptr<storage::BuildRunner> builds_;     // null on a read-only store
   std::unique_ptr<storage::SweeperThread> sweeper_;  // null when not running
+  std::mutex listener_mutex_;                        // guards listener_
+  std::function<void(const SchemaReload&)> listener_;
+  // Last: stopped first, before what its reloads use.
+  std::unique_ptr<storage::SchemaFollower> follower_;  // null unless shared
 };
 
 }  // namespace cellfs

@@ -6,6 +6,7 @@
 #include "engine/engine.h"
 #include "engine/store/internal/catalog_store.h"
 #include "engine/store/internal/engine_core.h"
+#include "engine/store/internal/schema_follower.h"
 #include "engine/store/internal/snapshot_store.h"
 #include "engine/store/internal/storage_keys.h"
 #include "engine/store/storage/storage.h"
@@ -47,6 +48,8 @@ Status Engine::RestoreSnapshot(const std::string& name, const std::string& as_ta
                                std::vector<std::string>* skipped) {
   if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
   std::lock_guard ddl(core_->ddl_mutex);
+  std::optional<storage::DdlLease> lease;
+  CELLFS_RETURN_IF_ERROR(BeginSharedChange(&lease));
   storage::SnapshotRecord record;
   CELLFS_RETURN_IF_ERROR(storage::ReadSnapshot(core_->storage.get(), name, &record));
   skipped->clear();
@@ -134,6 +137,8 @@ Status Engine::RestoreSnapshot(const std::string& name, const std::string& as_ta
 Status Engine::ClearSnapshot(const std::string& name) {
   if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
   std::lock_guard ddl(core_->ddl_mutex);
+  std::optional<storage::DdlLease> lease;
+  CELLFS_RETURN_IF_ERROR(BeginSharedChange(&lease));
   // Read without decoding the keyspace: a record whose CQL no longer
   // loads can still be cleared.
   std::string value;

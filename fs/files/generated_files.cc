@@ -7,6 +7,7 @@
 
 #include "fs/files/open_file.h"
 #include "fs/files/row_invalidation.h"
+#include "fs/files/schema_invalidation.h"
 #include "fs/formats/cql_session.h"
 #include "fs/formats/row_text_stream.h"
 #include "fs/tree/errno_map.h"
@@ -98,11 +99,11 @@ class CqlFile final : public OpenFile {
   template <typename Run>
   Status Invalidating(Run run) {
     std::shared_ptr<const Catalog> before = context_->engine->catalog();
-    TableIds ids_before = TableIdsOf(*before);
+    TableIdsByName ids_before = TableIdsOf(*context_->engine, *before);
     Status s = run();
     std::shared_ptr<const Catalog> after = context_->engine->catalog();
     const bool wrote = InvalidateData(session_.TakeTouched());
-    if (before != after) InvalidateChanges(*before, ids_before, *after);
+    if (before != after) InvalidateSchemaChanges(context_, *before, ids_before, *after);
     // The next statement's lookups, and `cat` once the write returned,
     // see the change.
     if (before != after || wrote) context_->AwaitInvalidations();
@@ -113,66 +114,10 @@ class CqlFile final : public OpenFile {
   // batches are invalidated. True when there was anything.
   bool InvalidateData(std::vector<DmlTouched> touched);
 
-  // Each table's id, by "keyspace.table": a table dropped and created again
-  // in one write may look the same as before, but its id is new, and the
-  // kernel's entry still leads to the old one (whose id never resolves).
-  using TableIds = std::map<std::pair<std::string, std::string>, uint32_t>;
-  TableIds TableIdsOf(const Catalog& catalog) const;
-  void InvalidateChanges(const Catalog& before, const TableIds& ids_before, const Catalog& after);
-
   FileContext* context_;
   CqlSession session_;
   std::optional<std::string> description_;
 };
-
-CqlFile::TableIds CqlFile::TableIdsOf(const Catalog& catalog) const {
-  TableIds ids;
-  for (const auto& [name, keyspace] : catalog.keyspaces()) {
-    for (const auto& [table_name, table] : keyspace.tables) {
-      Result<TableHandle> handle = context_->engine->FindTable(name, table_name);
-      if (handle.ok()) ids[{name, table_name}] = handle.value()->id;
-    }
-  }
-  return ids;
-}
-
-// Entries of dropped keyspaces and of dropped, remade or altered tables; a
-// table's entry invalidation drops the kernel's dentries below it too, and
-// its @schema (whose size the kernel may hold) is invalidated itself.
-// Listings of the root and of keyspaces (cached across opens) always.
-void CqlFile::InvalidateChanges(const Catalog& before, const TableIds& ids_before,
-                                const Catalog& after) {
-  NodeId root;
-  for (const auto& [name, keyspace] : before.keyspaces()) {
-    const KeyspaceDef* now = after.FindKeyspace(name);
-    if (now == nullptr) {
-      context_->InvalidateName(root, name);
-      continue;
-    }
-    NodeId keyspace_id;
-    keyspace_id.kind = NodeKind::kKeyspace;
-    keyspace_id.keyspace = name;
-    for (const auto& [table_name, table] : keyspace.tables) {
-      const TableDef* current = after.FindTable(name, table_name);
-      Result<TableHandle> handle = context_->engine->FindTable(name, table_name);
-      auto old_id = ids_before.find({name, table_name});
-      const bool remade =
-          old_id != ids_before.end() && (!handle.ok() || handle.value()->id != old_id->second);
-      if (current != nullptr && !remade && SameTable(*current, table)) continue;
-      context_->InvalidateName(keyspace_id, table_name);
-      if (old_id == ids_before.end()) continue;
-      NodeId schema = keyspace_id;
-      schema.kind = NodeKind::kVirtualFile;
-      schema.table = table_name;
-      schema.table_id = old_id->second;
-      schema.file = VirtualName::Kind::kSchema;
-      schema.directory = NodeKind::kTable;
-      context_->InvalidateNode(schema);
-    }
-    context_->InvalidateNode(keyspace_id);
-  }
-  context_->InvalidateNode(root);
-}
 
 bool CqlFile::InvalidateData(std::vector<DmlTouched> touched) {
   for (const DmlTouched& t : touched) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "fs/files/file_context.h"
+#include "fs/files/schema_invalidation.h"
 #include "fs/ops/attr_ops.h"
 #include "fs/ops/directory_ops.h"
 #include "fs/ops/file_ops.h"
@@ -67,9 +68,16 @@ struct Filesystem::Impl {
 Filesystem::Filesystem(Engine* engine, Notifier* notifier, const FilesystemOptions& options)
     : inodes_(EncodeNodeId(NodeId{})),
       options_(options),
-      impl_(std::make_unique<Impl>(engine, notifier, &inodes_, &options_)) {}
+      impl_(std::make_unique<Impl>(engine, notifier, &inodes_, &options_)) {
+  // Another mount's schema change (a shared store): names and listings the
+  // kernel cached go, as after a DDL write to @cql here.
+  engine->SetSchemaListener([files = &impl_->files](const SchemaReload& reload) {
+    InvalidateSchemaChanges(files, *reload.before, reload.table_ids_before, *reload.after);
+  });
+}
 
 Filesystem::~Filesystem() {
+  impl_->files.engine->SetSchemaListener(nullptr);
   // Handles the kernel never released (the session ended by a signal):
   // files store what they hold and directories drop their snapshots before
   // the engine goes.

@@ -5,9 +5,13 @@
 
 #include <leveldb/env.h>
 #include <leveldb/helpers/memenv.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -81,8 +85,8 @@ inline void RunDdl(Engine* engine, const std::string& cql, std::string* keyspace
 class TestEngine {
  public:
   explicit TestEngine(EngineOptions options = {})
-      : env_(leveldb::NewMemEnv(leveldb::Env::Default())) {
-    options.env = env_.get();
+      : env_(leveldb::NewMemEnv(leveldb::Env::Default())), path_(StorePath()) {
+    if (path_ == "/db") options.env = env_.get();
     options.clock = &clock;
     options.background_sweeper = false;
     options_ = options;
@@ -96,7 +100,8 @@ class TestEngine {
   // Closes and opens the engine again over the same in-memory files.
   void Reopen() {
     engine.reset();
-    auto opened = Engine::Open("/db", options_);
+    auto opened = Engine::Open(path_, options_);
+    INFO(opened.status().ToString());
     REQUIRE(opened.ok());
     engine = std::move(opened).value();
   }
@@ -112,13 +117,29 @@ class TestEngine {
   }
 
   leveldb::Env* env() { return env_.get(); }
+  // The store's spelling: "/db" in memory, or a fresh namespace of the
+  // RADOS store $CELLFS_TEST_STORE names (the same tests over RADOS, on
+  // the test cluster: tests/CMakeLists.txt).
+  const std::string& path() const { return path_; }
 
   ManualClock clock;
   std::unique_ptr<Engine> engine;
   std::string current_keyspace;
 
  private:
+  static std::string StorePath() {
+    const char* store = std::getenv("CELLFS_TEST_STORE");
+    if (store == nullptr || *store == '\0') return "/db";
+    static std::atomic<int> made{0};
+    const std::string spelling(store);
+    return spelling + (spelling.find('?') == std::string::npos ? "?" : "&") + "ns=test-" +
+           std::to_string(getpid()) + "-" +
+           std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + "-" +
+           std::to_string(made++);
+  }
+
   std::unique_ptr<leveldb::Env> env_;
+  std::string path_;
   EngineOptions options_;
 };
 

@@ -212,5 +212,28 @@ TEST_CASE("the local backend holds every lease and notifies watches of its commi
   CHECK(seen.size() == 1);
 }
 
+TEST_CASE("a counter reserves disjoint blocks, from the initial value when absent, across a reopen",
+          "[storage_seam]") {
+  Store store;
+  Counter& counter = store.storage->counter();
+  uint64_t start = 0;
+  REQUIRE(counter.Reserve("r", 5, 10, &start).ok());
+  CHECK(start == 5);
+  REQUIRE(counter.Reserve("r", 5, 3, &start).ok());
+  CHECK(start == 15);
+  std::optional<uint64_t> value;
+  REQUIRE(counter.Load("r", &value).ok());
+  CHECK(value == 18u);
+  store.Open();
+  REQUIRE(store.storage->counter().Reserve("r", 1, 2, &start).ok());
+  CHECK(start == 18);
+  REQUIRE(store.storage->counter().Load("r", &value).ok());
+  CHECK(value == 20u);
+  Status overflow = store.storage->counter().Reserve("r", 1, ~uint64_t{0} - 19, &start);
+  CHECK(overflow.code() == StatusCode::kCorruption);
+  REQUIRE(store.storage->counter().Load("r", &value).ok());
+  CHECK(value == 20u);  // nothing stored
+}
+
 }  // namespace
 }  // namespace cellfs::storage

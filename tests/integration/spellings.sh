@@ -2,7 +2,10 @@
 # Scenario: value spellings on a real mount (docs/CQL.md, "Values"):
 # Cassandra's timestamp patterns in names, a timeuuid-clustered partition
 # sliced with minTimeuuid/maxTimeuuid, decimal keys in plain text, UDTs
-# with every field, and @json/@csv in SELECT JSON / COPY TO shapes.
+# with every field, and @json/@csv in SELECT JSON / COPY TO shapes. Then
+# store spellings: bad rados:POOL[?conf=FILE&id=NAME&ns=NAMESPACE] arguments refused by
+# every command before anything is mounted or made, and a store spelled
+# with ',', '?', '&' and '=' shown whole as its mount's source.
 source "$(dirname "$0")/lib.sh" "$1"
 export LC_ALL=C
 
@@ -77,3 +80,59 @@ expect_eq "cell text" "{street: null, city: 'Oslo', zip: null}" "$(cat "$MNT/ks/
 expect_eq "@json" '{"name": "ann", "home": {"street": null, "city": "Oslo", "zip": null}}' \
   "$(cat "$MNT/ks/people/@json")"
 
+step "a bad rados spelling is refused by every command, before anything is mounted or made"
+HELPER=$(dirname "$CELLFS")/mount.cellfs
+RMNT=$WORK/rados-mnt
+mkdir "$RMNT"
+_remember_mount "$RMNT"
+# Each spelling and what the refusal says.
+declare -A FAULT=(["rados:"]="no pool named" ["rados:p?x=1"]="unknown parameter 'x'"
+  ["rados:p?conf="]="empty conf")
+for spelling in "${!FAULT[@]}"; do
+  for command in "mount $spelling $RMNT" "mount -f $spelling $RMNT" "verify $spelling" \
+    "snapshot list $spelling" "snapshot clear $spelling --all" \
+    "dump --offline $spelling ks.people" "stats --offline $spelling ks.people" \
+    "load --offline $spelling ks.people /dev/null" "helper $spelling $RMNT"; do
+    read -r -a argv <<<"$command"
+    rc=0
+    if [[ ${argv[0]} == helper ]]; then
+      err=$(cd "$WORK" && timeout 30 "$HELPER" "${argv[@]:1}" 2>&1) || rc=$?
+    else
+      err=$(cd "$WORK" && timeout 30 "$CELLFS" "${argv[@]}" 2>&1) || rc=$?
+    fi
+    expect_eq "cellfs $command: a usage error" 2 "$rc"
+    expect_contains "cellfs $command: the parser's message" "'$spelling': ${FAULT[$spelling]}" "$err"
+    expect_contains "cellfs $command: the expected form" "(expected rados:POOL[" "$err"
+  done
+  ! mountpoint -q "$RMNT" || fail "$RMNT is mounted after refusals of $spelling"
+  [[ ! -e $WORK/$spelling && ! -e /$spelling ]] || fail "a refusal of $spelling made a directory"
+done
+expect_eq "nothing mounted from rados:" "" "$(findmnt -n -t fuse.cellfs -o SOURCE | grep '^rados:' || true)"
+
+step "load, dump and stats without --offline: a rados spelling is a store, not a mount"
+for command in "dump rados:cellfs ks.people" "stats rados:cellfs ks.people" \
+  "load rados:cellfs ks.people /dev/null"; do
+  read -r -a argv <<<"$command"
+  rc=0
+  err=$(cd "$WORK" && timeout 30 "$CELLFS" "${argv[@]}" 2>&1) || rc=$?
+  expect_eq "cellfs $command: a usage error" 2 "$rc"
+  expect_contains "cellfs $command: says why" "names a store, not a mount" "$err"
+done
+
+step "the help of every store-taking command shows the rados spelling"
+for command in mount verify load dump stats "snapshot list" "snapshot restore" "snapshot clear"; do
+  read -r -a argv <<<"$command"
+  expect_contains "cellfs $command --help" "DATADIR may also be rados:POOL[?conf=FILE&id=NAME&ns=NAMESPACE]" \
+    "$("$CELLFS" "${argv[@]}" --help)"
+done
+
+step "a store spelled with ',', '?', '&' and '=' is the mount's source, whole"
+ODD=$WORK/'s,a?b&c=d'
+unmount_fs
+mount_fs "$ODD" "$MNT"
+expect_eq "findmnt's source" "$ODD" "$(findmnt -n -o SOURCE "$MNT")"
+expect_eq "@status's data_dir" "\"data_dir\": \"$ODD\"" \
+  "$(grep -o '"data_dir": *"[^"]*"' "$MNT/@status" | sed 's/": *"/": "/')"
+mkdir "$MNT/ks"
+expect_eq "the mount works" "ks" "$(ls "$MNT")"
+unmount_fs

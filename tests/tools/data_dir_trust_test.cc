@@ -1,5 +1,7 @@
 // OpenTrustedDataDir: a data directory is opened only when nobody but its
-// user (and root) can replace it or any directory above it.
+// user (and root) can replace it or any directory above it. And the store
+// argument over it: a directory judged so, a RADOS pool's spelling passed
+// through untouched.
 #include "tools/cellfs/data_dir_trust.h"
 
 #include <fcntl.h>
@@ -10,6 +12,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+
+#include "tools/cellfs/store_argument.h"
 
 namespace cellfs::tools {
 namespace {
@@ -182,6 +186,103 @@ TEST_CASE("a data directory made and then refused is not left behind", "[trust]"
   scratch.Make("kept", 0700);
   CHECK_FALSE(OpenTrustedDataDir((scratch.path() / "kept").string(), other, true).ok());
   CHECK(stdfs::exists(scratch.path() / "kept"));
+}
+
+TEST_CASE("a rados spelling goes to the engine as given; no directory is judged or made",
+          "[store_argument]") {
+  const std::string spelling = "rados:cellfs?conf=/etc/ceph/a,b.conf&id=fs";
+  StoreArgumentOptions options;
+  options.create = true;
+  options.mount_point = "/";  // every directory lies inside it
+  Result<StoreArgument> store = OpenStoreArgument(spelling, options);
+  INFO(store.status().ToString());
+  REQUIRE(store.ok());
+  CHECK(store->rados);
+  CHECK(store->path == spelling);
+  CHECK_FALSE(store->dir_fd.valid());
+  CHECK(store->dir_fd.get() == -1);  // EngineOptions::data_dir_fd's "none"
+  CHECK_FALSE(store->made.parent.valid());
+  CHECK_FALSE(stdfs::exists(spelling));
+  CHECK(CheckStoreSpelling(spelling).ok());
+}
+
+TEST_CASE("a bad rados spelling is refused with the parser's message, touching nothing",
+          "[store_argument]") {
+  for (const auto& [spelling, why] :
+       {std::pair<std::string, std::string>{"rados:", "no pool named"},
+        {"rados:?conf=/c", "no pool named"},
+        {"rados:p?x=1", "unknown parameter 'x'"},
+        {"rados:p?conf=", "empty conf"},
+        {"rados:p?id=a&id=b", "id given twice"},
+        {"rados:p?conf", "is not NAME=VALUE"}}) {
+    INFO(spelling);
+    Status checked = CheckStoreSpelling(spelling);
+    CHECK(checked.code() == StatusCode::kInvalidArgument);
+    CHECK(checked.message().find(why) != std::string::npos);
+    CHECK(checked.message().find("(expected rados:POOL[") != std::string::npos);
+    StoreArgumentOptions create;
+    create.create = true;
+    Result<StoreArgument> store = OpenStoreArgument(spelling, create);
+    REQUIRE_FALSE(store.ok());
+    CHECK(store.status().message() == checked.message());
+    CHECK_FALSE(stdfs::exists(spelling));
+  }
+  // Anything else is a directory, judged only when opened.
+  CHECK(CheckStoreSpelling("/no/such/dir").ok());
+  CHECK(CheckStoreSpelling("radosdir").ok());
+  CHECK(CheckStoreSpelling("./rados:p").ok());
+}
+
+TEST_CASE("a data directory is judged and held; against a mount point, made absolute",
+          "[store_argument]") {
+  ScratchDir scratch;
+  const std::string data = (scratch.path() / "data").string();
+  SECTION("opened, made when asked") {
+    StoreArgumentOptions options;
+    CHECK_FALSE(OpenStoreArgument(data, options).ok());  // never made unless asked
+    CHECK_FALSE(stdfs::exists(data));
+    options.create = true;
+    Result<StoreArgument> store = OpenStoreArgument(data, options);
+    INFO(store.status().ToString());
+    REQUIRE(store.ok());
+    CHECK_FALSE(store->rados);
+    CHECK(store->path == data);
+    CHECK(store->dir_fd.valid());
+    CHECK(store->made.parent.valid());
+    CHECK(store->made.name == "data");
+  }
+  SECTION("inside the mount point: refused before it is made") {
+    StoreArgumentOptions options;
+    options.create = true;
+    options.mount_point = scratch.path().string();
+    Result<StoreArgument> store = OpenStoreArgument(data, options);
+    REQUIRE_FALSE(store.ok());
+    CHECK(store.status().message().find("is inside the mount point") != std::string::npos);
+    CHECK_FALSE(stdfs::exists(data));
+  }
+  SECTION("outside it: absolute, symlinks resolved") {
+    scratch.Make("real", 0700);
+    stdfs::create_directory_symlink(scratch.path() / "real", scratch.path() / "link");
+    StoreArgumentOptions options;
+    options.mount_point = stdfs::canonical(scratch.Make("mnt", 0755)).string();
+    Result<StoreArgument> store =
+        OpenStoreArgument((scratch.path() / "link").string() + "/", options);
+    INFO(store.status().ToString());
+    REQUIRE(store.ok());
+    CHECK(store->path == stdfs::canonical(scratch.path() / "real").string());
+    CHECK_FALSE(store->made.parent.valid());
+  }
+}
+
+TEST_CASE("load, dump and stats take a rados spelling only with --offline", "[store_argument]") {
+  CHECK(CheckSourceArgument("rados:cellfs", /*offline=*/true).ok());
+  CHECK(CheckSourceArgument("/mnt/cellfs", /*offline=*/false).ok());
+  CHECK(CheckSourceArgument("/data", /*offline=*/true).ok());
+  Status online = CheckSourceArgument("rados:cellfs", /*offline=*/false);
+  CHECK(online.message().find("names a store, not a mount") != std::string::npos);
+  CHECK(online.message().find("--offline") != std::string::npos);
+  CHECK(CheckSourceArgument("rados:", /*offline=*/true).message().find("no pool named") !=
+        std::string::npos);
 }
 
 }  // namespace

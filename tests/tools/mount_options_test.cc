@@ -111,6 +111,13 @@ TEST_CASE("mountinfo lines give the mount point, type, source and connection", "
   CHECK(entry->mount_point == "/tmp/a b");
   CHECK(entry->fs_type == "fuse.cellfs");
   CHECK(entry->source == "/data/d x");
+  // A pool's spelling as the source: the kernel escapes only space, tab,
+  // newline and backslash, so '?', '&', '=' and ',' come through as they are.
+  auto pool = ParseMountInfoLine(
+      "82 29 0:53 / /mnt/c rw,nosuid,nodev,relatime shared:41 - fuse.cellfs "
+      "rados:cellfs?conf=/etc/ceph/a,b\\040c.conf&id=fs rw,user_id=0,group_id=0");
+  REQUIRE(pool);
+  CHECK(pool->source == "rados:cellfs?conf=/etc/ceph/a,b c.conf&id=fs");
   CHECK_FALSE(ParseMountInfoLine("garbage"));
   CHECK_FALSE(ParseMountInfoLine(""));
 }
@@ -130,6 +137,15 @@ TEST_CASE("mount.cellfs keeps cellfs's options and drops mount(8)'s own", "[moun
   CHECK(parsed.value().mount_point == "/mnt");
   CHECK(parsed.value().cellfs_options == "ro,entry_timeout=5");
   CHECK_FALSE(parsed.value().fake);
+}
+
+TEST_CASE("mount.cellfs passes a rados source on as it is", "[mount_helper]") {
+  // An fstab line: rados:cellfs?conf=/etc/ceph/ceph.conf&id=fs /mnt cellfs _netdev 0 0
+  auto parsed = ParseMountHelperArgs(
+      {"rados:cellfs?conf=/etc/ceph/a,b.conf&id=fs", "/mnt", "-o", "rw,_netdev,commit=batch"});
+  REQUIRE(parsed.ok());
+  CHECK(parsed.value().data_dir == "rados:cellfs?conf=/etc/ceph/a,b.conf&id=fs");
+  CHECK(parsed.value().cellfs_options == "commit=batch");
 }
 
 TEST_CASE("mount.cellfs passes unknown options on unless sloppy", "[mount_helper]") {

@@ -16,6 +16,7 @@
 #include "tools/cellfs/snapshot_command.h"
 #include "tools/cellfs/stats_command.h"
 #include "tools/cellfs/status_command.h"
+#include "tools/cellfs/store_argument.h"
 #include "tools/cellfs/sync_command.h"
 #include "tools/cellfs/umount_command.h"
 #include "tools/cellfs/verify_command.h"
@@ -26,6 +27,7 @@ using cellfs::tools::CqlArgs;
 using cellfs::tools::DemoArgs;
 using cellfs::tools::DumpArgs;
 using cellfs::tools::ErrorsArgs;
+using cellfs::tools::kStoreSpellingHelp;
 using cellfs::tools::LoadArgs;
 using cellfs::tools::MountArgs;
 using cellfs::tools::SnapshotArgs;
@@ -34,6 +36,15 @@ using cellfs::tools::StatusArgs;
 using cellfs::tools::SyncArgs;
 using cellfs::tools::UmountArgs;
 using cellfs::tools::VerifyArgs;
+
+// A DATADIR's rados spelling checked while parsing, so a bad one is a usage
+// error (exit 2) before anything is made or forked.
+const CLI::Validator kStoreSpelling(
+    [](std::string& spelling) {
+      cellfs::Status checked = cellfs::tools::CheckStoreSpelling(spelling);
+      return checked.ok() ? std::string() : checked.message();
+    },
+    "", "STORE");
 
 CLI::App* AddMount(CLI::App& app, MountArgs* args) {
   CLI::App* mount = app.add_subcommand("mount", "Serve the store in DATADIR at MOUNTPOINT");
@@ -44,13 +55,14 @@ CLI::App* AddMount(CLI::App& app, MountArgs* args) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   mount->add_option("DATADIR", args->data_dir, "The data directory (outside MOUNTPOINT)")
-      ->required();
+      ->required()
+      ->check(kStoreSpelling);
   mount->add_option("MOUNTPOINT", args->mount_point, "An existing directory")->required();
-  mount->footer(
-      std::string("DATADIR is created (mode 0700) when missing and must not be inside MOUNTPOINT.\n"
-                  "The command returns once the mount is live; the daemon then runs in the\n"
-                  "background, logging to syslog, until `cellfs umount MOUNTPOINT`.\n\n") +
-      cellfs::tools::kMountOptionsHelp);
+  mount->footer("DATADIR is created (mode 0700) when missing and must not be inside MOUNTPOINT.\n" +
+                std::string(kStoreSpellingHelp) +
+                "\nThe command returns once the mount is live; the daemon then runs in the\n"
+                "background, logging to syslog, until `cellfs umount MOUNTPOINT`.\n\n" +
+                cellfs::tools::kMountOptionsHelp);
   return mount;
 }
 
@@ -93,14 +105,17 @@ CLI::App* AddErrors(CLI::App& app, ErrorsArgs* args) {
 CLI::App* AddVerify(CLI::App& app, VerifyArgs* args) {
   CLI::App* command =
       app.add_subcommand("verify", "Check that every entry of an unmounted store decodes");
-  command->add_option("DATADIR", args->data_dir, "The store's data directory")->required();
+  command->add_option("DATADIR", args->data_dir, "The store's data directory")
+      ->required()
+      ->check(kStoreSpelling);
   command->footer(
       "Reads the store in DATADIR once, read-only, and decodes every entry against the\n"
       "schema: row fragments and deletions, index and view entries, and the expiry index\n"
       "(each of whose entries must name a table). Prints the counts and each fault (a\n"
       "key or value that does not decode, data of an unknown table). Exits 0 when the\n"
       "store is sound, 1 when it has faults, 2 when it cannot be opened (a mounted store\n"
-      "is refused: unmount it first) or read.");
+      "is refused: unmount it first) or read.\n" +
+      std::string(kStoreSpellingHelp));
   return command;
 }
 
@@ -113,24 +128,34 @@ CLI::App* AddSnapshot(CLI::App& app, SnapshotArgs* args) {
       "DROP TABLE, DROP KEYSPACE and TRUNCATE (rm -r of a table directory too) keep each\n"
       "table they remove as a snapshot, as Cassandra's auto_snapshot does: its data stays\n"
       "in the store, so taking one costs the same for any table. A snapshot is named\n"
-      "dropped-MILLIS-KS.TABLE or truncated-MILLIS-KS.TABLE. The store must not be mounted.");
+      "dropped-MILLIS-KS.TABLE or truncated-MILLIS-KS.TABLE. The store must not be mounted.\n" +
+      std::string(kStoreSpellingHelp));
   CLI::App* list = command->add_subcommand("list", "List the snapshots, oldest first");
-  list->add_option("DATADIR", args->data_dir, "The store's data directory")->required();
+  list->add_option("DATADIR", args->data_dir, "The store's data directory")
+      ->required()
+      ->check(kStoreSpelling);
+  list->footer(kStoreSpellingHelp);
   list->callback([args] { args->action = SnapshotArgs::Action::kList; });
   CLI::App* restore =
       command->add_subcommand("restore", "Make a snapshot's table again over its kept data");
-  restore->add_option("DATADIR", args->data_dir, "The store's data directory")->required();
+  restore->add_option("DATADIR", args->data_dir, "The store's data directory")
+      ->required()
+      ->check(kStoreSpelling);
   restore->add_option("NAME", args->names, "The snapshot")->required()->expected(1);
   restore->add_option("--as", args->as_table, "Restore as this table of the same keyspace");
   restore->footer(
       "The table must not exist (drop it first: that keeps its own snapshot). The keyspace\n"
       "and the user types the table needs are made when missing; its indexes are made and\n"
       "built again (those whose names another index took are named and skipped);\n"
-      "materialized views are not restored. The snapshot is gone once restored.");
+      "materialized views are not restored. The snapshot is gone once restored.\n" +
+      std::string(kStoreSpellingHelp));
   restore->callback([args] { args->action = SnapshotArgs::Action::kRestore; });
   CLI::App* clear =
       command->add_subcommand("clear", "Forget snapshots and reclaim the space they hold");
-  clear->add_option("DATADIR", args->data_dir, "The store's data directory")->required();
+  clear->add_option("DATADIR", args->data_dir, "The store's data directory")
+      ->required()
+      ->check(kStoreSpelling);
+  clear->footer(kStoreSpellingHelp);
   clear->add_option("NAME", args->names, "The snapshots to clear");
   clear->add_flag("--all", args->all, "Clear every snapshot");
   clear->callback([args] {
@@ -200,6 +225,12 @@ void AddSourceArguments(CLI::App* command, std::string* source, bool* offline,
   command->add_option("MOUNTPOINT", *source, "A cellfs mount (with --offline: DATADIR)")
       ->required();
   AddTableArgument(command, keyspace, table);
+  // After parsing, when --offline is known, whatever the order given.
+  command->callback([source, offline] {
+    cellfs::Status checked = cellfs::tools::CheckSourceArgument(*source, *offline);
+    if (!checked.ok())
+      throw CLI::ValidationError(*offline ? "DATADIR" : "MOUNTPOINT", checked.message());
+  });
 }
 
 CLI::App* AddLoad(CLI::App& app, LoadArgs* args) {
@@ -232,7 +263,8 @@ CLI::App* AddLoad(CLI::App& app, LoadArgs* args) {
       "(with a progress bar on a terminal). Exits 1 when any record was refused or\n"
       "anything failed. If the mount fails meanwhile, it prints which rows are stored\n"
       "and the --skip-rows that resumes after them.\n"
-      "With --offline the records go straight into DATADIR (synced at the end).");
+      "With --offline the records go straight into DATADIR (synced at the end).\n" +
+      std::string(kStoreSpellingHelp));
   return load;
 }
 
@@ -257,7 +289,8 @@ CLI::App* AddDump(CLI::App& app, DumpArgs* args) {
   dump->footer(
       "Copies MOUNTPOINT/KS/TABLE/@json (or @csv): every row, in token order, from one\n"
       "snapshot. The output loads back with `cellfs load`. With --offline DATADIR is\n"
-      "opened read-only.");
+      "opened read-only.\n" +
+      std::string(kStoreSpellingHelp));
   return dump;
 }
 
@@ -271,7 +304,8 @@ CLI::App* AddStats(CLI::App& app, StatsArgs* args) {
       "Prints MOUNTPOINT/KS/TABLE/@stats (or @stats.json): counts, rows and bytes per\n"
       "partition (percentiles), the widest partitions, how partitions would spread\n"
       "over rings of 3, 6 and 12 nodes, and warnings for partitions over the guidance\n"
-      "(100000 rows, 100 MB). With --offline DATADIR is opened read-only.");
+      "(100000 rows, 100 MB). With --offline DATADIR is opened read-only.\n" +
+      std::string(kStoreSpellingHelp));
   return stats;
 }
 

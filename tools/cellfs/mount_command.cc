@@ -10,12 +10,14 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -26,6 +28,7 @@
 #include "tools/cellfs/data_dir_trust.h"
 #include "tools/cellfs/mount_options.h"
 #include "tools/cellfs/new_store_cleanup.h"
+#include "tools/cellfs/store_argument.h"
 #include "tools/cellfs/unique_fd.h"
 
 namespace cellfs::tools {
@@ -45,34 +48,11 @@ Result<std::string> RealPath(const std::string& path) {
   return out;
 }
 
-// The absolute, symlink-free path of a data directory that may not exist
-// yet: then the realpath of its parent plus its name.
-Result<std::string> ResolveDataDir(std::string path) {
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
-  struct stat st {};
-  if (stat(path.c_str(), &st) == 0 || errno != ENOENT) return RealPath(path);
-  size_t slash = path.rfind('/');
-  std::string parent = slash == std::string::npos ? "." : path.substr(0, slash + 1);
-  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  if (name == "." || name == "..") return RealPath(path);
-  char* real_parent = realpath(parent.c_str(), nullptr);
-  if (real_parent == nullptr) {
-    return Status::IOError(path + ": " + ErrnoText(errno) + " (its parent must exist)");
-  }
-  std::string resolved(real_parent);
-  std::free(real_parent);
-  return (resolved == "/" ? "" : resolved) + "/" + name;
-}
-
-bool IsWithin(const std::string& path, const std::string& dir) {
-  return dir == "/" || path == dir || path.starts_with(dir + "/");
-}
-
 struct MountPaths {
-  std::string data_dir;     // absolute
   std::string mount_point;  // absolute
-  UniqueFd data_dir_fd;     // the judged data directory, which the engine is reached through
-  MadeDirectory made;       // the data directory, when this mount created it
+  // The store: a pool's spelling, or the judged data directory (absolute),
+  // which the engine is reached through.
+  StoreArgument store;
 };
 
 Result<MountPaths> PreparePaths(const MountArgs& args, bool read_only) {
@@ -80,19 +60,12 @@ Result<MountPaths> PreparePaths(const MountArgs& args, bool read_only) {
   Result<std::string> mount_point = RealPath(args.mount_point);
   if (!mount_point.ok()) return Status::IOError("mount point " + mount_point.status().message());
   paths.mount_point = *mount_point;
-  Result<std::string> data_dir = ResolveDataDir(args.data_dir);
-  if (!data_dir.ok()) return data_dir.status();
-  paths.data_dir = *data_dir;
-  if (IsWithin(paths.data_dir, paths.mount_point)) {
-    return Status::InvalidArgument("the data directory " + args.data_dir +
-                                   " is inside the mount point " + args.mount_point +
-                                   "; choose a data directory outside it");
-  }
-  // A read-only mount creates nothing.
-  Result<UniqueFd> data_dir_fd =
-      OpenTrustedDataDir(paths.data_dir, geteuid(), !read_only, &paths.made);
-  if (!data_dir_fd.ok()) return data_dir_fd.status();
-  paths.data_dir_fd = std::move(*data_dir_fd);
+  StoreArgumentOptions store_options;
+  store_options.create = !read_only;  // a read-only mount creates nothing
+  store_options.mount_point = paths.mount_point;
+  Result<StoreArgument> store = OpenStoreArgument(args.data_dir, store_options);
+  if (!store.ok()) return store.status();
+  paths.store = std::move(*store);
   return paths;
 }
 
@@ -122,10 +95,16 @@ class TerminationSignalsBlocked {
   bool restored_ = false;
 };
 
-fs::FilesystemOptions FilesystemOptionsFor(const MountOptions& options) {
+fs::FilesystemOptions FilesystemOptionsFor(const MountOptions& options, bool shared_store) {
   fs::FilesystemOptions out;
   out.entry_timeout = options.entry_timeout;
   out.attr_timeout = options.attr_timeout;
+  if (shared_store && !options.entry_timeout_given) {
+    out.entry_timeout = std::min(out.entry_timeout, kSharedStoreTimeout);
+  }
+  if (shared_store && !options.attr_timeout_given) {
+    out.attr_timeout = std::min(out.attr_timeout, kSharedStoreTimeout);
+  }
   out.uid = getuid();
   out.gid = getgid();
   out.read_only = options.read_only;
@@ -174,20 +153,24 @@ const char* CommitModeName(CommitMode mode) {
 // What MOUNT/@status tells of this daemon.
 fs::FilesystemOptions::Daemon DaemonFactsFor(const MountPaths& paths, const EngineOptions& engine) {
   fs::FilesystemOptions::Daemon facts;
-  facts.data_dir = paths.data_dir;
+  facts.data_dir = paths.store.path;
   facts.commit = CommitModeName(engine.commit_mode);
   facts.commit_interval_ms = engine.commit_mode == CommitMode::kPeriodic ? engine.commit_period_ms
                              : engine.commit_mode == CommitMode::kGroup  ? engine.group_window_ms
                                                                          : 0;
-  const int dir_fd = paths.data_dir_fd.get();  // held for the daemon's life
-  facts.store_bytes = [dir_fd] { return DirectoryBytes(dir_fd); };
+  if (!paths.store.rados) {                       // a pool's size is the cluster's to tell
+    const int dir_fd = paths.store.dir_fd.get();  // held for the daemon's life
+    facts.store_bytes = [dir_fd] { return DirectoryBytes(dir_fd); };
+  }
   return facts;
 }
 
 fs::SessionOptions SessionOptionsFor(const MountPaths& paths, const MountOptions& options) {
   fs::SessionOptions out;
   out.mount_point = paths.mount_point;
-  out.fs_name = paths.data_dir;
+  // The source mount(8) shows: the directory, or a pool's spelling
+  // (SessionArgs escapes its ',' and '\' for libfuse's option parser).
+  out.fs_name = paths.store.path;
   out.debug = options.debug;
   out.allow_other = options.allow_other;
   out.xattr = options.xattr;
@@ -201,7 +184,7 @@ fs::SessionOptions SessionOptionsFor(const MountPaths& paths, const MountOptions
 Status ServeEngine(Daemon& daemon, Engine* engine, const MountPaths& paths,
                    const MountOptions& options, TerminationSignalsBlocked* signals, bool* mounted) {
   fs::FuseSession session(SessionOptionsFor(paths, options));
-  fs::FilesystemOptions fs_options = FilesystemOptionsFor(options);
+  fs::FilesystemOptions fs_options = FilesystemOptionsFor(options, paths.store.rados);
   fs_options.daemon = DaemonFactsFor(paths, EngineOptionsFor(options));
   // Every refusal MOUNT/@errors records, also in the log (stderr with -f).
   fs_options.refusal_sink = [&daemon](const std::string& line) {
@@ -209,7 +192,7 @@ Status ServeEngine(Daemon& daemon, Engine* engine, const MountPaths& paths,
   };
   fs::Filesystem filesystem(engine, session.notifier(), fs_options);
   signals->Restore();
-  std::string where = paths.data_dir + " at " + paths.mount_point;
+  std::string where = paths.store.path + " at " + paths.mount_point;
   CELLFS_RETURN_IF_ERROR(session.Serve(&filesystem, [&] {
     *mounted = true;
     daemon.ReportReady();
@@ -223,10 +206,12 @@ int Serve(Daemon& daemon, const MountArgs& args, MountPaths& paths, const MountO
   TerminationSignalsBlocked signals;
   umask(kStoreUmask);
   // A mount that fails before it serves takes away the store it created,
-  // before its error reaches the caller.
-  NewStoreCleanup cleanup(paths.data_dir_fd.get(), std::move(paths.made));
+  // before its error reaches the caller. A pool is left as it is: other
+  // mounts may share it.
+  std::optional<NewStoreCleanup> cleanup;
+  if (!paths.store.rados) cleanup.emplace(paths.store.dir_fd.get(), std::move(paths.store.made));
   auto fail = [&](const std::string& message) {
-    if (Status undone = cleanup.Undo(); !undone.ok()) {
+    if (Status undone = cleanup ? cleanup->Undo() : Status::Ok(); !undone.ok()) {
       daemon.Log(LOG_ERR,
                  "could not remove the new store after the failed mount: " + undone.message());
     }
@@ -234,13 +219,14 @@ int Serve(Daemon& daemon, const MountArgs& args, MountPaths& paths, const MountO
     return 1;
   };
   EngineOptions engine_options = EngineOptionsFor(options);
-  engine_options.data_dir_fd = paths.data_dir_fd.get();  // no second walk of the path
+  // No second walk of a directory's path; -1 (and no env) for a pool.
+  engine_options.data_dir_fd = paths.store.dir_fd.get();
   engine_options.on_write_failure = [&daemon](const Status& failure) {
     daemon.Log(LOG_ERR, failure.ToString());  // the one line an operator needs
   };
-  Result<std::unique_ptr<Engine>> engine = Engine::Open(paths.data_dir, engine_options);
+  Result<std::unique_ptr<Engine>> engine = Engine::Open(paths.store.path, engine_options);
   if (!engine.ok()) return fail(args.data_dir + ": " + engine.status().message());
-  cleanup.Opened();
+  if (cleanup) cleanup->Opened();
   bool mounted = false;
   Status served = ServeEngine(daemon, engine->get(), paths, options, &signals, &mounted);
   engine->reset();  // a clean close: the sweeper stops and the log is synced
@@ -286,7 +272,7 @@ int RunMount(const MountArgs& args) {
   bool foreground = args.foreground || options->debug;
   Result<Daemon> daemon =
       foreground ? Daemon::Foreground()
-                 : Daemon::Background({paths->data_dir_fd.get(), paths->made.parent.get()});
+                 : Daemon::Background({paths->store.dir_fd.get(), paths->store.made.parent.get()});
   if (!daemon.ok()) {
     std::fprintf(stderr, "cellfs: %s\n", daemon.status().message().c_str());
     return 1;

@@ -11,7 +11,7 @@
 namespace cellfs::tools {
 
 struct MountHelperArgs {
-  std::string data_dir;
+  std::string data_dir;  // as given: a directory or rados:POOL[?...] (store_argument.h)
   std::string mount_point;
   // The options `cellfs mount -o` takes, comma-joined; empty when none.
   std::string cellfs_options;

@@ -1,7 +1,9 @@
 // mount.cellfs: the mount(8) helper, so that `mount -t cellfs DATADIR MNT`
 // and /etc/fstab entries (`DATADIR MNT cellfs defaults 0 0`) work. It runs
 // `cellfs mount` (found beside this program, else where `cmake --install`
-// put it, else on PATH) with the options that concern cellfs.
+// put it, else on PATH) with the options that concern cellfs. DATADIR may
+// be a pool's spelling (`rados:POOL?conf=FILE MNT cellfs _netdev 0 0`),
+// passed on as it is: `cellfs mount` checks it.
 #include <unistd.h>
 
 #include <cerrno>

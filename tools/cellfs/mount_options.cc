@@ -86,8 +86,14 @@ Status ApplyOption(std::string_view option, MountOptions* out) {
     }
     return Status::Ok();
   }
-  if (key == "entry_timeout") return ParseSeconds(key, value, &out->entry_timeout);
-  if (key == "attr_timeout") return ParseSeconds(key, value, &out->attr_timeout);
+  if (key == "entry_timeout") {
+    out->entry_timeout_given = true;
+    return ParseSeconds(key, value, &out->entry_timeout);
+  }
+  if (key == "attr_timeout") {
+    out->attr_timeout_given = true;
+    return ParseSeconds(key, value, &out->attr_timeout);
+  }
   if (key == "commit") return ParseCommitMode(value, &out->commit_mode);
   if (key == "commit_interval_ms") return ParseMillis(key, value, &out->commit_interval_ms);
   out->fuse_options.emplace_back(option);
@@ -106,8 +112,8 @@ const char kMountOptionsHelp[] =
     "                          token): ls -l asks the daemon 3x less; the values\n"
     "                          stay readable through @cql (TTL(), WRITETIME(),\n"
     "                          token())\n"
-    "  entry_timeout=SECONDS   how long the kernel may cache names (default 60)\n"
-    "  attr_timeout=SECONDS    how long the kernel may cache attributes (default 60)\n"
+    "  entry_timeout=SECONDS   how long the kernel may cache names (default 60; 1 on rados:)\n"
+    "  attr_timeout=SECONDS    how long the kernel may cache attributes (default 60; 1 on rados:)\n"
     "  commit=MODE             when an acknowledged write is durable, as in\n"
     "                          Cassandra's commitlog_sync: periodic (default),\n"
     "                          group or batch\n"

@@ -20,12 +20,22 @@ struct MountOptions {
   bool xattr = true;
   double entry_timeout = 60.0;
   double attr_timeout = 60.0;
+  // Whether the options gave them: a mount of a shared store (RADOS) then
+  // keeps them; otherwise it caches for at most kSharedStoreTimeout, since
+  // other mounts change what the kernel holds without telling it.
+  bool entry_timeout_given = false;
+  bool attr_timeout_given = false;
   CommitMode commit_mode = CommitMode::kPeriodic;
   int commit_interval_ms = 0;  // 0: the engine's default for the mode
   // Every other option, as written, for libfuse's own parser
   // (fs::CheckFuseOptions): allow_root, auto_unmount, fsname=, noatime...
   std::vector<std::string> fuse_options;
 };
+
+// The entry and attribute timeouts, in seconds, of a mount of a shared
+// store (RADOS) whose options give none: how long another host's write may
+// stay unseen through names and attributes the kernel cached.
+inline constexpr double kSharedStoreTimeout = 1.0;
 
 // The options every `cellfs mount --help` lists, one per line.
 extern const char kMountOptionsHelp[];

@@ -1,5 +1,5 @@
-// Opens a data directory's engine for the --offline commands
-// (tools/cellfs/offline_store.h).
+// Opens a store's engine, a data directory's or a pool's, for the --offline
+// commands (tools/cellfs/offline_store.h).
 #include "tools/cellfs/offline_store.h"
 
 #include <sys/stat.h>
@@ -9,15 +9,17 @@
 #include <limits>
 
 #include "tools/cellfs/data_dir_trust.h"
+#include "tools/cellfs/store_argument.h"
 
 namespace cellfs::tools {
 
-std::unique_ptr<Engine> OpenOfflineStore(const std::string& dir, bool read_only, const char* what) {
-  // Never creates the directory: LevelDB would make one before noticing it
+std::unique_ptr<Engine> OpenOfflineStore(const std::string& store_spelling, bool read_only,
+                                         const char* what) {
+  // Never creates a directory: LevelDB would make one before noticing it
   // holds no store.
-  Result<UniqueFd> data_dir_fd = OpenTrustedDataDir(dir, geteuid(), /*create=*/false);
-  if (!data_dir_fd.ok()) {
-    std::fprintf(stderr, "cellfs: %s\n", data_dir_fd.status().message().c_str());
+  Result<StoreArgument> store = OpenStoreArgument(store_spelling, StoreArgumentOptions());
+  if (!store.ok()) {
+    std::fprintf(stderr, "cellfs: %s\n", store.status().message().c_str());
     return nullptr;
   }
   umask(kStoreUmask);
@@ -29,8 +31,8 @@ std::unique_ptr<Engine> OpenOfflineStore(const std::string& dir, bool read_only,
   // before a mount: a short job would otherwise stop them at its close.
   options.inline_build_rows = std::numeric_limits<uint64_t>::max();
   options.background_builds = false;
-  options.data_dir_fd = data_dir_fd->get();  // the engine dups it
-  Result<std::unique_ptr<Engine>> engine = Engine::Open(dir, options);
+  options.data_dir_fd = store->dir_fd.get();  // the engine dups it; -1 for a pool
+  Result<std::unique_ptr<Engine>> engine = Engine::Open(store->path, options);
   if (engine.ok()) return std::move(*engine);
   const std::string& message = engine.status().message();
   bool in_use = message.find("in use by another process") != std::string::npos;

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/store/storage/store_location.h"
 #include "tools/cellfs/mount_table.h"
 
 namespace cellfs::tools {
@@ -118,7 +119,8 @@ int RunUmount(const UmountArgs& args) {
     std::fprintf(stderr, "cellfs: %s is still mounted\n", args.mount_point.c_str());
     return 1;
   }
-  if (entry && entry->fs_type == "fuse.cellfs") {
+  // A pool has no LOCK file to wait on (and other mounts may share it).
+  if (entry && entry->fs_type == "fuse.cellfs" && !storage::IsRadosSpelling(entry->source)) {
     using std::chrono::milliseconds;
     AwaitDataDirRelease(entry->source, args.force ? milliseconds(5000) : milliseconds(60000));
   }

@@ -535,6 +535,20 @@ void WriteSchemaChange(const SchemaState& before, const SchemaState& after,
   }
 }
 
+bool SameSchema(const SchemaState& a, const SchemaState& b) {
+  const auto& a_spaces = a.catalog()->keyspaces();
+  const auto& b_spaces = b.catalog()->keyspaces();
+  if (a_spaces.size() != b_spaces.size() || a.next_table_id() != b.next_table_id()) return false;
+  for (const auto& [name, keyspace] : a_spaces) {
+    const KeyspaceDef* other = b.catalog()->FindKeyspace(name);
+    if (other == nullptr || !SameKeyspace(keyspace, *other) ||
+        !SameKeyspaceIds(a.ids(), b.ids(), name)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 Status LoadSchema(Storage* storage, std::shared_ptr<const SchemaState>* schema) {
   // One read point, so the records and the next table id agree.
   std::unique_ptr<ReadPoint> at = storage->NewReadPoint();

@@ -117,4 +117,8 @@ Status DecodeKeyspaceRecord(const std::string& keyspace_name, std::string_view v
 // a record does not parse or load. Reads at one read point.
 Status LoadSchema(Storage* storage, std::shared_ptr<const SchemaState>* schema);
 
+// True when `a` and `b` hold the same keyspaces, tables and ids (what
+// WriteSchemaChange would write nothing of between them).
+bool SameSchema(const SchemaState& a, const SchemaState& b);
+
 }  // namespace cellfs::storage

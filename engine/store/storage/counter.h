@@ -25,6 +25,13 @@ class Counter {
   // reopens). On error nothing is known to be stored.
   virtual Status Raise(std::string_view name, uint64_t at_least, uint64_t* bound) = 0;
 
+  // Adds `count` to the stored value (absent: `initial`) as one atomic step
+  // and sets *start to the value before it: the block [start, start+count)
+  // is this caller's alone, also among processes sharing the store (RADOS
+  // mounts). Durable before it returns; on error nothing is known to be
+  // stored and no block is handed out. Corruption when the sum overflows.
+  virtual Status Reserve(std::string_view name, uint64_t initial, uint64_t count,
+                         uint64_t* start) = 0;
   // Stores `value` durably even when lower. Only for a holder that knows no
   // value above it was handed out (a clean close).
   virtual Status Store(std::string_view name, uint64_t value) = 0;

@@ -24,6 +24,10 @@ namespace cellfs::storage {
 struct StorageCapabilities {
   bool consistent_across_shards = false;  // a ReadPoint is one state of the whole store
   bool atomic_across_shards = false;      // Commit applies a whole batch or none of it
+  // Other processes (mounts on other hosts) may write the same store at
+  // once: schema changes take the "ddl" lease and every process follows
+  // the catalog's watch.
+  bool shared = false;
 };
 
 struct CursorOptions {

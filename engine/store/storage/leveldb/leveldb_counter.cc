@@ -3,6 +3,7 @@
 
 #include <leveldb/db.h>
 
+#include <limits>
 #include <string>
 
 #include "engine/cql/big_endian.h"
@@ -44,6 +45,20 @@ Status LevelDbCounter::Raise(std::string_view name, uint64_t at_least, uint64_t*
   }
   CELLFS_RETURN_IF_ERROR(Put(name, at_least));
   *bound = at_least;
+  return Status::Ok();
+}
+
+Status LevelDbCounter::Reserve(std::string_view name, uint64_t initial, uint64_t count,
+                               uint64_t* start) {
+  std::lock_guard lock(mutex_);
+  std::optional<uint64_t> stored;
+  CELLFS_RETURN_IF_ERROR(Load(name, &stored));
+  const uint64_t first = stored.value_or(initial);
+  if (count > std::numeric_limits<uint64_t>::max() - first) {
+    return Status::Corruption(std::string(name) + " would overflow 64 bits");
+  }
+  CELLFS_RETURN_IF_ERROR(Put(name, first + count));
+  *start = first;
   return Status::Ok();
 }
 

@@ -20,6 +20,7 @@ class LevelDbCounter final : public Counter {
 
   Status Load(std::string_view name, std::optional<uint64_t>* value) override;
   Status Raise(std::string_view name, uint64_t at_least, uint64_t* bound) override;
+  Status Reserve(std::string_view name, uint64_t initial, uint64_t count, uint64_t* start) override;
   Status Store(std::string_view name, uint64_t value) override;
 
  private:

@@ -11,11 +11,25 @@
 
 namespace cellfs::storage {
 
-void RadosBatch::Put(const Address& at, std::string_view value) { Write(at, std::string(value)); }
+void RadosBatch::Put(const Address& at, std::string_view value) {
+  if (!at.shard.empty()) shards_put_.emplace(at.space, at.shard);
+  Write(at, std::string(value));
+}
 
 void RadosBatch::Delete(const Address& at) { Write(at, std::nullopt); }
 
+void RadosBatch::PutRaw(const std::string& object, std::string key, std::string value) {
+  bytes_ += key.size() + value.size();
+  writes_[object][std::move(key)] = std::move(value);
+}
+
+void RadosBatch::DeleteRaw(const std::string& object, std::string key) {
+  bytes_ += key.size();
+  writes_[object][std::move(key)] = std::nullopt;
+}
+
 void RadosBatch::Write(const Address& at, std::optional<std::string> value) {
+  NoteSpace(at.space);
   RadosLocation where = Locate({at.space, at.shard});
   std::string key = std::move(where.key_prefix);
   key.append(at.key);
@@ -23,8 +37,17 @@ void RadosBatch::Write(const Address& at, std::optional<std::string> value) {
   writes_[where.object][std::move(key)] = std::move(value);
 }
 
+void RadosBatch::NoteSpace(std::string_view space) {
+  for (const std::string& seen : spaces_) {
+    if (seen == space) return;
+  }
+  spaces_.emplace_back(space);
+}
+
 void RadosBatch::Clear() {
   writes_.clear();
+  spaces_.clear();
+  shards_put_.clear();
   bytes_ = 0;
 }
 

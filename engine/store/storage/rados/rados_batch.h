@@ -6,7 +6,10 @@
 #include <map>
 #include <optional>
 #include <rados/librados.hpp>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/status.h"
 #include "engine/store/storage/batch.h"
@@ -21,15 +24,30 @@ class RadosBatch final : public Batch {
   size_t ApproximateSize() const override { return bytes_; }
   bool empty() const override { return writes_.empty(); }
 
+  // Writes an omap key of an object by name (the backend's own objects:
+  // partition indexes, the batch log's replays).
+  void PutRaw(const std::string& object, std::string key, std::string value);
+  void DeleteRaw(const std::string& object, std::string key);
+
   // Per object, per omap key: the value to set, or nullopt to remove. A key
   // written twice keeps its last write, as applying in order would.
   using ObjectWrites = std::map<std::string, std::optional<std::string>>;
   const std::map<std::string, ObjectWrites>& writes() const { return writes_; }
+  // The distinct spaces written through Put and Delete, in first-write order.
+  const std::vector<std::string>& spaces() const { return spaces_; }
+  // Each non-empty shard that Put wrote into, as its space and shard bytes
+  // (what a partition index lists: docs/SCALEOUT.md "Partition listings").
+  using ShardKey = std::pair<std::string, std::string>;
+  const std::set<ShardKey>& shards_put() const { return shards_put_; }
 
  private:
   void Write(const Address& at, std::optional<std::string> value);
 
+  void NoteSpace(std::string_view space);
+
   std::map<std::string, ObjectWrites> writes_;  // by object name
+  std::vector<std::string> spaces_;
+  std::set<ShardKey> shards_put_;
   size_t bytes_ = 0;
 };
 

@@ -35,4 +35,27 @@ RadosLocation Locate(const ShardAddress& shard) {
   return where;
 }
 
+std::string IndexObject(std::string_view space, unsigned char first_shard_byte) {
+  std::string object = "i.";
+  AppendHex(space, &object);
+  object.push_back('.');
+  const char byte = static_cast<char>(first_shard_byte);
+  AppendHex(std::string_view(&byte, 1), &object);
+  return object;
+}
+
+std::string LogObject(std::string_view mount_id) { return "log." + std::string(mount_id); }
+
+std::string LeaseObject(std::string_view name) {
+  std::string object = "lease.";
+  AppendHex(name, &object);
+  return object;
+}
+
+std::string WatchObject(std::string_view space) {
+  std::string object = "w.";
+  AppendHex(space, &object);
+  return object;
+}
+
 }  // namespace cellfs::storage

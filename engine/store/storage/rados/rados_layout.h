@@ -20,4 +20,15 @@ struct RadosLocation {
 // Distinct shards get distinct (object, prefix) pairs.
 RadosLocation Locate(const ShardAddress& shard);
 
+// The partition index object that lists `shard` (non-empty) of `space`:
+// "i.<hex space>.<hex first shard byte>", 256 per space, whose omap keys
+// are the shards themselves (docs/SCALEOUT.md "Partition listings").
+std::string IndexObject(std::string_view space, unsigned char first_shard_byte);
+
+// The names of the backend's own objects.
+std::string LogObject(std::string_view mount_id);  // "log.<mount id>"
+inline constexpr std::string_view kLogRegistryObject = "logs";
+std::string LeaseObject(std::string_view name);   // "lease.<hex name>"
+std::string WatchObject(std::string_view space);  // "w.<hex space>"
+
 }  // namespace cellfs::storage

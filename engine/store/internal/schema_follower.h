@@ -1,0 +1,64 @@
+// SchemaFollower and DdlLease: how mounts that share one store (RADOS) keep
+// one schema. A schema change runs under the store's "ddl" lease, over the
+// schema as stored (not as this mount last saw it), so changes from
+// several mounts apply one at a time and table ids stay unique; every
+// mount watches the catalog space and reloads when another one changed it.
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "engine/status.h"
+#include "engine/store/storage/storage.h"
+
+namespace cellfs::storage {
+
+// Holds the "ddl" lease from construction to destruction. On a store only
+// this process writes (LevelDB) every lease is held at once.
+class DdlLease {
+ public:
+  // How long one schema change may hold the lease before another mount may
+  // take it, and how long a change waits for it.
+  static constexpr int64_t kHoldMs = 60'000;
+  static constexpr int64_t kWaitMs = 30'000;
+
+  explicit DdlLease(Storage* storage);
+  ~DdlLease();
+  DdlLease(const DdlLease&) = delete;
+  DdlLease& operator=(const DdlLease&) = delete;
+
+  // Ok when held; IOError when another mount held it for all of kWaitMs.
+  const Status& status() const { return status_; }
+
+ private:
+  Storage* storage_;
+  Status status_;
+};
+
+// Calls `reload` on a thread of its own after each commit into the catalog
+// space (this process's own too: reloading an unchanged schema is harmless),
+// coalescing bursts. Thread-safe; the destructor stops watching and waits
+// for a running reload.
+class SchemaFollower {
+ public:
+  SchemaFollower(Storage* storage, std::function<void()> reload);
+  ~SchemaFollower();
+  SchemaFollower(const SchemaFollower&) = delete;
+  SchemaFollower& operator=(const SchemaFollower&) = delete;
+
+ private:
+  void Run();
+
+  Storage* storage_;
+  std::function<void()> reload_;
+  WatchId watch_ = 0;
+  std::mutex mutex_;  // guards pending_, stopping_
+  std::condition_variable wake_;
+  bool pending_ = false;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace cellfs::storage

@@ -1,0 +1,68 @@
+// RadosBatchLog: a mount's log of commits that span objects, so that such a
+// commit lands whole, eventually, even when the mount dies half-way
+// (Cassandra's logged batch; docs/SCALEOUT.md "Batch log").
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <rados/librados.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/status.h"
+#include "engine/store/storage/rados/rados_batch.h"
+
+namespace cellfs::storage {
+
+// The log is one object per mount ("log.<mount id>"), listed in the pool's
+// log registry and held by the mount under an exclusive lock it renews.
+// Each logged commit is one omap value (its whole batch) written before the
+// batch's objects and dropped after them (in the next log write, or at
+// Close). A mount replays another mount's log once that mount's lock has
+// lapsed, and then removes it. Replaying twice is harmless: every entry
+// the engine writes carries its write time and sequence, so a put lands on
+// the same key with the same bytes.
+//
+// Thread-safe.
+class RadosBatchLog {
+ public:
+  // How long a mount's hold on its log outlives its last renewal.
+  static constexpr int kLockSeconds = 30;
+
+  RadosBatchLog(librados::IoCtx* io, std::string mount_id);
+
+  // Registers the log and takes its lock.
+  Status Open();
+  // Renews the lock (call well within kLockSeconds).
+  Status Renew();
+  // Writes `batch` as a new entry; sets *entry to its number.
+  Status Record(const RadosBatch& batch, uint64_t* entry);
+  // `entry`'s batch is applied: its entry may go.
+  void Done(uint64_t entry);
+  // Replays the log of every registered mount whose lock has lapsed (or
+  // that was left unlocked), then removes those logs. Sets *replayed to
+  // the number of batches applied.
+  Status ReplayLapsed(size_t* replayed);
+  // Drops the applied entries, then the log itself when it is empty, and
+  // gives up the lock.
+  Status Close();
+
+  const std::string& object() const { return object_; }
+
+ private:
+  Status Replay(const std::string& log, size_t* replayed);
+
+  librados::IoCtx* io_;
+  std::string object_;
+  std::string cookie_;
+  std::mutex mutex_;  // guards next_entry_ and done_
+  uint64_t next_entry_ = 1;
+  std::vector<uint64_t> done_;
+};
+
+// The batch's writes as one value, and back (the log's entries).
+std::string EncodeBatch(const RadosBatch& batch);
+Status DecodeBatch(std::string_view bytes, RadosBatch* batch);
+
+}  // namespace cellfs::storage

@@ -1,0 +1,122 @@
+// RadosShardCursor (engine/store/storage/rados/rados_shard_cursor.h).
+#include "engine/store/storage/rados/rados_shard_cursor.h"
+
+#include <cerrno>
+#include <map>
+#include <set>
+
+#include "engine/store/storage/rados/rados_layout.h"
+#include "engine/store/storage/rados/rados_status.h"
+
+namespace cellfs::storage {
+
+RadosShardCursor::RadosShardCursor(librados::IoCtx* io, std::string space)
+    : io_(io), space_(std::move(space)) {}
+
+void RadosShardCursor::Fail(Status status) {
+  status_ = std::move(status);
+  entries_.reset();
+}
+
+void RadosShardCursor::Prefetch(unsigned first, std::string_view shard) {
+  struct Read {
+    librados::ObjectReadOperation op;
+    std::map<std::string, librados::bufferlist> exact;
+    std::set<std::string> keys;
+    int exact_result = 0;
+    int keys_result = 0;
+    bool more = false;
+    std::unique_ptr<librados::AioCompletion> done;
+  };
+  std::vector<std::unique_ptr<Read>> reads;
+  for (unsigned b = first; b < 256; ++b) {
+    auto read = std::make_unique<Read>();
+    const std::string from = b == first ? std::string(shard) : std::string();
+    if (!from.empty()) read->op.omap_get_vals_by_keys({from}, &read->exact, &read->exact_result);
+    read->op.omap_get_keys2(from, kIndexPage, &read->keys, &read->more, &read->keys_result);
+    read->done.reset(librados::Rados::aio_create_completion());
+    const int started = io_->aio_operate(IndexObject(space_, static_cast<unsigned char>(b)),
+                                         read->done.get(), &read->op, nullptr);
+    if (started < 0) {
+      for (auto& earlier : reads) earlier->done->wait_for_complete();
+      return Fail(FromRados(started, "listing the shards of a space"));
+    }
+    reads.push_back(std::move(read));
+  }
+  Status first_error;
+  for (unsigned i = 0; i < reads.size(); ++i) {
+    Read& read = *reads[i];
+    read.done->wait_for_complete();
+    int result = read.done->get_return_value();
+    Bucket& bucket = prefetched_[first + i];
+    bucket = Bucket{};
+    if (result == -ENOENT) continue;  // no shard was ever written there
+    if (result >= 0) result = read.exact_result < 0 ? read.exact_result : read.keys_result;
+    if (result < 0) {
+      if (first_error.ok()) first_error = FromRados(result, "listing the shards of a space");
+      continue;
+    }
+    for (auto& entry : read.exact) bucket.shards.push_back(entry.first);
+    bucket.shards.insert(bucket.shards.end(), read.keys.begin(), read.keys.end());
+    bucket.more = read.more;
+  }
+  if (!first_error.ok()) Fail(first_error);
+}
+
+void RadosShardCursor::Seek(std::string_view shard) {
+  status_ = Status::Ok();
+  entries_.reset();
+  bucket_ = shard.empty() ? 0 : static_cast<unsigned char>(shard[0]);
+  Prefetch(bucket_, shard);
+  if (!status_.ok()) return;
+  bucket_shards_ = std::move(prefetched_[bucket_].shards);
+  bucket_more_ = prefetched_[bucket_].more;
+  pos_ = 0;
+  Settle();
+}
+
+void RadosShardCursor::Next() {
+  ++pos_;
+  Settle();
+}
+
+void RadosShardCursor::NextPage() {
+  const std::string after = bucket_shards_.back();
+  std::set<std::string> keys;
+  bucket_more_ = false;
+  const int result = io_->omap_get_keys2(IndexObject(space_, static_cast<unsigned char>(bucket_)),
+                                         after, kIndexPage, &keys, &bucket_more_);
+  bucket_shards_.assign(keys.begin(), keys.end());
+  pos_ = 0;
+  if (result < 0 && result != -ENOENT) {
+    Fail(FromRados(result, "listing the shards of a space"));
+  }
+}
+
+void RadosShardCursor::Settle() {
+  entries_.reset();
+  while (status_.ok()) {
+    if (pos_ >= bucket_shards_.size()) {
+      if (bucket_more_ && !bucket_shards_.empty()) {
+        NextPage();
+        continue;
+      }
+      if (bucket_ == 255) return;  // no more shards
+      ++bucket_;
+      bucket_shards_ = std::move(prefetched_[bucket_].shards);
+      bucket_more_ = prefetched_[bucket_].more;
+      pos_ = 0;
+      continue;
+    }
+    auto cursor = std::make_unique<RadosCursor>(io_, Locate({space_, bucket_shards_[pos_]}));
+    cursor->SeekToFirst();
+    if (cursor->Valid()) {
+      entries_ = std::move(cursor);
+      return;
+    }
+    if (!cursor->status().ok()) return Fail(cursor->status());
+    ++pos_;  // listed but empty now
+  }
+}
+
+}  // namespace cellfs::storage

@@ -1,0 +1,60 @@
+// RadosShardCursor: a space's shards in order on the RADOS backend, read
+// from the space's 256 partition index objects (docs/SCALEOUT.md
+// "Partition listings"), each shard's entries through a RadosCursor.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <rados/librados.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/store/storage/rados/rados_cursor.h"
+#include "engine/store/storage/shard_cursor.h"
+
+namespace cellfs::storage {
+
+// The index lists every shard ever written into; a shard that holds no
+// entry now (all deleted, or only buried rows) is skipped. A Seek reads the
+// first page of every bucket from the sought one on at once (one round
+// trip, not one per bucket); later pages one at a time. Not thread-safe;
+// `io` must outlive it.
+class RadosShardCursor final : public ShardCursor {
+ public:
+  static constexpr size_t kIndexPage = 256;
+
+  RadosShardCursor(librados::IoCtx* io, std::string space);
+
+  bool Valid() const override { return status_.ok() && entries_ != nullptr; }
+  void Seek(std::string_view shard) override;
+  void Next() override;
+  std::string_view shard() const override { return bucket_shards_[pos_]; }
+  Cursor& entries() override { return *entries_; }
+  Status status() const override { return status_; }
+
+ private:
+  struct Bucket {
+    std::vector<std::string> shards;  // the first page, once read
+    bool more = false;                // the index object holds shards after the page
+  };
+  // Reads the first page of buckets [first, 256), from `shard` (inclusive)
+  // in bucket `first`.
+  void Prefetch(unsigned first, std::string_view shard);
+  // Moves to the first shard at or after the position that holds entries.
+  void Settle();
+  // Reads the page of bucket_ after its last listed shard.
+  void NextPage();
+  void Fail(Status status);
+
+  librados::IoCtx* io_;
+  std::string space_;
+  std::array<Bucket, 256> prefetched_;
+  unsigned bucket_ = 0;
+  std::vector<std::string> bucket_shards_;  // the current page of bucket_
+  bool bucket_more_ = false;
+  size_t pos_ = 0;
+  std::unique_ptr<RadosCursor> entries_;  // set while Valid
+  Status status_;
+};
+
+}  // namespace cellfs::storage

@@ -1,0 +1,151 @@
+// RadosStorage as several mounts share it, on the test cluster (CTest's
+// `ceph` fixture): a commit across objects that a dead mount logged lands
+// when another mount finds the log; a live mount's log is left alone; a
+// clean close leaves no log behind; a commit on one mount reaches another
+// mount's watch of that space, and only of that space.
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "engine/engine_options.h"
+#include "engine/store/storage/rados/rados_batch_log.h"
+#include "engine/store/storage/rados/rados_layout.h"
+#include "engine/store/storage/rados/rados_storage.h"
+#include "tests/rados/test_pool.h"
+
+namespace cellfs::storage {
+namespace {
+
+using Pool = cellfs::rados_test::TestPool;
+
+StoreLocation FreshStore() {
+  static std::atomic<int> made{0};
+  StoreLocation location;
+  location.kind = StoreLocation::Kind::kRados;
+  location.pool = "cellfs";
+  location.conf = std::getenv("CEPH_CONF");
+  location.ns = "mounts-" +
+                std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + "-" +
+                std::to_string(made++);
+  return location;
+}
+
+std::unique_ptr<RadosStorage> Mount(const StoreLocation& location) {
+  auto opened = RadosStorage::Open(location, EngineOptions{});
+  INFO(opened.status().message());
+  REQUIRE(opened.ok());
+  return std::move(opened).value();
+}
+
+std::optional<std::string> Read(Storage& storage, const Address& at) {
+  std::optional<std::string> value;
+  REQUIRE(storage.Get(nullptr, at, &value).ok());
+  return value;
+}
+
+std::set<std::string> RegisteredLogs(librados::IoCtx& io) {
+  std::set<std::string> logs;
+  bool more = false;
+  const int read = io.omap_get_keys2(std::string(kLogRegistryObject), "", 1000, &logs, &more);
+  REQUIRE((read == 0 || read == -ENOENT));
+  return logs;
+}
+
+// A batch over two partitions (two objects), as the engine's would be.
+RadosBatch TwoPartitionBatch() {
+  RadosBatch batch;
+  const std::string_view table("D\0\0\0\x01", 5);
+  batch.Put({table, "p1", "k"}, "one");
+  batch.Put({table, "p2", "k"}, "two");
+  return batch;
+}
+
+TEST_CASE("a dead mount's logged batch lands when another mount finds its log", "[rados_mounts]") {
+  const StoreLocation location = FreshStore();
+  Pool pool;
+  pool.io().set_namespace(location.ns);
+  // The dead mount: logged the batch, applied none of it, and its lock lapsed.
+  RadosBatchLog dead(&pool.io(), "dead");
+  REQUIRE(dead.Open().ok());
+  uint64_t entry = 0;
+  REQUIRE(dead.Record(TwoPartitionBatch(), &entry).ok());
+  REQUIRE(pool.io().unlock(LogObject("dead"), "cellfs.log", "dead") == 0);
+  CHECK(RegisteredLogs(pool.io()).count(LogObject("dead")) == 1);
+
+  auto mount = Mount(location);
+  CHECK(Read(*mount, {std::string_view("D\0\0\0\x01", 5), "p1", "k"}) == "one");
+  CHECK(Read(*mount, {std::string_view("D\0\0\0\x01", 5), "p2", "k"}) == "two");
+  CHECK(RegisteredLogs(pool.io()).count(LogObject("dead")) == 0);
+  uint64_t size = 0;
+  time_t mtime = 0;
+  CHECK(pool.io().stat(LogObject("dead"), &size, &mtime) == -ENOENT);
+}
+
+TEST_CASE("a live mount's log is left alone, and a clean close leaves none", "[rados_mounts]") {
+  const StoreLocation location = FreshStore();
+  Pool pool;
+  pool.io().set_namespace(location.ns);
+  RadosBatchLog live(&pool.io(), "live");
+  REQUIRE(live.Open().ok());  // holds its lock
+  uint64_t entry = 0;
+  REQUIRE(live.Record(TwoPartitionBatch(), &entry).ok());
+
+  std::string own_log;
+  {
+    auto mount = Mount(location);
+    own_log = LogObject(mount->mount_id());
+    CHECK(!Read(*mount, {std::string_view("D\0\0\0\x01", 5), "p1", "k"}));
+    size_t replayed = 0;
+    REQUIRE(mount->Maintain(&replayed).ok());
+    CHECK(replayed == 0);
+    // A commit across objects goes through the mount's own log.
+    auto batch = mount->NewBatch();
+    batch->Put({std::string_view("D\0\0\0\x02", 5), "a", "k"}, "x");
+    batch->Put({std::string_view("D\0\0\0\x02", 5), "b", "k"}, "y");
+    REQUIRE(mount->Commit(batch.get(), Durability::kNone).ok());
+    CHECK(RegisteredLogs(pool.io()).count(own_log) == 1);
+  }
+  CHECK(RegisteredLogs(pool.io()) == std::set<std::string>{LogObject("live")});
+  uint64_t size = 0;
+  time_t mtime = 0;
+  CHECK(pool.io().stat(own_log, &size, &mtime) == -ENOENT);
+}
+
+TEST_CASE("a commit on one mount reaches another mount's watch of that space only",
+          "[rados_mounts]") {
+  const StoreLocation location = FreshStore();
+  auto writer = Mount(location);
+  auto reader = Mount(location);
+  std::atomic<int> catalog{0};
+  std::atomic<int> data{0};
+  const WatchId catalog_watch = reader->Watch("C", [&](std::string_view) { ++catalog; });
+  const WatchId data_watch = reader->Watch("X", [&](std::string_view) { ++data; });
+  // The writer watches the catalog too, as every mount's engine does.
+  const WatchId own = writer->Watch("C", [](std::string_view) {});
+
+  auto batch = writer->NewBatch();
+  batch->Put({"C", "", "ks"}, "schema");
+  REQUIRE(writer->Commit(batch.get(), Durability::kSynced).ok());
+  batch = writer->NewBatch();
+  batch->Put({"X", "", "k"}, "unannounced: the writer does not watch X");
+  REQUIRE(writer->Commit(batch.get(), Durability::kNone).ok());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (catalog == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(catalog == 1);
+  CHECK(data == 0);
+  CHECK(Read(*reader, {"C", "", "ks"}) == "schema");
+  reader->Unwatch(catalog_watch);
+  reader->Unwatch(data_watch);
+  writer->Unwatch(own);
+}
+
+}  // namespace
+}  // namespace cellfs::storage
