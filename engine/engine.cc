@@ -84,6 +84,7 @@ Status Engine::Initialize() {
 
   CELLFS_RETURN_IF_ERROR(storage::LoadSchema(store, &core_->schema));
   core_->write_fence.SetListener(core_->options.on_write_failure);
+  core_->write_fence.SetLatching(!store->capabilities().commits_resume_after_failure);
   if (!core_->options.read_only) {
     CELLFS_RETURN_IF_ERROR(core_->sequences.Open(&store->counter(), &core_->write_fence));
     core_->write_times->SetLease(storage::kWriteTimeLeaseMicros,
@@ -126,9 +127,41 @@ Engine::~Engine() {
   core_->storage.reset();
 }
 
+bool Engine::WouldChangeSchema(const Statement& statement,
+                               const std::string* current_keyspace) const {
+  Catalog trial(*core_->CurrentSchema()->catalog());
+  std::string keyspace = current_keyspace != nullptr ? *current_keyspace : std::string();
+  SchemaChange trial_change;
+  return trial.Apply(statement, &keyspace, &trial_change).ok() &&
+         trial_change.kind != SchemaChange::Kind::kNone &&
+         trial_change.kind != SchemaChange::Kind::kUsed;
+}
+
 Status Engine::Execute(const Statement& statement, std::string* current_keyspace,
                        SchemaChange* change) {
-  std::lock_guard ddl(core_->ddl_mutex);
+  // On a shared store a change runs under the ddl lease, taken before
+  // ddl_mutex (so this mount's watch can still reload the schema while
+  // waiting), over the schema as stored. Statements that change nothing
+  // (USE, IF NOT EXISTS of what exists) take no lease; when the trial here
+  // and the statement disagree (the schema changed between), it runs again
+  // with the lease.
+  const bool shared = core_->storage->capabilities().shared && !core_->options.read_only;
+  bool leased = shared && WouldChangeSchema(statement, current_keyspace);
+  while (true) {
+    std::optional<storage::DdlLease> lease;
+    if (leased) CELLFS_RETURN_IF_ERROR(TakeDdlLease(&lease));
+    std::lock_guard ddl(core_->ddl_mutex);
+    if (leased) CELLFS_RETURN_IF_ERROR(ReloadForChange());
+    bool needs_lease = false;
+    Status status = ExecuteLocked(statement, current_keyspace, change,
+                                  /*unleased_changes=*/shared && !leased, &needs_lease);
+    if (!needs_lease) return status;
+    leased = true;
+  }
+}
+
+Status Engine::ExecuteLocked(const Statement& statement, std::string* current_keyspace,
+                             SchemaChange* change, bool unleased_changes, bool* needs_lease) {
   const std::string keyspace_before = current_keyspace ? *current_keyspace : std::string();
   std::shared_ptr<const storage::SchemaState> before = core_->CurrentSchema();
   auto next = std::make_shared<Catalog>(*before->catalog());
@@ -140,18 +173,10 @@ Status Engine::Execute(const Statement& statement, std::string* current_keyspace
     return Status::Ok();
   }
   if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
-  std::optional<storage::DdlLease> lease;
-  if (core_->storage->capabilities().shared) {
-    // One change at a time across the mounts, over the schema as stored:
-    // the statement is judged again against it.
-    CELLFS_RETURN_IF_ERROR(BeginSharedChange(&lease));
-    before = core_->CurrentSchema();
-    next = std::make_shared<Catalog>(*before->catalog());
+  if (unleased_changes) {
     if (current_keyspace != nullptr) *current_keyspace = keyspace_before;
-    local_change = SchemaChange{};
-    CELLFS_RETURN_IF_ERROR(next->Apply(statement, current_keyspace, &local_change));
-    if (change != nullptr) *change = local_change;
-    if (local_change.kind == SchemaChange::Kind::kNone) return Status::Ok();
+    *needs_lease = true;
+    return Status::Ok();
   }
 
   std::vector<uint32_t> dropped;
@@ -242,10 +267,14 @@ Status Engine::ReloadSchema(SchemaReload* reload) {
   return Status::Ok();
 }
 
-Status Engine::BeginSharedChange(std::optional<storage::DdlLease>* lease) {
-  if (!core_->storage->capabilities().shared) return Status::Ok();
+Status Engine::TakeDdlLease(std::optional<storage::DdlLease>* lease) {
+  if (!core_->storage->capabilities().shared || core_->options.read_only) return Status::Ok();
   lease->emplace(core_->storage.get());
-  CELLFS_RETURN_IF_ERROR((*lease)->status());
+  return (*lease)->status();
+}
+
+Status Engine::ReloadForChange() {
+  if (!core_->storage->capabilities().shared) return Status::Ok();
   SchemaReload reload;
   CELLFS_RETURN_IF_ERROR(ReloadSchema(&reload));
   if (reload.after != nullptr) NotifySchemaListener(reload);
@@ -306,17 +335,19 @@ Mutation Engine::NewMutation() {
   const int64_t now = core_->clock->NowMicros();
   int64_t write_time = now;
   // A failed lease write closed the write fence (StoreWriteTimeBound records
-  // it there), so Apply refuses this mutation: its time is never stored.
+  // it there), or, where the fence does not latch (RADOS), is kept in the
+  // mutation: either way Apply refuses it, so its time is never stored.
   Status leased = core_->write_times->Next(&write_time);
-  assert(leased.ok() || !core_->write_fence.Check().ok());
-  (void)leased;  // every failure closes the fence (WriteFence::Record)
-  return Mutation(core_.get(), write_time, now, core_->batch_pool->Take());
+  Mutation mutation(core_.get(), write_time, now, core_->batch_pool->Take());
+  mutation.lease_failure_ = std::move(leased);
+  return mutation;
 }
 
 Status Engine::Apply(Mutation&& mutation) {
   Mutation consumed = std::move(mutation);
   if (consumed.empty()) return Status::Ok();
   if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
+  CELLFS_RETURN_IF_ERROR(consumed.lease_failure_);
   uint64_t ticket = 0;
   {
     // Shared with other writers, and held across Write (in kBatch mode a

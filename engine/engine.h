@@ -244,10 +244,20 @@ class Engine {
   // On a shared store: loads the schema as stored and swaps it in when it
   // differs, filling *reload (when given). REQUIRES: ddl_mutex held.
   Status ReloadSchema(SchemaReload* reload);
-  // On a shared store: takes the "ddl" lease into *lease, then reloads the
-  // schema, so that a change is made over the one stored. A no-op on a
-  // store only this process writes. REQUIRES: ddl_mutex held.
-  Status BeginSharedChange(std::optional<storage::DdlLease>* lease);
+  // On a shared, writable store: takes the "ddl" lease into *lease, so that
+  // mounts change the schema one at a time. A no-op on a store only this
+  // process writes. REQUIRES: ddl_mutex not held.
+  Status TakeDdlLease(std::optional<storage::DdlLease>* lease);
+  // On a shared store: reloads the schema as stored (telling the listener),
+  // so that a change under the lease is made over it. REQUIRES: ddl_mutex
+  // held, after TakeDdlLease.
+  Status ReloadForChange();
+  // Whether `statement` would change the schema as this mount has it.
+  bool WouldChangeSchema(const Statement& statement, const std::string* current_keyspace) const;
+  // Execute's work under ddl_mutex. With `unleased_changes`, a statement
+  // that changes the schema changes nothing and sets *needs_lease instead.
+  Status ExecuteLocked(const Statement& statement, std::string* current_keyspace,
+                       SchemaChange* change, bool unleased_changes, bool* needs_lease);
   // The follower's call: ReloadSchema, then the listener.
   void FollowSchema();
   void NotifySchemaListener(const SchemaReload& reload);

@@ -47,9 +47,10 @@ Status Engine::Snapshots(std::vector<SnapshotInfo>* out,
 Status Engine::RestoreSnapshot(const std::string& name, const std::string& as_table,
                                std::vector<std::string>* skipped) {
   if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
-  std::lock_guard ddl(core_->ddl_mutex);
   std::optional<storage::DdlLease> lease;
-  CELLFS_RETURN_IF_ERROR(BeginSharedChange(&lease));
+  CELLFS_RETURN_IF_ERROR(TakeDdlLease(&lease));
+  std::lock_guard ddl(core_->ddl_mutex);
+  CELLFS_RETURN_IF_ERROR(ReloadForChange());
   storage::SnapshotRecord record;
   CELLFS_RETURN_IF_ERROR(storage::ReadSnapshot(core_->storage.get(), name, &record));
   skipped->clear();
@@ -136,9 +137,10 @@ Status Engine::RestoreSnapshot(const std::string& name, const std::string& as_ta
 
 Status Engine::ClearSnapshot(const std::string& name) {
   if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
-  std::lock_guard ddl(core_->ddl_mutex);
   std::optional<storage::DdlLease> lease;
-  CELLFS_RETURN_IF_ERROR(BeginSharedChange(&lease));
+  CELLFS_RETURN_IF_ERROR(TakeDdlLease(&lease));
+  std::lock_guard ddl(core_->ddl_mutex);
+  CELLFS_RETURN_IF_ERROR(ReloadForChange());
   // Read without decoding the keyspace: a record whose CQL no longer
   // loads can still be cleared.
   std::string value;

@@ -203,6 +203,9 @@ class Mutation {
   uint64_t list_order_ = 0;  // the next list element path's order
   uint32_t prepends_ = 0;    // list prepends so far (each sorts before the last)
   std::unique_ptr<Batch> batch_;
+  // Why no write time could be leased for it (a failed lease write on a
+  // backend whose write fence does not latch): Apply returns it.
+  Status lease_failure_;
 };
 
 }  // namespace cellfs

@@ -203,7 +203,7 @@ TEST_CASE("the local backend holds every lease and notifies watches of its commi
   CHECK(store.storage->lease().Acquire("sweep", 1000));
   std::vector<std::string> seen;
   const WatchId id =
-      store.storage->Watch("C", [&](std::string_view space) { seen.emplace_back(space); });
+      store.storage->Watch("C", [&](std::string_view space, bool) { seen.emplace_back(space); });
   store.Put({"C", "", "k"}, "v");
   store.Put({"D", "", "k"}, "v");
   CHECK(seen == std::vector<std::string>{"C"});

@@ -2,7 +2,8 @@
 // `ceph` fixture): a commit across objects that a dead mount logged lands
 // when another mount finds the log; a live mount's log is left alone; a
 // clean close leaves no log behind; a commit on one mount reaches another
-// mount's watch of that space, and only of that space.
+// mount's watch of that space, and only of that space, before the commit
+// returns.
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -124,14 +125,19 @@ TEST_CASE("a commit on one mount reaches another mount's watch of that space onl
   auto reader = Mount(location);
   std::atomic<int> catalog{0};
   std::atomic<int> data{0};
-  const WatchId catalog_watch = reader->Watch("C", [&](std::string_view) { ++catalog; });
-  const WatchId data_watch = reader->Watch("X", [&](std::string_view) { ++data; });
+  const WatchId catalog_watch = reader->Watch("C", [&](std::string_view, bool other) {
+    CHECK(other);
+    ++catalog;
+  });
+  const WatchId data_watch = reader->Watch("X", [&](std::string_view, bool) { ++data; });
   // The writer watches the catalog too, as every mount's engine does.
-  const WatchId own = writer->Watch("C", [](std::string_view) {});
+  const WatchId own = writer->Watch("C", [](std::string_view, bool) {});
 
   auto batch = writer->NewBatch();
   batch->Put({"C", "", "ks"}, "schema");
   REQUIRE(writer->Commit(batch.get(), Durability::kSynced).ok());
+  // The commit returned once the other mount's watch had run.
+  CHECK(catalog == 1);
   batch = writer->NewBatch();
   batch->Put({"X", "", "k"}, "unannounced: the writer does not watch X");
   REQUIRE(writer->Commit(batch.get(), Durability::kNone).ok());

@@ -303,8 +303,10 @@ TEST_CASE("watches see this process's commits to their space, until unwatched",
           "[storage_contract]") {
   Store store;
   std::vector<std::string> seen;
-  const WatchId id =
-      store.storage->Watch("C", [&](std::string_view space) { seen.emplace_back(space); });
+  const WatchId id = store.storage->Watch("C", [&](std::string_view space, bool other) {
+    CHECK(!other);
+    seen.emplace_back(space);
+  });
   store.Put({"C", "", "k"}, "v");
   store.Put({"D", "", "k"}, "v");
   CHECK(seen == std::vector<std::string>{"C"});

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <string>
+#include <thread>
 
 #include "engine/store/internal/storage_keys.h"
 
@@ -31,36 +32,13 @@ DdlLease::~DdlLease() {
 }
 
 SchemaFollower::SchemaFollower(Storage* storage, std::function<void()> reload)
-    : storage_(storage), reload_(std::move(reload)), thread_([this] { Run(); }) {
-  watch_ = storage_->Watch(std::string(1, kCatalogTag), [this](std::string_view) {
-    {
-      std::lock_guard lock(mutex_);
-      pending_ = true;
-    }
-    wake_.notify_one();
-  });
+    : storage_(storage), reload_(std::move(reload)) {
+  watch_ = storage_->Watch(std::string(1, kCatalogTag),
+                           [this](std::string_view, bool from_other_process) {
+                             if (from_other_process) reload_();
+                           });
 }
 
-SchemaFollower::~SchemaFollower() {
-  storage_->Unwatch(watch_);
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_one();
-  thread_.join();
-}
-
-void SchemaFollower::Run() {
-  std::unique_lock lock(mutex_);
-  while (true) {
-    wake_.wait(lock, [this] { return stopping_ || pending_; });
-    if (stopping_) return;
-    pending_ = false;
-    lock.unlock();
-    reload_();
-    lock.lock();
-  }
-}
+SchemaFollower::~SchemaFollower() { storage_->Unwatch(watch_); }
 
 }  // namespace cellfs::storage

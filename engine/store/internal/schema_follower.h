@@ -5,10 +5,7 @@
 // mount watches the catalog space and reloads when another one changed it.
 #pragma once
 
-#include <condition_variable>
 #include <functional>
-#include <mutex>
-#include <thread>
 
 #include "engine/status.h"
 #include "engine/store/storage/storage.h"
@@ -37,10 +34,13 @@ class DdlLease {
   Status status_;
 };
 
-// Calls `reload` on a thread of its own after each commit into the catalog
-// space (this process's own too: reloading an unchanged schema is harmless),
-// coalescing bursts. Thread-safe; the destructor stops watching and waits
-// for a running reload.
+// Calls `reload` after each commit another mount made into the catalog
+// space, on the backend's watch thread, before that commit is acknowledged
+// to its mount (see WatchCallback): once a schema change returns, every
+// mount that answered in time has it, so none of their later writes miss
+// a new index's entries. This process's own commits reload nothing (the
+// engine swapped its schema itself). Thread-safe; the destructor stops
+// watching.
 class SchemaFollower {
  public:
   SchemaFollower(Storage* storage, std::function<void()> reload);
@@ -49,16 +49,9 @@ class SchemaFollower {
   SchemaFollower& operator=(const SchemaFollower&) = delete;
 
  private:
-  void Run();
-
   Storage* storage_;
   std::function<void()> reload_;
   WatchId watch_ = 0;
-  std::mutex mutex_;  // guards pending_, stopping_
-  std::condition_variable wake_;
-  bool pending_ = false;
-  bool stopping_ = false;
-  std::thread thread_;
 };
 
 }  // namespace cellfs::storage

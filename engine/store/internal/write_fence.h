@@ -18,6 +18,7 @@ namespace cellfs::storage {
 // meaning "survives" (Cassandra's disk_failure_policy: stop, for writes).
 // Reads are unaffected. Reopening the engine (remounting) recovers: LevelDB
 // replays the log up to the torn record, which held nothing acknowledged.
+// A backend without such a log does not latch (SetLatching).
 //
 // Thread-safe.
 class WriteFence {
@@ -36,11 +37,18 @@ class WriteFence {
     return failure_;
   }
 
-  // Returns `result` unchanged; a failed write closes the fence for good.
+  // For a backend where a failed commit leaves nothing torn (RADOS: each
+  // object's operation applies whole or not at all, and what spans objects
+  // is logged first), so that later writes may succeed once the cause is
+  // gone: failures are returned but close nothing. Call before any write.
+  void SetLatching(bool latching) { latching_ = latching; }
+
+  // Returns `result` unchanged; a failed write closes the fence for good
+  // (unless SetLatching(false)).
   // Every failure counts, NotFound too: a LevelDB write reports it only when
   // a store file vanished under it (the data directory removed).
   Status Record(Status result) {
-    if (result.ok()) return result;
+    if (result.ok() || !latching_) return result;
     bool first = false;
     {
       std::lock_guard lock(mutex_);
@@ -59,6 +67,7 @@ class WriteFence {
 
  private:
   std::atomic<bool> failed_{false};
+  bool latching_ = true;                           // set before any write
   std::function<void(const Status&)> on_failure_;  // set before any write
   mutable std::mutex mutex_;                       // guards failure_ (a leaf lock)
   Status failure_;

@@ -28,6 +28,9 @@ struct StorageCapabilities {
   // once: schema changes take the "ddl" lease and every process follows
   // the catalog's watch.
   bool shared = false;
+  // A failed commit leaves nothing torn behind, so later commits may succeed
+  // once the cause is gone (no write fence is needed).
+  bool commits_resume_after_failure = false;
 };
 
 struct CursorOptions {

@@ -8,10 +8,15 @@
 
 namespace cellfs::storage {
 
-// Called after a commit that wrote into the watched space, with that space,
-// on the committing thread (LevelDB: only this process writes, so local
-// notifications are all there is). Must not commit or (un)watch.
-using WatchCallback = std::function<void(std::string_view space)>;
+// Called after a commit that wrote into the watched space, with that space
+// and whether another process (another mount of a shared store) made the
+// commit. This process's own commits call it on the committing thread
+// (LevelDB: only this process writes, so that is all there is); another
+// process's on a thread of the backend's, and a shared backend lets that
+// process's commit return only after the callback returned (or a timeout
+// passed), so that what the callback does (reload the schema) is done
+// before the change is acknowledged. Must not commit or (un)watch.
+using WatchCallback = std::function<void(std::string_view space, bool from_other_process)>;
 
 // Registration handle: Storage::Watch returns one, Storage::Unwatch takes it.
 using WatchId = uint64_t;

@@ -33,12 +33,12 @@ class WatchList {
   }
 
   // Calls every watch of a space in `spaces` once per such space.
-  void Notify(const std::vector<std::string>& spaces) {
+  void Notify(const std::vector<std::string>& spaces, bool from_other_process = false) {
     if (!any_.load(std::memory_order_acquire)) return;
     std::lock_guard lock(mutex_);
     for (const auto& [id, entry] : watches_) {
       for (const std::string& space : spaces) {
-        if (space == entry.space) entry.callback(space);
+        if (space == entry.space) entry.callback(space, from_other_process);
       }
     }
   }

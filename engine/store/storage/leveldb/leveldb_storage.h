@@ -38,7 +38,7 @@ class LevelDbStorage final : public Storage, public Lease {
 
   ~LevelDbStorage() override;
 
-  StorageCapabilities capabilities() const override { return {true, true, false}; }
+  StorageCapabilities capabilities() const override { return {true, true, false, false}; }
   std::unique_ptr<ReadPoint> NewReadPoint() override;
   std::unique_ptr<Cursor> NewCursor(const ReadPoint* at, const ShardAddress& shard,
                                     const CursorOptions& options) override;

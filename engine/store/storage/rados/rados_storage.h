@@ -29,7 +29,8 @@ namespace cellfs::storage {
 // replicas the pool requires: kNone and kSynced are the same, and
 // SyncCommitted has nothing to wait for. Leases are exclusive locks with a
 // duration; watches of a space are told of this process's commits at once
-// and of other mounts' commits through watch/notify. Several processes on
+// and of other mounts' commits through watch/notify (a commit into a space
+// this process watches returns once every other mount's watches ran). Several processes on
 // several hosts may open one pool at once. Thread-safe.
 class RadosStorage final : public Storage, public Lease {
  public:
@@ -44,7 +45,7 @@ class RadosStorage final : public Storage, public Lease {
 
   ~RadosStorage() override;
 
-  StorageCapabilities capabilities() const override { return {false, false, true}; }
+  StorageCapabilities capabilities() const override { return {false, false, true, true}; }
   std::unique_ptr<ReadPoint> NewReadPoint() override;
   std::unique_ptr<Cursor> NewCursor(const ReadPoint* at, const ShardAddress& shard,
                                     const CursorOptions& options) override;

@@ -16,13 +16,22 @@ class RadosWatches::Context final : public librados::WatchCtx2 {
   Context(RadosWatches* owner, std::string space)
       : owner_(owner), space_(std::move(space)), object_(WatchObject(space_)) {}
 
+  // This process's own notifies are acknowledged at once (their callbacks
+  // ran at the commit); another's after the dispatcher ran the callbacks,
+  // so the notifier's commit returns once they are done.
   void handle_notify(uint64_t notify_id, uint64_t cookie, uint64_t notifier_id,
                      librados::bufferlist&) override {
+    if (notifier_id == owner_->own_instance_) {
+      Ack(notify_id, cookie);
+      return;
+    }
+    owner_->Post({space_, false, true, notify_id, cookie});
+  }
+  void handle_error(uint64_t, int) override { owner_->Post({space_, true, false, 0, 0}); }
+  void Ack(uint64_t notify_id, uint64_t cookie) {
     librados::bufferlist reply;
     owner_->io_->notify_ack(object_, notify_id, cookie, reply);
-    if (notifier_id != owner_->own_instance_) owner_->Post({space_, false});
   }
-  void handle_error(uint64_t, int) override { owner_->Post({space_, true}); }
 
  private:
   RadosWatches* owner_;
@@ -90,7 +99,7 @@ void RadosWatches::Remove(WatchId id) {
 }
 
 void RadosWatches::Committed(const std::vector<std::string>& spaces) {
-  local_.Notify(spaces);
+  local_.Notify(spaces, /*from_other_process=*/false);
   std::vector<std::string> announced;
   {
     std::lock_guard lock(mutex_);
@@ -141,8 +150,16 @@ void RadosWatches::Dispatch() {
       remote->handle = handle;
       remote->watching = watching;
     }
+    Context* acking = nullptr;
+    if (event.ack) {
+      auto it = remote_.find(event.space);
+      if (it != remote_.end()) acking = it->second.context.get();
+    }
     lock.unlock();
-    local_.Notify({event.space});
+    // A dropped watch may have missed notifies: reported as another
+    // process's change too.
+    local_.Notify({event.space}, /*from_other_process=*/true);
+    if (acking != nullptr) acking->Ack(event.notify_id, event.cookie);
     lock.lock();
   }
 }

@@ -23,8 +23,10 @@ namespace cellfs::storage {
 // mount runs the same engine and watches the same spaces, so a space one
 // mount watches, all do, and data writes (unwatched) cost no notify.
 // Callbacks for other mounts' commits run on a thread of this class's own,
-// never inside librados's. A watch the cluster dropped is made again, and
-// its space reported changed, since notifies may have been missed.
+// never inside librados's, and the notify is acknowledged after them: the
+// notifier's commit waits for every mount's callbacks (at most 5 s). A
+// watch the cluster dropped is made again, and its space reported changed,
+// since notifies may have been missed.
 // Thread-safe.
 class RadosWatches {
  public:
@@ -47,10 +49,13 @@ class RadosWatches {
     size_t users = 0;
   };
   // What the dispatcher does next: report `space` changed, after watching
-  // it again when `rewatch`.
+  // it again when `rewatch`, and then acknowledge the notify when `ack`.
   struct Event {
     std::string space;
     bool rewatch = false;
+    bool ack = false;
+    uint64_t notify_id = 0;
+    uint64_t cookie = 0;
   };
 
   void Post(Event event);
