@@ -391,6 +391,12 @@ Status Engine::Sweep(SweepStats* stats) {
 }
 
 Status Engine::Verify(VerifyReport* report) const {
+  // The walk reads whole tag spaces as one ordered key space (LevelDB's
+  // layout); on a backend that keeps shards apart it would read nothing and
+  // call the store sound.
+  if (core_->storage->capabilities().shared) {
+    return Status::NotSupported("verify reads a data directory; a RADOS pool is not verified yet");
+  }
   return storage::VerifyStore(core_.get(), report);
 }
 

@@ -225,6 +225,7 @@ class Engine {
   // entries) and decodes it against the schema: `cellfs verify`. Faults go
   // into `*report`; the Status is a failure to read. Memory flat in the
   // store's size; a whole-store read, so meant for an offline store.
+  // NotSupported on a shared store (RADOS), which it cannot walk yet.
   Status Verify(VerifyReport* report) const;
 
   const Clock& clock() const;

@@ -111,9 +111,6 @@ auth service required = none
 auth client required = none
 keyring = $dir/keyring
 run dir = $dir/run
-pid file = $dir/run/\$name.pid
-admin socket = $dir/run/\$name.asok
-log file = $dir/log/\$name.log
 # One host: replicas go to different OSDs, not different hosts.
 osd crush chooseleaf type = 0
 osd pool default size = 3
@@ -125,10 +122,18 @@ mon warn on pool no redundancy = false
 rados mon op timeout = 30
 rados osd op timeout = 30
 client mount timeout = 30
+# Daemons only: a client (every mount is client.admin) would otherwise try
+# to bind the same admin socket as the last one.
 [mon]
+pid file = $dir/run/\$name.pid
+admin socket = $dir/run/\$name.asok
+log file = $dir/log/\$name.log
 mon data = $dir/mon.\$id
 mon cluster log file = $dir/log/cluster.log
 [osd]
+pid file = $dir/run/\$name.pid
+admin socket = $dir/run/\$name.asok
+log file = $dir/log/\$name.log
 osd data = $dir/osd.\$id
 osd objectstore = memstore
 memstore device bytes = 1073741824
