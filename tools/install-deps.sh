@@ -16,6 +16,7 @@ packages=(
   groff-base                  # the manual page's check (tests/integration/install.sh)
   librados-dev libradospp-dev # the RADOS backend (issue 19): librados C++
   ceph-mon ceph-osd ceph-common  # its tests' throw-away cluster (tools/ceph-test-cluster.sh)
+  iproute2 util-linux          # ip netns, ss, nsenter: the multi-host cluster (tools/ceph-netns-cluster.sh)
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
