@@ -16,6 +16,17 @@ TableIdsByName TableIdsOf(const Engine& engine, const Catalog& catalog) {
   return ids;
 }
 
+namespace {
+
+NodeId KeyspaceNode(const std::string& name) {
+  NodeId id;
+  id.kind = NodeKind::kKeyspace;
+  id.keyspace = name;
+  return id;
+}
+
+}  // namespace
+
 // Entries of dropped keyspaces and of dropped, remade or altered tables; a
 // table's entry invalidation drops the kernel's dentries below it too, and
 // its @schema (whose size the kernel may hold) is invalidated itself.
@@ -29,9 +40,7 @@ void InvalidateSchemaChanges(FileContext* context, const Catalog& before,
       context->InvalidateName(root, name);
       continue;
     }
-    NodeId keyspace_id;
-    keyspace_id.kind = NodeKind::kKeyspace;
-    keyspace_id.keyspace = name;
+    const NodeId keyspace_id = KeyspaceNode(name);
     for (const auto& [table_name, table] : keyspace.tables) {
       const TableDef* current = after.FindTable(name, table_name);
       Result<TableHandle> handle = context->engine->FindTable(name, table_name);
@@ -54,17 +63,13 @@ void InvalidateSchemaChanges(FileContext* context, const Catalog& before,
   // Names made since, which the kernel may hold as negative entries (a
   // lookup before another mount made them).
   for (const auto& [name, keyspace] : after.keyspaces()) {
-    const KeyspaceDef* then = before.FindKeyspace(name);
-    if (then == nullptr) {
+    if (before.FindKeyspace(name) == nullptr) {
       context->InvalidateName(root, name);
       continue;
     }
-    NodeId keyspace_id;
-    keyspace_id.kind = NodeKind::kKeyspace;
-    keyspace_id.keyspace = name;
     for (const auto& [table_name, table] : keyspace.tables) {
       if (before.FindTable(name, table_name) == nullptr) {
-        context->InvalidateName(keyspace_id, table_name);
+        context->InvalidateName(KeyspaceNode(name), table_name);
       }
     }
   }

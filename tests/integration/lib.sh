@@ -193,6 +193,17 @@ unmount_fs() {
   ! mountpoint -q "$mnt" || die "$mnt still mounted after fusermount3 -u"
 }
 
+# eventually SECONDS WHAT CMD: polls until CMD (a string for bash -c)
+# succeeds, every 50 ms; fails the test naming WHAT after SECONDS.
+eventually() {
+  local seconds=$1 what=$2 cmd=$3 i
+  for i in $(seq $((seconds * 20))); do
+    bash -c "$cmd" >/dev/null 2>&1 && return 0
+    sleep 0.05
+  done
+  fail "$what: not within $seconds s"
+}
+
 # Runs `cellfs cql MNT -e STMT` and fails the test when it fails.
 cql() {
   local out

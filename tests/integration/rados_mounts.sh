@@ -15,16 +15,6 @@ A=$WORK/a
 B=$WORK/b
 mkdir "$A" "$B"
 
-# Polls until CMD (a string for bash -c) succeeds, at most SECONDS.
-eventually() {
-  local seconds=$1 what=$2 cmd=$3 i
-  for i in $(seq $((seconds * 20))); do
-    bash -c "$cmd" >/dev/null 2>&1 && return 0
-    sleep 0.05
-  done
-  fail "$what: not within $seconds s"
-}
-
 step "two mounts of one pool, each its own daemon"
 mount_fs "$STORE" "$A"
 PID_A=$DAEMON_PID

@@ -66,16 +66,6 @@ rd() { timeout 60 cat -- "$1"; }
 # close (where cellfs stores it) fails.
 wr() { printf '%s\n' "$2" | timeout 60 dd of="$1" status=none; }
 
-# Polls until CMD (a string for bash -c) succeeds, at most SECONDS.
-eventually() {
-  local seconds=$1 what=$2 cmd=$3 i
-  for i in $(seq $((seconds * 10))); do
-    bash -c "$cmd" >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  fail "$what: not within $seconds s"
-}
-
 # Waits up to SECONDS for FILE to hold at least N lines.
 wait_lines() {
   local file=$1 n=$2 seconds=$3 i

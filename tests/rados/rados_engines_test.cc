@@ -21,6 +21,9 @@ namespace {
 
 using Key = std::vector<std::string>;
 
+const std::string kKeyspace =
+    "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};";
+
 std::string FreshStore() {
   static int made = 0;
   return std::string("rados:cellfs?conf=") + std::getenv("CEPH_CONF") + "&ns=engines-" +
@@ -49,10 +52,7 @@ TEST_CASE("a schema change on one engine is in the other's when it returns", "[r
     told.push_back(reload);
   });
   std::string keyspace;
-  testing::RunDdl(a.get(),
-                  "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-                  "'replication_factor': 1}; CREATE TABLE ks.t (k int PRIMARY KEY, v text);",
-                  &keyspace);
+  testing::RunDdl(a.get(), kKeyspace + "CREATE TABLE ks.t (k int PRIMARY KEY, v text);", &keyspace);
   // No waiting: the change returned once b had reloaded.
   REQUIRE(b->FindTable("ks", "t").ok());
   {
@@ -78,14 +78,10 @@ TEST_CASE("tables made on two engines at once all exist, with distinct ids", "[r
   auto a = OpenEngine(store);
   auto b = OpenEngine(store);
   std::string keyspace;
-  testing::RunDdl(a.get(),
-                  "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-                  "'replication_factor': 1};",
-                  &keyspace);
+  testing::RunDdl(a.get(), kKeyspace, &keyspace);
   constexpr int kEach = 6;
   auto make = [&](Engine* engine, const char* prefix) {
     for (int i = 0; i < kEach; ++i) {
-      std::string ks;
       const Status made =
           testing::RunCql(engine, "CREATE TABLE ks." + std::string(prefix) + std::to_string(i) +
                                       " (k int PRIMARY KEY, v text);");
@@ -142,9 +138,9 @@ TEST_CASE("a write through one engine reads back through the other", "[rados_eng
   auto b = OpenEngine(store);
   std::string keyspace;
   testing::RunDdl(a.get(),
-                  "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-                  "'replication_factor': 1}; CREATE TABLE ks.t (k int, c int, v int, "
-                  "PRIMARY KEY (k, c));",
+                  kKeyspace +
+                      "CREATE TABLE ks.t (k int, c int, v int, "
+                      "PRIMARY KEY (k, c));",
                   &keyspace);
   const TableHandle on_a = a->FindTable("ks", "t").value();
   const TableHandle on_b = b->FindTable("ks", "t").value();

@@ -252,6 +252,26 @@ TEST_CASE("reserved counter blocks never overlap, from any number of threads",
   CHECK(value == 201u + kThreads * kEach * 10);
 }
 
+TEST_CASE("a reserved block survives a reopen, and an overflowing one stores nothing",
+          "[storage_contract]") {
+  Store store;
+  uint64_t start = 0;
+  REQUIRE(store.storage->counter().Reserve("r", 5, 10, &start).ok());
+  CHECK(start == 5);
+  REQUIRE(store.storage->counter().Reserve("r", 5, 3, &start).ok());
+  CHECK(start == 15);
+  store.Reopen();
+  REQUIRE(store.storage->counter().Reserve("r", 1, 2, &start).ok());
+  CHECK(start == 18);
+  std::optional<uint64_t> value;
+  REQUIRE(store.storage->counter().Load("r", &value).ok());
+  CHECK(value == 20u);
+  Status overflow = store.storage->counter().Reserve("r", 1, ~uint64_t{0} - 19, &start);
+  CHECK(overflow.code() == StatusCode::kCorruption);
+  REQUIRE(store.storage->counter().Load("r", &value).ok());
+  CHECK(value == 20u);  // nothing stored
+}
+
 TEST_CASE("compare-and-set writes only over the expected value", "[storage_contract]") {
   Store store;
   const Address at{"C", "", "k"};
