@@ -20,6 +20,7 @@
 # succeeded (dd checks the close, where cellfs stores the value; a shell
 # redirection does not).
 source "$(dirname "$0")/lib.sh" "$1"
+source "$(dirname "$0")/rados_lib.sh"
 export LC_ALL=C
 
 for tool in ceph ceph-mon ceph-osd rados; do   # tools/install-deps.sh
@@ -85,22 +86,9 @@ mkdir "$A" "$B" "$C"
 
 # --- helpers ----------------------------------------------------------------
 
-ceph_cli() { timeout 30 ceph --conf "$CONF" "$@"; }
-osds_up() {
-  ceph_cli osd stat -f json 2>/dev/null |
-    python3 -c 'import json, sys; print(json.load(sys.stdin)["num_up_osds"])'
-}
-
 # Microseconds since the epoch; us_to_s US prints them as seconds.
 now_us() { echo "${EPOCHREALTIME/./}"; }
 us_to_s() { printf '%d.%03d' $(($1 / 1000000)) $((($1 / 1000) % 1000)); }
-
-# Reads FILE, never hanging on a stuck mount.
-rd() { timeout -k 5 60 cat -- "$1"; }
-
-# wr FILE VALUE: writes VALUE and a newline; fails when the write or the
-# close (where cellfs stores it) fails.
-wr() { printf '%s\n' "$2" | timeout -k 5 60 dd of="$1" status=none; }
 
 # writer DIR PREFIX COUNT OUT: writes cell DIR/PREFIXi/v = vi for i in
 # 1..COUNT, one after another, appending "i ok|fail MICROSECONDS" to OUT.
@@ -115,16 +103,6 @@ writer() {
     fi
     echo "$i $r $(($(now_us) - t0))" >>"$out"
   done
-}
-
-# Waits up to SECONDS for FILE to hold at least N lines.
-wait_lines() {
-  local file=$1 n=$2 seconds=$3 i
-  for i in $(seq $((seconds * 20))); do
-    [[ -f $file ]] && (($(wc -l <"$file") >= n)) && return 0
-    sleep 0.05
-  done
-  die "$file: fewer than $n lines after $seconds s"
 }
 
 # check_acked WHAT DIR PREFIX OUT: every write OUT records as acknowledged
@@ -213,6 +191,7 @@ HELPERS+=("$INSERT")
 sleep 0.5
 alive "$INSERT" || die "the @insert ended before its daemon was killed (too fast: make it bigger)"
 kill -KILL "$PID_A"
+echo "    the other mount's writer had written $(wc -l <"$W2") of 200 cells at the kill"
 wait "$PID_A" 2>/dev/null || true
 insert_rc=0
 wait "$INSERT" || insert_rc=$?
@@ -329,7 +308,6 @@ for _ in $(seq 150); do
 done
 [[ -n $recovered_us ]] || die "the read still fails 30 s after the OSDs continued"
 echo "    the same read succeeds $(us_to_s "$recovered_us") s after the OSDs continued"
-cp "$CLUSTER/log/cluster.log" /tmp/rf-debug-cluster.log  # DEBUG
 written_us=""
 for _ in $(seq 150); do
   if wr "$C/ks/kv/k3/v" again 2>/dev/null; then

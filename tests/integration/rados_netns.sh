@@ -13,6 +13,7 @@
 # succeeded (dd checks the close, where cellfs stores the value; a shell
 # redirection does not). Skipped (77) where `ip netns` is unusable.
 source "$(dirname "$0")/lib.sh" "$1"
+source "$(dirname "$0")/rados_lib.sh"
 export LC_ALL=C
 
 CLUSTER_SH=$(realpath "$(dirname "$0")/../../tools/ceph-netns-cluster.sh")
@@ -58,23 +59,6 @@ _netns_cleanup() {
   _cleanup
 }
 trap _netns_cleanup EXIT
-
-# Reads FILE, never hanging on a stuck mount.
-rd() { timeout 60 cat -- "$1"; }
-
-# wr FILE VALUE: writes VALUE and a newline; fails when the write or the
-# close (where cellfs stores it) fails.
-wr() { printf '%s\n' "$2" | timeout 60 dd of="$1" status=none; }
-
-# Waits up to SECONDS for FILE to hold at least N lines.
-wait_lines() {
-  local file=$1 n=$2 seconds=$3 i
-  for i in $(seq $((seconds * 20))); do
-    (($(wc -l <"$file") >= n)) && return 0
-    sleep 0.05
-  done
-  die "$file did not reach $n lines within $seconds s"
-}
 
 # mount_on NAMESPACE MOUNTPOINT: `cellfs mount -f` of the pool, run on the
 # client host NAMESPACE; sets DAEMON_PID.
@@ -122,9 +106,6 @@ expect_acked() {
     timeout 60 xargs -r -d '\n' grep -H '' 2>&1 || true)
   expect_eq "$what ($(wc -l <"$acks") writes)" "$expected" "$actual"
 }
-
-ceph_cli() { timeout 30 ceph --conf "$CONF" "$@" 2>/dev/null; }
-osds_up() { ceph_cli osd stat -f json | python3 -c 'import json, sys; print(json.load(sys.stdin)["num_up_osds"])'; }
 
 step "a cluster on network-namespace hosts: a monitor, three OSD hosts, two client hosts"
 CONF=$(bash "$CLUSTER_SH" start "$CLUSTER" | tail -n 1)

@@ -1,6 +1,7 @@
 // RadosCursor (engine/store/storage/rados/rados_cursor.h).
 #include "engine/store/storage/rados/rados_cursor.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <map>
 #include <set>
@@ -10,7 +11,16 @@
 namespace cellfs::storage {
 
 RadosCursor::RadosCursor(librados::IoCtx* io, RadosLocation where, size_t page)
-    : io_(io), where_(std::move(where)), page_(page == 0 ? 1 : page) {}
+    : io_(io),
+      where_(std::move(where)),
+      page_(page == 0 ? 1 : page),
+      next_page_(std::min(kFirstPage, page_)) {}
+
+size_t RadosCursor::TakePage() {
+  const size_t page = next_page_;
+  next_page_ = std::min(page_, next_page_ * 2);
+  return page;
+}
 
 void RadosCursor::Fail(int result, const char* what) {
   status_ = FromRados(result, std::string(what) + " " + where_.object);
@@ -31,7 +41,7 @@ void RadosCursor::LoadFrom(std::string_view key, bool inclusive) {
   int exact_result = 0;
   int after_result = 0;
   if (inclusive) read.omap_get_vals_by_keys({start}, &exact, &exact_result);
-  read.omap_get_vals2(start, where_.key_prefix, page_, &after, &more_after_, &after_result);
+  read.omap_get_vals2(start, where_.key_prefix, TakePage(), &after, &more_after_, &after_result);
   librados::bufferlist unused;
   const int result = io_->operate(where_.object, &read, &unused);
   if (result == -ENOENT) return;  // no object: an empty shard
@@ -44,7 +54,10 @@ void RadosCursor::LoadFrom(std::string_view key, bool inclusive) {
   }
 }
 
-void RadosCursor::Seek(std::string_view key) { LoadFrom(key, /*inclusive=*/true); }
+void RadosCursor::Seek(std::string_view key) {
+  next_page_ = std::min(kFirstPage, page_);
+  LoadFrom(key, /*inclusive=*/true);
+}
 
 void RadosCursor::Next() {
   if (++pos_ < window_.size()) return;
@@ -63,6 +76,7 @@ void RadosCursor::SeekBefore(std::string_view key) {
 void RadosCursor::SeekToLast() { StartBackward(nullptr); }
 
 void RadosCursor::StartBackward(const std::string* bound) {
+  next_page_ = std::min(kFirstPage, page_);
   window_.clear();
   pos_ = 0;
   before_.clear();
@@ -100,7 +114,8 @@ void RadosCursor::LoadBackwardPage(size_t end) {
   window_.clear();
   pos_ = 0;
   if (end == 0) return;  // nothing before: invalid
-  window_start_ = end > page_ ? end - page_ : 0;
+  const size_t page = TakePage();
+  window_start_ = end > page ? end - page : 0;
   std::set<std::string> keys;
   for (size_t i = window_start_; i < end; ++i) keys.insert(where_.key_prefix + before_[i]);
   std::map<std::string, librados::bufferlist> values;

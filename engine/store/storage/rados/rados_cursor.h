@@ -22,7 +22,11 @@ namespace cellfs::storage {
 // thread-safe; `io` must outlive the cursor.
 class RadosCursor final : public Cursor {
  public:
+  // A walk's first page holds kFirstPage entries and each next one twice
+  // the last, up to `page`: a point read (most seeks are) costs a small
+  // read, a long walk few round trips.
   static constexpr size_t kDefaultPage = 512;
+  static constexpr size_t kFirstPage = 8;
 
   RadosCursor(librados::IoCtx* io, RadosLocation where, size_t page = kDefaultPage);
 
@@ -54,6 +58,9 @@ class RadosCursor final : public Cursor {
   librados::IoCtx* io_;
   RadosLocation where_;
   size_t page_;
+  size_t next_page_;  // the next page's size: kFirstPage after a seek, doubling
+  // The next page's size, and doubles it for the one after (up to page_).
+  size_t TakePage();
   std::vector<Entry> window_;
   size_t pos_ = 0;
   bool more_after_ = false;  // forward: the object holds entries after the window
