@@ -140,6 +140,63 @@ TEST_CASE("a shard cursor visits a space's shards in order, each with its entrie
   CHECK(empty->status().ok());
 }
 
+TEST_CASE("a shard cursor lists hundreds of shards in order, skipping the empty ones",
+          "[storage_contract]") {
+  Store store;
+  // 600 shards, 300 of them in one first-byte bucket (more than a
+  // page of a bucket's index), every 7th emptied after it was written.
+  std::vector<std::string> shards;
+  for (int i = 0; i < 600; ++i) {
+    const char first = i < 300 ? 'm' : static_cast<char>(0x80 + i % 50);
+    // Four digits: shards of a space must be prefix-free.
+    const std::string digits = std::to_string(10000 + i).substr(1);
+    shards.push_back(std::string(1, first) + static_cast<char>(i % 256) + digits);
+  }
+  auto batch = store.storage->NewBatch();
+  for (const std::string& shard : shards) batch->Put({"L", shard, "k"}, "v" + shard);
+  REQUIRE(store.storage->Commit(batch.get(), Durability::kNone).ok());
+  batch = store.storage->NewBatch();
+  std::set<std::string> live(shards.begin(), shards.end());
+  for (size_t i = 0; i < shards.size(); i += 7) {
+    batch->Delete({"L", shards[i], "k"});
+    live.erase(shards[i]);
+  }
+  REQUIRE(store.storage->Commit(batch.get(), Durability::kNone).ok());
+  const ShardSplitter split = [](std::string_view rest, size_t* length) {
+    // Shards here are 2 bytes and 4 digits; keys "k".
+    const size_t k = rest.rfind('k');
+    if (k == std::string_view::npos) return Status::Corruption("no key");
+    *length = k;
+    return Status::Ok();
+  };
+  auto cursor = store.storage->NewShardCursor(nullptr, "L", split, {});
+  std::vector<std::string> listed;
+  for (cursor->Seek(""); cursor->Valid(); cursor->Next()) {
+    listed.emplace_back(cursor->shard());
+    Cursor& entries = cursor->entries();
+    REQUIRE(entries.Valid());
+    CHECK(entries.value() == "v" + listed.back());
+  }
+  REQUIRE(cursor->status().ok());
+  const std::vector<std::string> expected(live.begin(), live.end());
+  size_t first_difference = 0;
+  while (first_difference < std::min(listed.size(), expected.size()) &&
+         listed[first_difference] == expected[first_difference]) {
+    ++first_difference;
+  }
+  INFO("first difference at " << first_difference << " of " << listed.size() << " listed, "
+                              << expected.size() << " expected");
+  CHECK(listed == expected);
+  // Resuming in the middle of a bucket, past a read-ahead window.
+  const std::string from = *std::next(live.begin(), 100);
+  cursor->Seek(from);
+  REQUIRE(cursor->Valid());
+  CHECK(cursor->shard() == from);
+  size_t rest = 0;
+  for (; cursor->Valid(); cursor->Next()) ++rest;
+  CHECK(rest == live.size() - 100);
+}
+
 TEST_CASE("a batch commits whole across shards; read points see what the backend promises",
           "[storage_contract]") {
   Store store;

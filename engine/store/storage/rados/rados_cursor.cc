@@ -28,30 +28,45 @@ void RadosCursor::Fail(int result, const char* what) {
   pos_ = 0;
 }
 
+RadosPageRead::RadosPageRead(const RadosLocation& where, const std::string& start, bool inclusive,
+                             size_t max)
+    : prefix_size(where.key_prefix.size()) {
+  if (inclusive) op.omap_get_vals_by_keys({start}, &exact, &exact_result);
+  op.omap_get_vals2(start, where.key_prefix, max, &after, &more, &after_result);
+}
+
+int RadosPageRead::Finish(int result, std::vector<Entry>* window) {
+  window->clear();
+  if (result == -ENOENT) {  // no object: an empty shard
+    more = false;
+    return 0;
+  }
+  if (result >= 0) result = exact_result < 0 ? exact_result : after_result;
+  if (result < 0) return result;
+  for (auto* part : {&exact, &after}) {
+    for (auto& [stored, value] : *part)
+      window->emplace_back(stored.substr(prefix_size), value.to_str());
+  }
+  return 0;
+}
+
 void RadosCursor::LoadFrom(std::string_view key, bool inclusive) {
   backward_ = false;
-  window_.clear();
   pos_ = 0;
-  more_after_ = false;
-  const std::string start = where_.key_prefix + std::string(key);
-  // One read: the key itself (start_after is exclusive) and the page after.
-  librados::ObjectReadOperation read;
-  std::map<std::string, librados::bufferlist> exact;
-  std::map<std::string, librados::bufferlist> after;
-  int exact_result = 0;
-  int after_result = 0;
-  if (inclusive) read.omap_get_vals_by_keys({start}, &exact, &exact_result);
-  read.omap_get_vals2(start, where_.key_prefix, TakePage(), &after, &more_after_, &after_result);
+  RadosPageRead read(where_, where_.key_prefix + std::string(key), inclusive, TakePage());
   librados::bufferlist unused;
-  const int result = io_->operate(where_.object, &read, &unused);
-  if (result == -ENOENT) return;  // no object: an empty shard
-  if (result < 0 || exact_result < 0 || after_result < 0) {
-    return Fail(result < 0 ? result : (exact_result < 0 ? exact_result : after_result), "reading");
-  }
-  const size_t prefix = where_.key_prefix.size();
-  for (auto* part : {&exact, &after}) {
-    for (auto& [stored, value] : *part) window_.emplace_back(stored.substr(prefix), value.to_str());
-  }
+  const int result = read.Finish(io_->operate(where_.object, &read.op, &unused), &window_);
+  more_after_ = read.more;
+  if (result < 0) Fail(result, "reading");
+}
+
+void RadosCursor::AdoptFirstPage(std::vector<Entry> window, bool more) {
+  status_ = Status::Ok();
+  backward_ = false;
+  window_ = std::move(window);
+  pos_ = 0;
+  more_after_ = more;
+  next_page_ = std::min(page_, kFirstPage * 2);
 }
 
 void RadosCursor::Seek(std::string_view key) {

@@ -3,6 +3,7 @@
 // a time (docs/SCALEOUT.md "Reverse reads").
 #pragma once
 
+#include <map>
 #include <rados/librados.hpp>
 #include <string>
 #include <utility>
@@ -20,6 +21,29 @@ namespace cellfs::storage {
 // costs the keys before its start (memory and one forward pass) on top of
 // its pages. An object that does not exist is an empty shard. Not
 // thread-safe; `io` must outlive the cursor.
+// One forward page of a shard as one object read: the key `start` itself
+// (when inclusive: omap's start_after is exclusive) and up to `max` entries
+// after it, synchronous or through aio_operate (the shard cursor reads the
+// first pages of many partitions at once).
+struct RadosPageRead {
+  using Entry = std::pair<std::string, std::string>;  // key without the prefix, value
+
+  // Makes `op`. `start` is the stored key (prefix included).
+  RadosPageRead(const RadosLocation& where, const std::string& start, bool inclusive, size_t max);
+  // Given the operation's result: fills *window with the entries (keys
+  // without the prefix) and returns 0, or the error (an absent object is
+  // an empty page).
+  int Finish(int result, std::vector<Entry>* window);
+
+  librados::ObjectReadOperation op;
+  std::map<std::string, librados::bufferlist> exact;
+  std::map<std::string, librados::bufferlist> after;
+  int exact_result = 0;
+  int after_result = 0;
+  bool more = false;  // the object holds entries after the page
+  size_t prefix_size;
+};
+
 class RadosCursor final : public Cursor {
  public:
   // A walk's first page holds kFirstPage entries and each next one twice
@@ -40,6 +64,11 @@ class RadosCursor final : public Cursor {
   std::string_view key() const override { return window_[pos_].first; }
   std::string_view value() const override { return window_[pos_].second; }
   Status status() const override { return status_; }
+
+  // Positions the cursor at the first of `window`, a page read elsewhere
+  // from the shard's start (RadosPageRead with an empty key, inclusive), as
+  // SeekToFirst would have; `more`: the object holds entries after it.
+  void AdoptFirstPage(std::vector<std::pair<std::string, std::string>> window, bool more);
 
  private:
   using Entry = std::pair<std::string, std::string>;  // key without the prefix, value

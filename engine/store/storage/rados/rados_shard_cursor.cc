@@ -1,6 +1,7 @@
 // RadosShardCursor (engine/store/storage/rados/rados_shard_cursor.h).
 #include "engine/store/storage/rados/rados_shard_cursor.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <map>
 #include <set>
@@ -71,6 +72,7 @@ void RadosShardCursor::Seek(std::string_view shard) {
   if (!status_.ok()) return;
   bucket_shards_ = std::move(prefetched_[bucket_].shards);
   bucket_more_ = prefetched_[bucket_].more;
+  ahead_.clear();
   pos_ = 0;
   Settle();
 }
@@ -87,9 +89,42 @@ void RadosShardCursor::NextPage() {
   const int result = io_->omap_get_keys2(IndexObject(space_, static_cast<unsigned char>(bucket_)),
                                          after, kIndexPage, &keys, &bucket_more_);
   bucket_shards_.assign(keys.begin(), keys.end());
+  ahead_.clear();
   pos_ = 0;
   if (result < 0 && result != -ENOENT) {
     Fail(FromRados(result, "listing the shards of a space"));
+  }
+}
+
+void RadosShardCursor::ReadAhead() {
+  ahead_.clear();
+  ahead_start_ = pos_;
+  const size_t end = std::min(bucket_shards_.size(), pos_ + kReadAhead);
+  struct Flight {
+    std::unique_ptr<RadosPageRead> read;
+    std::unique_ptr<librados::AioCompletion> done;
+    int started = 0;
+  };
+  std::vector<Flight> flights;
+  for (size_t i = pos_; i < end; ++i) {
+    const RadosLocation where = Locate({space_, bucket_shards_[i]});
+    Flight flight;
+    flight.read = std::make_unique<RadosPageRead>(where, where.key_prefix, /*inclusive=*/true,
+                                                  RadosCursor::kFirstPage);
+    flight.done.reset(librados::Rados::aio_create_completion());
+    flight.started = io_->aio_operate(where.object, flight.done.get(), &flight.read->op, nullptr);
+    flights.push_back(std::move(flight));
+  }
+  for (Flight& flight : flights) {
+    FirstPage page;
+    int result = flight.started;
+    if (result >= 0) {
+      flight.done->wait_for_complete();
+      result = flight.done->get_return_value();
+    }
+    page.result = flight.read->Finish(result, &page.window);
+    page.more = flight.read->more;
+    ahead_.push_back(std::move(page));
   }
 }
 
@@ -97,6 +132,7 @@ void RadosShardCursor::Settle() {
   entries_.reset();
   while (status_.ok()) {
     if (pos_ >= bucket_shards_.size()) {
+      ahead_.clear();
       if (bucket_more_ && !bucket_shards_.empty()) {
         NextPage();
         continue;
@@ -108,13 +144,17 @@ void RadosShardCursor::Settle() {
       pos_ = 0;
       continue;
     }
-    auto cursor = std::make_unique<RadosCursor>(io_, Locate({space_, bucket_shards_[pos_]}));
-    cursor->SeekToFirst();
-    if (cursor->Valid()) {
+    if (pos_ < ahead_start_ || pos_ >= ahead_start_ + ahead_.size()) ReadAhead();
+    FirstPage& page = ahead_[pos_ - ahead_start_];
+    if (page.result < 0) {
+      return Fail(FromRados(page.result, "reading the first entries of a shard"));
+    }
+    if (!page.window.empty()) {
+      auto cursor = std::make_unique<RadosCursor>(io_, Locate({space_, bucket_shards_[pos_]}));
+      cursor->AdoptFirstPage(std::move(page.window), page.more);
       entries_ = std::move(cursor);
       return;
     }
-    if (!cursor->status().ok()) return Fail(cursor->status());
     ++pos_;  // listed but empty now
   }
 }

@@ -17,11 +17,14 @@ namespace cellfs::storage {
 // The index lists every shard ever written into; a shard that holds no
 // entry now (all deleted, or only buried rows) is skipped. A Seek reads the
 // first page of every bucket from the sought one on at once (one round
-// trip, not one per bucket); later pages one at a time. Not thread-safe;
-// `io` must outlive it.
+// trip, not one per bucket); later pages one at a time. The shards' own
+// first pages are read kReadAhead at a time, in flight together, so a
+// listing costs a round trip per kReadAhead partitions, not per partition.
+// Not thread-safe; `io` must outlive it.
 class RadosShardCursor final : public ShardCursor {
  public:
   static constexpr size_t kIndexPage = 256;
+  static constexpr size_t kReadAhead = 32;
 
   RadosShardCursor(librados::IoCtx* io, std::string space);
 
@@ -44,6 +47,9 @@ class RadosShardCursor final : public ShardCursor {
   void Settle();
   // Reads the page of bucket_ after its last listed shard.
   void NextPage();
+  // Reads the first pages of bucket_shards_[pos_, pos_ + kReadAhead) at
+  // once into ahead_ (ahead_start_ = pos_).
+  void ReadAhead();
   void Fail(Status status);
 
   librados::IoCtx* io_;
@@ -54,6 +60,14 @@ class RadosShardCursor final : public ShardCursor {
   bool bucket_more_ = false;
   size_t pos_ = 0;
   std::unique_ptr<RadosCursor> entries_;  // set while Valid
+  // First pages read ahead: ahead_[i] is bucket_shards_[ahead_start_ + i]'s.
+  struct FirstPage {
+    std::vector<RadosPageRead::Entry> window;
+    bool more = false;
+    int result = 0;
+  };
+  std::vector<FirstPage> ahead_;
+  size_t ahead_start_ = 0;
   Status status_;
 };
 
