@@ -39,20 +39,12 @@ declare -a HELPERS=()   # background writers and inserts of this test
 _failures_cleanup() {
   local rc=$?
   set +e
-  local f m p i
+  local f p
   for p in "${HELPERS[@]}"; do kill -KILL "$p" 2>/dev/null; done
   for f in "$CLUSTER"/run/osd.*.pid; do
     [[ -f $f ]] && kill -CONT "$(cat "$f")" 2>/dev/null
   done
-  for m in "${_MOUNTS[@]}"; do
-    if grep -qF " $m " /proc/self/mountinfo; then fusermount3 -u -z "$m" 2>/dev/null; fi
-  done
-  for p in "${_PIDS[@]}"; do
-    alive "$p" || continue
-    kill -TERM "$p" 2>/dev/null
-    for i in $(seq 50); do alive "$p" || break; sleep 0.1; done
-    alive "$p" && kill -KILL "$p" 2>/dev/null
-  done
+  detach_mounts_and_daemons
   if [[ $rc -ne 0 && -f $CLUSTER/log/cluster.log ]]; then
     echo "--- [$SCENARIO] cluster log (last 15 lines):" >&2
     tail -n 15 "$CLUSTER/log/cluster.log" >&2

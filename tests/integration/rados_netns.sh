@@ -40,17 +40,9 @@ declare -a WRITERS=()   # background writer subshells
 _netns_cleanup() {
   local rc=$?
   set +e
-  local m p i
+  local p
   for p in "${WRITERS[@]}"; do kill -KILL "$p" 2>/dev/null; done
-  for m in "${_MOUNTS[@]}"; do
-    if grep -qF " $m " /proc/self/mountinfo; then fusermount3 -u -z "$m" 2>/dev/null; fi
-  done
-  for p in "${_PIDS[@]}"; do
-    alive "$p" || continue
-    kill -TERM "$p" 2>/dev/null
-    for i in $(seq 50); do alive "$p" || break; sleep 0.1; done
-    alive "$p" && kill -KILL "$p" 2>/dev/null
-  done
+  detach_mounts_and_daemons
   if [[ -d $CLUSTER ]] && ! timeout 120 bash "$CLUSTER_SH" stop "$CLUSTER" >&2; then
     echo "FAIL [$SCENARIO]: stopping the cluster in $CLUSTER failed" >&2
     rc=1
