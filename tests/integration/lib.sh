@@ -64,10 +64,11 @@ _mounted_under_work() {
     /proc/self/mountinfo
 }
 
-_cleanup() {
-  local rc=$?
-  set +e
-  if [[ $rc -eq 0 && $_FAILURES -gt 0 ]]; then rc=1; fi
+# Lazily detaches every mount the test made and stops every daemon it
+# started (TERM, then KILL after 5 s). The exit trap calls it; a scenario
+# with a cluster of its own calls it before stopping the cluster, which
+# would stall a clean unmount.
+detach_mounts_and_daemons() {
   local m p i
   for m in "${_MOUNTS[@]}"; do
     if grep -qF " $m " /proc/self/mountinfo; then fusermount3 -u -z "$m" 2>/dev/null; fi
@@ -79,6 +80,13 @@ _cleanup() {
     for i in $(seq 50); do alive "$p" || break; sleep 0.1; done
     alive "$p" && kill -KILL "$p" 2>/dev/null
   done
+}
+
+_cleanup() {
+  local rc=$?
+  set +e
+  if [[ $rc -eq 0 && $_FAILURES -gt 0 ]]; then rc=1; fi
+  detach_mounts_and_daemons
   wait 2>/dev/null
   if [[ $rc -ne 0 && -s $LOG ]]; then
     echo "--- [$SCENARIO] daemon log (last 30 lines):" >&2

@@ -25,18 +25,3 @@ osds_up() {
   ceph_cli osd stat -f json | python3 -c 'import json, sys; print(json.load(sys.stdin)["num_up_osds"])'
 }
 
-# Lazily detaches every mount the test made and stops every daemon it
-# started (TERM, then KILL after 5 s): a RADOS scenario's exit does this
-# before it stops its cluster, which would stall a clean unmount.
-detach_mounts_and_daemons() {
-  local m p i
-  for m in "${_MOUNTS[@]}"; do
-    if grep -qF " $m " /proc/self/mountinfo; then fusermount3 -u -z "$m" 2>/dev/null; fi
-  done
-  for p in "${_PIDS[@]}"; do
-    alive "$p" || continue
-    kill -TERM "$p" 2>/dev/null
-    for i in $(seq 50); do alive "$p" || break; sleep 0.1; done
-    alive "$p" && kill -KILL "$p" 2>/dev/null
-  done
-}
