@@ -269,7 +269,7 @@ Status Engine::ReloadSchema(SchemaReload* reload) {
 
 Status Engine::TakeDdlLease(std::optional<storage::DdlLease>* lease) {
   if (!core_->storage->capabilities().shared || core_->options.read_only) return Status::Ok();
-  lease->emplace(core_->storage.get());
+  lease->emplace(core_->storage.get(), &core_->ddl_lease_holders);
   return (*lease)->status();
 }
 

@@ -4,6 +4,7 @@
 // told what changed, tables made on both at once all exist afterwards with
 // distinct ids, a write through one reads back through the other, and a
 // the write fence of a shared store does not latch.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
@@ -88,13 +89,19 @@ TEST_CASE("tables made on two engines at once all exist, with distinct ids", "[r
       CHECK(made.ok());
     }
   };
+  // Two threads on each engine: the threads of one mount share its client,
+  // and so its hold on the cluster's ddl lock.
   std::thread on_a(make, a.get(), "a");
   std::thread on_b(make, b.get(), "b");
+  std::thread on_a2(make, a.get(), "c");
+  std::thread on_b2(make, b.get(), "d");
   on_a.join();
   on_b.join();
+  on_a2.join();
+  on_b2.join();
   for (Engine* engine : {a.get(), b.get()}) {
     std::set<uint32_t> ids;
-    for (const char* prefix : {"a", "b"}) {
+    for (const char* prefix : {"a", "b", "c", "d"}) {
       for (int i = 0; i < kEach; ++i) {
         auto table = engine->FindTable("ks", prefix + std::to_string(i));
         INFO(prefix << i);
@@ -102,11 +109,11 @@ TEST_CASE("tables made on two engines at once all exist, with distinct ids", "[r
         ids.insert(table.value()->id);
       }
     }
-    CHECK(ids.size() == 2 * kEach);
+    CHECK(ids.size() == 4 * kEach);
   }
   // And a third engine, opened afresh, loads the same.
   auto c = OpenEngine(store);
-  CHECK(c->catalog()->FindKeyspace("ks")->tables.size() == 2 * kEach);
+  CHECK(c->catalog()->FindKeyspace("ks")->tables.size() == 4 * kEach);
 }
 
 // Key values of `table` from its column `first` on, from CQL literals.
@@ -130,6 +137,38 @@ std::string RowsOf(const ReadView& view, const TableHandle& table, const Key& pk
   }
   REQUIRE((*made)->status().ok());
   return rows;
+}
+
+TEST_CASE("one engine keeps writing while the other changes the schema", "[rados_engines]") {
+  // The writer holds its schema lock across each commit while the other
+  // engine's DDL makes this one reload (which takes that lock exclusively):
+  // neither may wait on the other (a hang here fails by the test's timeout).
+  const std::string store = FreshStore();
+  auto a = OpenEngine(store);
+  auto b = OpenEngine(store);
+  std::string keyspace;
+  testing::RunDdl(a.get(), kKeyspace + "CREATE TABLE ks.w (k int, c int, PRIMARY KEY (k, c));",
+                  &keyspace);
+  const TableHandle table = a->FindTable("ks", "w").value();
+  std::atomic<int> written{0};
+  std::thread writer([&] {
+    for (int c = 0; c < 300; ++c) {
+      Mutation m = a->NewMutation();
+      if (!m.Insert(table, Values(table, 0, {"1"}), Values(table, 1, {std::to_string(c)}), {})
+               .ok()) {
+        return;
+      }
+      if (a->Apply(std::move(m)).ok()) ++written;
+    }
+  });
+  for (int i = 0; i < 10; ++i) {
+    CHECK(testing::RunCql(b.get(),
+                          "CREATE TABLE ks.t" + std::to_string(i) + " (k int PRIMARY KEY, v text);")
+              .ok());
+  }
+  writer.join();
+  CHECK(written == 300);
+  CHECK(a->FindTable("ks", "t9").ok());
 }
 
 TEST_CASE("a write through one engine reads back through the other", "[rados_engines]") {

@@ -58,7 +58,10 @@ struct EngineCore {
   std::unique_ptr<BatchPool> batch_pool;
   std::unique_ptr<WriteTimeSource> write_times;
 
-  std::mutex ddl_mutex;                    // serialises schema changes
+  std::mutex ddl_mutex;  // serialises schema changes
+  // Taken before the store's "ddl" lease on a shared store (DdlLease), and
+  // before ddl_mutex: one thread of this process holds the lease at a time.
+  std::mutex ddl_lease_holders;
   std::mutex sweep_mutex;                  // serialises sweeps
   mutable std::shared_mutex schema_mutex;  // guards `schema` (the pointer)
   std::shared_ptr<const storage::SchemaState> schema;

@@ -14,7 +14,7 @@ constexpr std::string_view kDdlLeaseName = "ddl";
 
 }  // namespace
 
-DdlLease::DdlLease(Storage* storage) : storage_(storage) {
+DdlLease::DdlLease(Storage* storage, std::mutex* holders) : holder_(*holders), storage_(storage) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kWaitMs);
   while (!storage_->lease().Acquire(kDdlLeaseName, kHoldMs)) {
     if (std::chrono::steady_clock::now() >= deadline) {

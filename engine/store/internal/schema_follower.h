@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <mutex>
 
 #include "engine/status.h"
 #include "engine/store/storage/storage.h"
@@ -13,7 +14,9 @@
 namespace cellfs::storage {
 
 // Holds the "ddl" lease from construction to destruction. On a store only
-// this process writes (LevelDB) every lease is held at once.
+// this process writes (LevelDB) every lease is held at once. The cluster's
+// lock is this process's (its client's), whichever thread took it, so the
+// threads of one process take `holders` first: one at a time holds it.
 class DdlLease {
  public:
   // How long one schema change may hold the lease before another mount may
@@ -21,7 +24,7 @@ class DdlLease {
   static constexpr int64_t kHoldMs = 60'000;
   static constexpr int64_t kWaitMs = 30'000;
 
-  explicit DdlLease(Storage* storage);
+  DdlLease(Storage* storage, std::mutex* holders);
   ~DdlLease();
   DdlLease(const DdlLease&) = delete;
   DdlLease& operator=(const DdlLease&) = delete;
@@ -30,6 +33,7 @@ class DdlLease {
   const Status& status() const { return status_; }
 
  private:
+  std::unique_lock<std::mutex> holder_;
   Storage* storage_;
   Status status_;
 };

@@ -78,23 +78,31 @@ RadosBatchLog::RadosBatchLog(librados::IoCtx* io, std::string mount_id)
     : io_(io), object_(LogObject(mount_id)), cookie_(std::move(mount_id)) {}
 
 Status RadosBatchLog::Open() {
+  // Locked first: a log listed in the registry but not locked yet would be
+  // taken for a dead mount's by another mount's replay.
+  timeval duration{kLockSeconds, 0};
+  CELLFS_RETURN_IF_ERROR(
+      FromRados(io_->lock_exclusive(object_, std::string(kLockName), cookie_, "batch log",
+                                    &duration, LIBRADOS_LOCK_FLAG_MAY_RENEW),
+                "locking " + object_));
   std::map<std::string, librados::bufferlist> entry;
   entry[object_];
   librados::ObjectWriteOperation registration;
   registration.omap_set(entry);
-  CELLFS_RETURN_IF_ERROR(FromRados(io_->operate(std::string(kLogRegistryObject), &registration),
-                                   "registering the batch log"));
-  timeval duration{kLockSeconds, 0};
-  return FromRados(
-      io_->lock_exclusive(object_, std::string(kLockName), cookie_, "batch log", &duration, 0),
-      "locking " + object_);
+  return FromRados(io_->operate(std::string(kLogRegistryObject), &registration),
+                   "registering the batch log");
 }
 
 Status RadosBatchLog::Renew() {
   timeval duration{kLockSeconds, 0};
-  return FromRados(io_->lock_exclusive(object_, std::string(kLockName), cookie_, "batch log",
-                                       &duration, LIBRADOS_LOCK_FLAG_MAY_RENEW),
-                   "renewing the lock on " + object_);
+  const int renewed = io_->lock_exclusive(object_, std::string(kLockName), cookie_, "batch log",
+                                          &duration, LIBRADOS_LOCK_FLAG_MUST_RENEW);
+  if (renewed == 0) return Status::Ok();
+  // The hold lapsed (this process stalled past it) and another mount may
+  // have replayed and removed the log: hold and register it afresh. What
+  // was logged since is replayed again if this mount dies, which is
+  // harmless for an entry whose batch was applied.
+  return Open();
 }
 
 Status RadosBatchLog::Record(const RadosBatch& batch, uint64_t* entry) {
@@ -118,9 +126,21 @@ Status RadosBatchLog::Record(const RadosBatch& batch, uint64_t* entry) {
   return FromRados(result, "writing the batch log " + object_);
 }
 
-void RadosBatchLog::Done(uint64_t entry) {
-  std::lock_guard lock(mutex_);
-  done_.push_back(entry);
+Status RadosBatchLog::Done(uint64_t entry) {
+  std::set<std::string> applied = {EntryKey(entry)};
+  {
+    std::lock_guard lock(mutex_);
+    for (uint64_t done : done_) applied.insert(EntryKey(done));
+    done_.clear();
+  }
+  librados::ObjectWriteOperation trim;
+  trim.omap_rm_keys(applied);
+  const int result = io_->operate(object_, &trim);
+  if (result < 0) {
+    std::lock_guard lock(mutex_);  // still owed: the next log write or Close removes them
+    for (const std::string& key : applied) done_.push_back(ReadBigEndian(key));
+  }
+  return FromRados(result, "trimming the batch log " + object_);
 }
 
 Status RadosBatchLog::Replay(const std::string& log, size_t* replayed) {

@@ -18,11 +18,12 @@ namespace cellfs::storage {
 // The log is one object per mount ("log.<mount id>"), listed in the pool's
 // log registry and held by the mount under an exclusive lock it renews.
 // Each logged commit is one omap value (its whole batch) written before the
-// batch's objects and dropped after them (in the next log write, or at
-// Close). A mount replays another mount's log once that mount's lock has
-// lapsed, and then removes it. Replaying twice is harmless: every entry
-// the engine writes carries its write time and sequence, so a put lands on
-// the same key with the same bytes.
+// batch's objects and removed right after them, so a replay only ever
+// applies a commit that never finished. A mount replays another mount's log
+// once that mount's lock has lapsed (30 s; the ddl lease lapses after 60,
+// so a dead mount's half schema change lands before anyone's next one), and
+// then removes it. Replaying data twice is harmless: every entry the engine
+// writes carries its write time and sequence.
 //
 // Thread-safe.
 class RadosBatchLog {
@@ -34,12 +35,16 @@ class RadosBatchLog {
 
   // Registers the log and takes its lock.
   Status Open();
-  // Renews the lock (call well within kLockSeconds).
+  // Renews the lock (call well within kLockSeconds); when it lapsed, holds
+  // and registers the log afresh.
   Status Renew();
   // Writes `batch` as a new entry; sets *entry to its number.
   Status Record(const RadosBatch& batch, uint64_t* entry);
-  // `entry`'s batch is applied: its entry may go.
-  void Done(uint64_t entry);
+  // `entry`'s batch is applied: removes its entry now, so that no replay
+  // ever applies it again over newer writes (catalog records and metadata
+  // are overwritten in place). When that fails, the removal is owed to the
+  // next log write or Close.
+  Status Done(uint64_t entry);
   // Replays the log of every registered mount whose lock has lapsed (or
   // that was left unlocked), then removes those logs. Sets *replayed to
   // the number of batches applied.

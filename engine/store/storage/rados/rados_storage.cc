@@ -69,7 +69,13 @@ Result<std::unique_ptr<RadosStorage>> RadosStorage::Open(const StoreLocation& lo
   // Never hang on a cluster that is gone: fail the request instead.
   CELLFS_RETURN_IF_ERROR(DefaultOption(&rados, "rados_osd_op_timeout", "30"));
   CELLFS_RETURN_IF_ERROR(DefaultOption(&rados, "rados_mon_op_timeout", "30"));
-  CELLFS_RETURN_IF_ERROR(DefaultOption(&rados, "client_mount_timeout", "30"));
+  // client_mount_timeout's own default is 300 s: lowered unless set.
+  std::string mount_timeout;
+  if (rados.conf_get("client_mount_timeout", mount_timeout) != 0 ||
+      mount_timeout.rfind("300", 0) == 0) {
+    CELLFS_RETURN_IF_ERROR(
+        FromRados(rados.conf_set("client_mount_timeout", "30"), "setting client_mount_timeout"));
+  }
   CELLFS_RETURN_IF_ERROR(FromRados(rados.connect(), "connecting to the cluster of " + where));
   storage->connected_ = true;
   const int pool = rados.ioctx_create(location.pool.c_str(), storage->io_);
@@ -119,13 +125,7 @@ void RadosStorage::MaintainLoop() {
 Status RadosStorage::Maintain(size_t* replayed) {
   *replayed = 0;
   if (!log_) return Status::Ok();
-  Status renewed = log_->Renew();
-  if (!renewed.ok()) {
-    // Lapsed (this process stalled past the lock) and maybe taken by a
-    // replay: hold it afresh; entries written since are replayed again,
-    // which is harmless.
-    (void)log_->Open();
-  }
+  CELLFS_RETURN_IF_ERROR(log_->Renew());
   return log_->ReplayLapsed(replayed);
 }
 
@@ -181,7 +181,7 @@ Status RadosStorage::Commit(Batch* generic, Durability) {
   uint64_t entry = 0;
   if (logged) CELLFS_RETURN_IF_ERROR(log_->Record(*batch, &entry));
   CELLFS_RETURN_IF_ERROR(CommitRadosBatch(io_, *batch));
-  if (logged) log_->Done(entry);
+  if (logged) (void)log_->Done(entry);  // a failed trim is retried by the next log write
   if (!indexed.empty()) {
     std::lock_guard lock(indexed_mutex_);
     if (indexed_.size() + indexed.size() > kIndexedLimit) indexed_.clear();
