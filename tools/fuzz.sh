@@ -43,7 +43,8 @@ fi
 
 build=$root/build/fuzz
 cmake_args=(-DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCELLFS_WERROR=ON
-            -DCELLFS_FUZZ=ON -DCELLFS_SANITIZE=fuzzer-no-link,address,undefined)
+            -DCELLFS_FUZZ=ON -DCELLFS_SANITIZE=fuzzer-no-link,address,undefined
+            -DCELLFS_RADOS=OFF)
 # The generator is chosen at the first configure only.
 if [[ ! -f $build/CMakeCache.txt ]] && command -v ninja >/dev/null; then cmake_args+=(-G Ninja); fi
 if command -v ccache >/dev/null; then cmake_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi

@@ -2,7 +2,9 @@
 #include "engine/store/storage/open_storage.h"
 
 #include "engine/store/storage/leveldb/leveldb_storage.h"
+#ifdef CELLFS_WITH_RADOS
 #include "engine/store/storage/rados/rados_storage.h"
+#endif
 #include "engine/store/storage/store_location.h"
 
 namespace cellfs::storage {
@@ -12,9 +14,13 @@ Result<std::unique_ptr<Storage>> OpenStorage(const std::string& path,
   Result<StoreLocation> location = ParseStoreLocation(path);
   if (!location.ok()) return location.status();
   if (location->kind == StoreLocation::Kind::kRados) {
+#ifdef CELLFS_WITH_RADOS
     auto opened = RadosStorage::Open(*location, options);
     if (!opened.ok()) return opened.status();
     return std::unique_ptr<Storage>(std::move(opened).value());
+#else
+    return Status::NotSupported("this build has no RADOS backend (CELLFS_RADOS=OFF)");
+#endif
   }
   auto opened = LevelDbStorage::Open(path, options);
   if (!opened.ok()) return opened.status();
