@@ -85,6 +85,11 @@ Status Engine::Initialize() {
   CELLFS_RETURN_IF_ERROR(storage::LoadSchema(store, &core_->schema));
   core_->write_fence.SetListener(core_->options.on_write_failure);
   core_->write_fence.SetLatching(!store->capabilities().commits_resume_after_failure);
+  // Several mounts sweep a shared store at once, each a bucket of a table
+  // at a time under its lease (expiry_index.h).
+  core_->expiry.set_layout(store->capabilities().shared
+                               ? storage::ExpiryIndex::Layout::kByTableAndBucket
+                               : storage::ExpiryIndex::Layout::kByDue);
   if (!core_->options.read_only) {
     CELLFS_RETURN_IF_ERROR(core_->sequences.Open(&store->counter(), &core_->write_fence));
     core_->write_times->SetLease(storage::kWriteTimeLeaseMicros,

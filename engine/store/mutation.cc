@@ -213,8 +213,8 @@ void Mutation::PutFragment(const TableSchema& table, std::string* group, size_t 
   group->resize(group_size);
   if (auto due = storage::NextSweepSecond(fragment, table.def.options.gc_grace_seconds)) {
     b.index_key.clear();
-    storage::AppendExpiryKey(*due, *group, &b.index_key);
-    b.batch->Put(storage::ExpiryAddress(b.index_key), {});
+    core_->expiry.AppendKey(*due, *group, FloorSeconds(now_), &b.index_key);
+    b.batch->Put(core_->expiry.AddressOf(b.index_key), {});
   }
   if (!table.indexes.empty()) {
     storage::PutIndexEntries(table, *group, prefix_size, fragment, &b.index_values, &b.index_entry,
@@ -233,9 +233,10 @@ void Mutation::PutDeletion(const TableSchema& table, std::string_view group, siz
   storage::AppendSequence(sequence, &b.key);
   b.batch->Put(storage::DataAddress(b.key, prefix_size), value);
   b.index_key.clear();
-  storage::AppendExpiryKey(deletion.local_deletion_time + table.def.options.gc_grace_seconds,
-                           index_whole_key ? std::string_view(b.key) : group, &b.index_key);
-  b.batch->Put(storage::ExpiryAddress(b.index_key), {});
+  core_->expiry.AppendKey(deletion.local_deletion_time + table.def.options.gc_grace_seconds,
+                          index_whole_key ? std::string_view(b.key) : group, FloorSeconds(now_),
+                          &b.index_key);
+  b.batch->Put(core_->expiry.AddressOf(b.index_key), {});
 }
 
 Status Mutation::PutRowAndStatic(const TableSchema& table) {

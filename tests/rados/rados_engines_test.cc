@@ -2,8 +2,10 @@
 // (the test cluster of CTest's `ceph` fixture): a schema change on one is
 // in the other's schema when the change returns, the other's listener is
 // told what changed, tables made on both at once all exist afterwards with
-// distinct ids, a write through one reads back through the other, and a
-// the write fence of a shared store does not latch.
+// distinct ids, a write through one reads back through the other, the
+// write fence of a shared store does not latch, and expired data is swept
+// a table's time bucket at a time, under that bucket's lease, by whichever
+// engine holds it, the emptied buckets forgotten two buckets later.
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -15,7 +17,11 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/store/internal/expiry_index.h"
+#include "engine/store/storage/open_storage.h"
+#include "engine/store/storage/rados/rados_layout.h"
 #include "tests/engine/engine_test_util.h"
+#include "tests/rados/test_pool.h"
 
 namespace cellfs {
 namespace {
@@ -25,15 +31,22 @@ using Key = std::vector<std::string>;
 const std::string kKeyspace =
     "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};";
 
-std::string FreshStore() {
+// A namespace of the pool no other case or run uses.
+std::string FreshNamespace() {
   static int made = 0;
-  return std::string("rados:cellfs?conf=") + std::getenv("CEPH_CONF") + "&ns=engines-" +
-         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + "-" +
-         std::to_string(made++);
+  return "engines-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
+         "-" + std::to_string(made++);
 }
 
-std::unique_ptr<Engine> OpenEngine(const std::string& store) {
+std::string StoreIn(const std::string& ns) {
+  return std::string("rados:cellfs?conf=") + std::getenv("CEPH_CONF") + "&ns=" + ns;
+}
+
+std::string FreshStore() { return StoreIn(FreshNamespace()); }
+
+std::unique_ptr<Engine> OpenEngine(const std::string& store, const Clock* clock = nullptr) {
   EngineOptions options;
+  options.clock = clock;
   options.background_sweeper = false;
   auto opened = Engine::Open(store, options);
   INFO(opened.status().ToString());
@@ -193,6 +206,112 @@ TEST_CASE("a write through one engine reads back through the other", "[rados_eng
   REQUIRE(b->Apply(std::move(m)).ok());
   CHECK(RowsOf(a->NewReadView(), on_a, Values(on_a, 0, {"1"})) == "0 1 3 4 ");
   CHECK(RowsOf(b->NewReadView(), on_b, Values(on_b, 0, {"1"})) == "0 1 3 4 ");
+}
+
+// The entries of the expiry index of table `table_id`, every bucket.
+size_t ExpiryEntries(storage::Storage* storage, uint32_t table_id) {
+  auto buckets = storage->NewShardCursor(nullptr, storage::ExpiryIndex::TableSpace(table_id),
+                                         [](std::string_view, size_t* length) {
+                                           *length = 8;
+                                           return Status::Ok();
+                                         },
+                                         {});
+  size_t entries = 0;
+  for (buckets->Seek({}); buckets->Valid(); buckets->Next()) {
+    for (storage::Cursor& it = buckets->entries(); it.Valid(); it.Next()) ++entries;
+  }
+  REQUIRE(buckets->status().ok());
+  return entries;
+}
+
+TEST_CASE("expired data is swept a bucket at a time, each under its own lease", "[rados_engines]") {
+  const std::string ns = FreshNamespace();
+  const std::string store = StoreIn(ns);
+  ManualClock clock(1'700'000'000'000'000);  // 800 s into bucket 472222
+  const int64_t bucket = storage::ExpiryIndex::Bucket(1'700'000'000);
+  auto a = OpenEngine(store, &clock);
+  auto b = OpenEngine(store, &clock);
+  std::string keyspace;
+  testing::RunDdl(a.get(),
+                  kKeyspace +
+                      "CREATE TABLE ks.t1 (k int, c int, v text, PRIMARY KEY (k, c))"
+                      " WITH gc_grace_seconds = 0;"
+                      "CREATE TABLE ks.t2 (k int, c int, v text, PRIMARY KEY (k, c))"
+                      " WITH gc_grace_seconds = 0;",
+                  &keyspace);
+  const TableHandle t1 = a->FindTable("ks", "t1").value();
+  const TableHandle t2 = a->FindTable("ks", "t2").value();
+  constexpr int kRows = 20;
+  for (const TableHandle& table : {t1, t2}) {
+    for (int c = 0; c < kRows; ++c) {
+      Mutation m = a->NewMutation();
+      WriteAttributes ttl;
+      ttl.ttl = 60;
+      REQUIRE(m.Insert(table, Values(table, 0, {std::to_string(c % 3)}),
+                       Values(table, 1, {std::to_string(c)}), {}, ttl)
+                  .ok());
+      REQUIRE(a->Apply(std::move(m)).ok());
+    }
+  }
+  auto opened = storage::OpenStorage(store, EngineOptions{});
+  REQUIRE(opened.ok());
+  const std::unique_ptr<storage::Storage> other = std::move(opened).value();
+  CHECK(ExpiryEntries(other.get(), t1->id) == kRows);
+  CHECK(ExpiryEntries(other.get(), t2->id) == kRows);
+
+  clock.AdvanceSeconds(120);  // everything expired, in the same bucket
+  CHECK(RowsOf(a->NewReadView(), t1, Values(t1, 0, {"0"})).empty());
+  // Another mount holds t1's bucket: b sweeps t2's alone.
+  const std::string t1_lease = storage::ExpiryIndex::LeaseName(t1->id, bucket);
+  REQUIRE(other->lease().Acquire(t1_lease, 60'000));
+  SweepStats stats;
+  REQUIRE(b->Sweep(&stats).ok());
+  CHECK(stats.index_entries == kRows);
+  CHECK(stats.rows_removed == kRows);
+  CHECK(ExpiryEntries(other.get(), t1->id) == kRows);
+  CHECK(ExpiryEntries(other.get(), t2->id) == 0);
+  // Released, it is a's to sweep.
+  other->lease().Release(t1_lease);
+  REQUIRE(a->Sweep(&stats).ok());
+  CHECK(stats.index_entries == kRows);
+  CHECK(ExpiryEntries(other.get(), t1->id) == 0);
+  REQUIRE(b->Sweep(&stats).ok());
+  CHECK(stats.index_entries == 0);
+
+  // Two buckets later the emptied buckets and their leases are forgotten,
+  // by whichever mount holds the "sweeper" lease (b took it first).
+  rados_test::TestPool pool;
+  pool.io().set_namespace(ns);
+  auto exists = [&](const std::string& object) {
+    uint64_t size = 0;
+    time_t mtime = 0;
+    return pool.io().stat(object, &size, &mtime) == 0;
+  };
+  const std::string t1_space = storage::ExpiryIndex::TableSpace(t1->id);
+  const std::string t1_bucket_object =
+      storage::Locate({t1_space, storage::ExpiryIndex::BucketShard(bucket)}).object;
+  CHECK(exists(t1_bucket_object));
+  CHECK(exists(storage::LeaseObject(t1_lease)));
+  clock.AdvanceSeconds(2 * storage::ExpiryIndex::kBucketSeconds);
+  REQUIRE(b->Sweep(&stats).ok());
+  CHECK_FALSE(exists(t1_bucket_object));
+  CHECK_FALSE(exists(storage::LeaseObject(t1_lease)));
+  std::set<std::string> listed;
+  bool more = false;
+  REQUIRE(pool.io().omap_get_keys2(storage::IndexObject(t1_space, 0), "", 100, &listed, &more) ==
+          0);
+  CHECK(listed.empty());
+  // The bucket of a write after that is listed and swept as any other.
+  Mutation m = a->NewMutation();
+  WriteAttributes ttl;
+  ttl.ttl = 5;
+  REQUIRE(m.Insert(t1, Values(t1, 0, {"9"}), Values(t1, 1, {"9"}), {}, ttl).ok());
+  REQUIRE(a->Apply(std::move(m)).ok());
+  CHECK(ExpiryEntries(other.get(), t1->id) == 1);
+  clock.AdvanceSeconds(10);
+  REQUIRE(a->Sweep(&stats).ok());
+  CHECK(stats.index_entries == 1);
+  CHECK(ExpiryEntries(other.get(), t1->id) == 0);
 }
 
 }  // namespace

@@ -197,6 +197,72 @@ TEST_CASE("a shard cursor lists hundreds of shards in order, skipping the empty 
   CHECK(rest == live.size() - 100);
 }
 
+TEST_CASE("a shard cursor with an upper bound stops before it", "[storage_contract]") {
+  Store store;
+  for (const char* shard : {"a", "b", "c", "\xF0"}) store.Put({"U", shard, "k"}, shard);
+  auto shards = store.storage->NewShardCursor(nullptr, "U", kOneByteShards, {});
+  auto list = [&](std::string_view from) {
+    std::string seen;
+    for (shards->Seek(from); shards->Valid(); shards->Next()) seen += shards->shard();
+    REQUIRE(shards->status().ok());
+    return seen;
+  };
+  shards->SetUpperBound("c");
+  CHECK(list("") == "ab");
+  CHECK(list("b") == "b");
+  CHECK(list("c").empty());
+  CHECK(list("d").empty());
+  shards->SetUpperBound("bb");  // between shards
+  CHECK(list("") == "ab");
+  shards->SetUpperBound("\xF1");
+  CHECK(list("") == "abc\xF0");
+  shards->SetUpperBound("");  // no bound
+  CHECK(list("b") == "bc\xF0");
+}
+
+TEST_CASE("forgetting empty shards keeps every entry, and a forgotten shard written again lists",
+          "[storage_contract]") {
+  Store store;
+  // Shards of 8 bytes, as the expiry buckets'.
+  auto shard = [](int n) { return std::string(7, '\0') + static_cast<char>(n); };
+  const ShardSplitter eight = [](std::string_view rest, size_t* length) {
+    if (rest.size() < 8) return Status::Corruption("short");
+    *length = 8;
+    return Status::Ok();
+  };
+  for (int n = 1; n <= 5; ++n) store.Put({"F", shard(n), "k"}, "v" + std::to_string(n));
+  store.Delete({"F", shard(1), "k"});
+  store.Delete({"F", shard(2), "k"});
+  store.Delete({"F", shard(5), "k"});
+  std::vector<std::string> forgotten;
+  REQUIRE(store.storage->ForgetEmptyShards("F", shard(4), &forgotten).ok());
+  if (store.backend->shared()) {
+    // Only the empty ones below the bound: 5 is past it, 3 holds an entry.
+    CHECK(forgotten == std::vector<std::string>{shard(1), shard(2)});
+  } else {
+    CHECK(forgotten.empty());  // nothing lists an empty shard anyway
+  }
+  auto list = [&] {
+    std::string seen;
+    auto shards = store.storage->NewShardCursor(nullptr, "F", eight, {});
+    for (shards->Seek(""); shards->Valid(); shards->Next()) {
+      seen += std::to_string(static_cast<int>(shards->shard().back())) + "=" +
+              std::string(shards->entries().value()) + " ";
+    }
+    REQUIRE(shards->status().ok());
+    return seen;
+  };
+  CHECK(list() == "3=v3 4=v4 ");
+  // This handle wrote into shard 2 before: its new write must list it again.
+  store.Put({"F", shard(2), "k"}, "again");
+  CHECK(list() == "2=again 3=v3 4=v4 ");
+  CHECK(store.Forward({"F", shard(2)}) == "k=again ");
+  forgotten.clear();
+  REQUIRE(store.storage->ForgetEmptyShards("F", {}, &forgotten).ok());
+  CHECK(list() == "2=again 3=v3 4=v4 ");
+  if (store.backend->shared()) CHECK(forgotten == std::vector<std::string>{shard(5)});
+}
+
 TEST_CASE("a batch commits whole across shards; read points see what the backend promises",
           "[storage_contract]") {
   Store store;
@@ -402,6 +468,10 @@ TEST_CASE("a lease is exclusive among the handles of a shared store", "[storage_
   CHECK(other->lease().Acquire("another", 60'000));
   store.storage->lease().Release("sweep");
   CHECK(other->lease().Acquire("sweep", 60'000));
+  // A retired lease can be taken again (by anyone) at once.
+  other->lease().Retire("sweep");
+  CHECK(store.storage->lease().Acquire("sweep", 60'000));
+  CHECK(!other->lease().Acquire("sweep", 60'000));
 }
 
 // Random puts and deletes over a few spaces and shards, against an ordered

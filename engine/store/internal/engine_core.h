@@ -11,6 +11,7 @@
 #include "engine/store/internal/buried_tables.h"
 #include "engine/store/internal/catalog_store.h"
 #include "engine/store/internal/commit_policy.h"
+#include "engine/store/internal/expiry_index.h"
 #include "engine/store/internal/fold_queue.h"
 #include "engine/store/internal/removal_runs.h"
 #include "engine/store/internal/sequence_allocator.h"
@@ -54,6 +55,7 @@ struct EngineCore {
   storage::FoldQueue fold_queue;
   storage::FoldQueue bury_queue;  // partition prefixes with dead rows to bury
   storage::BuriedTables buried_tables;
+  storage::ExpiryIndex expiry;  // its layout is set at open, from the storage's capabilities
   std::unique_ptr<storage::RemovalRuns> removal_runs;  // made at open, from the options
   std::unique_ptr<BatchPool> batch_pool;
   std::unique_ptr<WriteTimeSource> write_times;

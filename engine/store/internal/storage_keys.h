@@ -22,9 +22,11 @@ inline constexpr char kCatalogTag = 'C';  // C keyspace name         -> catalog 
 inline constexpr char kDataTag = 'D';     // D table token pk kind ... -> data entries
 inline constexpr char kDroppedTag = 'G';  // G u32 table id          -> dropped, data to reclaim
 inline constexpr char kExpiryTag = 'X';   // X i64 due data-key      -> expiry index
-inline constexpr char kIndexTag = 'I';    // I u32 index id value row -> a secondary-index entry
-inline constexpr char kViewTag = 'V';     // V u32 view id token pk ck -> a materialized-view entry
-inline constexpr char kBuriedTag = 'B';   // B table token pk kind ... -> buried dead rows
+inline constexpr char kExpiryBucketTag =
+    'E';  // E u32 table u64 bucket i64 due data-key -> a shared store's expiry index
+inline constexpr char kIndexTag = 'I';   // I u32 index id value row -> a secondary-index entry
+inline constexpr char kViewTag = 'V';    // V u32 view id token pk ck -> a materialized-view entry
+inline constexpr char kBuriedTag = 'B';  // B table token pk kind ... -> buried dead rows
 inline constexpr char kSnapshotTag =
     'S';  // S snapshot name          -> a dropped or truncated table kept
 

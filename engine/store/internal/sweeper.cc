@@ -34,6 +34,10 @@ constexpr size_t kCompactAfterIndexEntries = 10000;    // index entries handled:
 constexpr size_t kDroppedDeletesPerSweep = 10000;      // dropped-table entries deleted per sweep
 constexpr int64_t kSnapshotEntryDeferSeconds = 86400;  // a kept table's due entries wait a day
 constexpr size_t kHeadBytes = 1 + 4 + 8;               // 'D' || u32 table id || token
+constexpr size_t kEntriesPerRenewal = 1000;            // index entries handled per lease renewal
+constexpr int64_t kLeaseSlackMs = 10'000;              // a lease outlasts three sweeps by this
+// The lease of the sweeper's work that is not per bucket (sweep steps 4, 5).
+constexpr std::string_view kSweeperLease = "sweeper";
 
 // Where a group (or, for a range deletion, its whole key) sits.
 struct GroupParts {
@@ -125,9 +129,18 @@ class Sweep {
   Status Run() {
     Status first;
     for (Status (Sweep::*step)() : {&Sweep::SweepIndex, &Sweep::FoldQueued, &Sweep::BuryQueued,
-                                    &Sweep::ReclaimDroppedTables}) {
+                                    &Sweep::ForgetPastBuckets, &Sweep::ReclaimDroppedTables}) {
+      // The index is swept a bucket at a time under each bucket's lease
+      // (WalkByBucket), and the queues hold what this process's reads
+      // found; what is left is one mount's work at a time, under the
+      // "sweeper" lease (always held on a store only this process writes).
+      if (step == &Sweep::ForgetPastBuckets &&
+          !core_->storage->lease().Acquire(kSweeperLease, LeaseHoldMs())) {
+        break;
+      }
       Status status = (this->*step)();
-      if (step == &Sweep::SweepIndex && stats_->index_entries >= kCompactAfterIndexEntries) {
+      if (step == &Sweep::SweepIndex && stats_->index_entries >= kCompactAfterIndexEntries &&
+          core_->expiry.layout() == ExpiryIndex::Layout::kByDue) {
         // Every handled entry was deleted: without a compaction each later
         // sweep's walk from the index's start steps over all of their
         // deletion markers (a mass expiry of 100,000 rows left the idle
@@ -143,7 +156,27 @@ class Sweep {
 
  private:
   Status SweepIndex();
-  Status WalkIndex();
+  // The entries due by now: one walk of the index from its start (by due
+  // second), or each live table's buckets up to now's (by table and bucket).
+  Status WalkByDue();
+  Status WalkByBucket();
+  // Handles the entries of `shard` of the index's `space` from where
+  // `entries` stands, in due order, up to the first due after now (then
+  // *later is set). `lease`, when not empty, is renewed every
+  // kEntriesPerRenewal entries, and the walk stops when it is lost. A bad
+  // entry's error goes to *first and the walk goes on; IOError ends it.
+  Status HandleDue(std::string_view space, std::string_view shard, const std::string& lease,
+                   Cursor* entries, bool* later, Status* first);
+  // Forgets the buckets past by a whole bucket that were swept empty
+  // (ExpiryIndex::PastBucketsToForget says when), and retires their leases.
+  Status ForgetPastBuckets();
+  // The ids of the tables whose data the sweeper walks: the live tables, not
+  // the views.
+  std::vector<uint32_t> SweptTables() const;
+  // How long a lease the sweeper takes is held: three sweeps and a margin.
+  int64_t LeaseHoldMs() const {
+    return int64_t{std::max(core_->options.sweep_interval_ms, 1)} * 3 + kLeaseSlackMs;
+  }
   Status HandleEntry(std::string_view index_key, std::string_view group);
   // `batched`: into pending_ (the index walk's folds), else committed alone.
   Status FoldOne(std::string_view group, const GroupParts& parts, std::string_view index_key,
@@ -262,7 +295,8 @@ class Sweep {
 };
 
 Status Sweep::SweepIndex() {
-  Status walked = WalkIndex();
+  Status walked =
+      core_->expiry.layout() == ExpiryIndex::Layout::kByDue ? WalkByDue() : WalkByBucket();
   Status flushed = FlushPending();
   return walked.ok() ? flushed : walked;
 }
@@ -290,7 +324,7 @@ Status Sweep::FlushPending() {
   return written;
 }
 
-Status Sweep::WalkIndex() {
+Status Sweep::WalkByDue() {
   // A cursor made with no read point reads the state of its creation (LevelDB:
   // an implicit snapshot), so this walk never meets the entries the sweep
   // itself adds (all due after now) and ends; entries users add meanwhile
@@ -304,42 +338,132 @@ Status Sweep::WalkIndex() {
     *length = kDueBytes;
     return Status::Ok();
   };
-  std::unique_ptr<ShardCursor> buckets = core_->storage->NewShardCursor(nullptr, space, due_bytes);
+  std::unique_ptr<ShardCursor> seconds = core_->storage->NewShardCursor(nullptr, space, due_bytes);
+  Status first;
+  for (seconds->Seek({}); seconds->Valid(); seconds->Next()) {
+    bool later = false;
+    CELLFS_RETURN_IF_ERROR(
+        HandleDue(space, seconds->shard(), {}, &seconds->entries(), &later, &first));
+    if (later) return first;
+  }
+  CELLFS_RETURN_IF_ERROR(seconds->status());
+  return first;
+}
+
+Status Sweep::WalkByBucket() {
+  auto bucket_bytes = [](std::string_view shard_and_key, size_t* length) {
+    if (shard_and_key.size() < ExpiryIndex::BucketShard(0).size())
+      return Status::Corruption("sweeper: bad expiry index key");
+    *length = ExpiryIndex::BucketShard(0).size();
+    return Status::Ok();
+  };
+  // Buckets after now's hold nothing due (an entry goes into the bucket of
+  // its due second, or of its writer's now when that is later).
+  const std::string end = ExpiryIndex::BucketShard(ExpiryIndex::Bucket(now_s_) + 1);
   Status first;
   std::string key;
-  for (buckets->Seek({}); buckets->Valid(); buckets->Next()) {
-    Cursor& entries = buckets->entries();
-    for (; entries.Valid(); entries.Next()) {
+  for (uint32_t table_id : SweptTables()) {
+    const std::string space = ExpiryIndex::TableSpace(table_id);
+    std::unique_ptr<ShardCursor> buckets =
+        core_->storage->NewShardCursor(nullptr, space, bucket_bytes, {/*fill_cache=*/false});
+    buckets->SetUpperBound(end);
+    for (buckets->Seek({}); buckets->Valid(); buckets->Next()) {
+      Cursor& entries = buckets->entries();
       key.assign(space);
       key.append(buckets->shard());
       key.append(entries.key());
       int64_t due = 0;
+      int64_t bucket = 0;
       std::string_view group;
-      Status status;
-      if (!ParseExpiryKey(key, &due, &group)) {
-        status = Status::Corruption("sweeper: bad expiry index key");
-      } else if (due > now_s_) {
-        return first;
-      } else {
-        ++stats_->index_entries;
-        status = HandleEntry(key, group);
-        // A removal run began in the table meanwhile: nothing was written,
-        // and the entry waits for a later sweep.
-        if (status.code() == StatusCode::kAborted) status = Status::Ok();
-      }
-      if (status.code() == StatusCode::kIOError) return status;
-      if (!status.ok() && first.ok()) first = status;
+      // Nothing due yet in the bucket: no lease to take.
+      if (core_->expiry.Parse(key, &due, &group) && due > now_s_) continue;
+      if (!ExpiryIndex::ParseBucketShard(buckets->shard(), &bucket)) continue;
+      const std::string lease = ExpiryIndex::LeaseName(table_id, bucket);
+      if (!core_->storage->lease().Acquire(lease, LeaseHoldMs())) continue;  // another mount's
+      bool later = false;
+      Status walked = HandleDue(space, buckets->shard(), lease, &entries, &later, &first);
+      // Each bucket's folds are committed while its lease is surely held.
+      Status flushed = FlushPending();
+      CELLFS_RETURN_IF_ERROR(walked);
+      if (flushed.code() == StatusCode::kIOError) return flushed;
+      if (!flushed.ok() && first.ok()) first = flushed;
     }
-    CELLFS_RETURN_IF_ERROR(entries.status());
+    CELLFS_RETURN_IF_ERROR(buckets->status());
   }
-  CELLFS_RETURN_IF_ERROR(buckets->status());
   return first;
+}
+
+Status Sweep::HandleDue(std::string_view space, std::string_view shard, const std::string& lease,
+                        Cursor* entries, bool* later, Status* first) {
+  std::string key;
+  size_t handled = 0;
+  for (; entries->Valid(); entries->Next()) {
+    key.assign(space);
+    key.append(shard);
+    key.append(entries->key());
+    int64_t due = 0;
+    std::string_view group;
+    Status status;
+    if (!core_->expiry.Parse(key, &due, &group)) {
+      status = Status::Corruption("sweeper: bad expiry index key");
+    } else if (due > now_s_) {
+      *later = true;
+      return Status::Ok();
+    } else {
+      if (!lease.empty() && ++handled % kEntriesPerRenewal == 0 &&
+          !core_->storage->lease().Acquire(lease, LeaseHoldMs())) {
+        return Status::Ok();  // lapsed and taken: its new holder goes on
+      }
+      ++stats_->index_entries;
+      status = HandleEntry(key, group);
+      // A removal run began in the table meanwhile: nothing was written,
+      // and the entry waits for a later sweep.
+      if (status.code() == StatusCode::kAborted) status = Status::Ok();
+    }
+    if (status.code() == StatusCode::kIOError) return status;
+    if (!status.ok() && first->ok()) *first = status;
+  }
+  return entries->status();
+}
+
+Status Sweep::ForgetPastBuckets() {
+  if (core_->expiry.layout() != ExpiryIndex::Layout::kByTableAndBucket ||
+      !core_->expiry.PastBucketsToForget(now_s_)) {
+    return Status::Ok();
+  }
+  const std::string end = ExpiryIndex::BucketShard(ExpiryIndex::Bucket(now_s_) - 1);
+  for (uint32_t table_id : SweptTables()) {
+    std::vector<std::string> forgotten;
+    const Status status =
+        core_->storage->ForgetEmptyShards(ExpiryIndex::TableSpace(table_id), end, &forgotten);
+    for (const std::string& shard : forgotten) {
+      int64_t bucket = 0;
+      if (ExpiryIndex::ParseBucketShard(shard, &bucket)) {
+        core_->storage->lease().Retire(ExpiryIndex::LeaseName(table_id, bucket));
+      }
+    }
+    if (!status.ok()) {
+      core_->expiry.ForgetFailed();  // tried again at the next sweep
+      return status;
+    }
+  }
+  return Status::Ok();
+}
+
+std::vector<uint32_t> Sweep::SweptTables() const {
+  const std::shared_ptr<const SchemaState> schema = core_->CurrentSchema();
+  std::vector<uint32_t> ids;
+  for (const auto& [name, table_ids] : schema->ids()) {
+    const TableHandle table = schema->FindTableById(table_ids.table_id);
+    if (table != nullptr && !table->view) ids.push_back(table_ids.table_id);
+  }
+  return ids;
 }
 
 // Deletes the processed index entry alone: its group's data is gone.
 Status Sweep::DropIndexEntry(std::string_view index_key) {
   std::unique_ptr<Batch> batch = NewBatch();
-  batch->Delete(ExpiryAddress(index_key));
+  batch->Delete(core_->expiry.AddressOf(index_key));
   return Write(batch.get());
 }
 
@@ -348,10 +472,10 @@ Status Sweep::DropIndexEntry(std::string_view index_key) {
 // snapshot's entries then go as any unknown table's).
 Status Sweep::DeferSnapshotEntry(std::string_view index_key, std::string_view group) {
   std::string deferred;
-  AppendExpiryKey(now_s_ + kSnapshotEntryDeferSeconds, group, &deferred);
+  core_->expiry.AppendKey(now_s_ + kSnapshotEntryDeferSeconds, group, now_s_, &deferred);
   std::unique_ptr<Batch> batch = NewBatch();
-  batch->Delete(ExpiryAddress(index_key));
-  batch->Put(ExpiryAddress(deferred), {});
+  batch->Delete(core_->expiry.AddressOf(index_key));
+  batch->Put(core_->expiry.AddressOf(deferred), {});
   return Write(batch.get());
 }
 
@@ -426,7 +550,7 @@ Status Sweep::FoldRowBatched(std::string_view group, const GroupParts& parts,
   }
   // After the cursors (see FindTable).
   const TableHandle table = FindTable(group);
-  batch->Delete(ExpiryAddress(index_key));
+  batch->Delete(core_->expiry.AddressOf(index_key));
   if (table == nullptr) return Status::Ok();
 
   const std::string_view prefix = parts.partition_prefix;
@@ -490,7 +614,7 @@ Status Sweep::FoldOne(std::string_view group, const GroupParts& parts, std::stri
   };
   std::unique_ptr<Cursor> it = OpenPartition(prefix);
   const TableHandle table = FindTable(group);
-  if (!index_key.empty()) batch->Delete(ExpiryAddress(index_key));
+  if (!index_key.empty()) batch->Delete(core_->expiry.AddressOf(index_key));
   if (table == nullptr) return batched ? Status::Ok() : Write(batch);
 
   const bool is_static = parts.kind == EntryKind::kStaticRow;
@@ -530,10 +654,10 @@ Status Sweep::FoldOne(std::string_view group, const GroupParts& parts, std::stri
 // was raised since the deletion was indexed.
 Status Sweep::Reindex(std::string_view index_key, int64_t due, std::string_view group) {
   std::unique_ptr<Batch> batch = NewBatch();
-  batch->Delete(ExpiryAddress(index_key));
+  batch->Delete(core_->expiry.AddressOf(index_key));
   std::string key;
-  AppendExpiryKey(due, group, &key);
-  batch->Put(ExpiryAddress(key), {});
+  core_->expiry.AppendKey(due, group, now_s_, &key);
+  batch->Put(core_->expiry.AddressOf(key), {});
   return Write(batch.get());
 }
 
@@ -566,7 +690,7 @@ Status Sweep::SweepPartitionDeletion(std::string_view group, const GroupParts& p
       ++stats_->entries_deleted;
     }
   }
-  batch->Delete(ExpiryAddress(index_key));
+  batch->Delete(core_->expiry.AddressOf(index_key));
   return WriteData(batch.get(), table->id);
 }
 
@@ -594,7 +718,7 @@ Status Sweep::SweepRangeDeletion(std::string_view key, const GroupParts& parts,
   CELLFS_RETURN_IF_ERROR(FoldRows(*table, header, prefix, &range, it.get(), batch.get()));
   batch->Delete(DataAddress(key, prefix.size()));
   ++stats_->entries_deleted;
-  batch->Delete(ExpiryAddress(index_key));
+  batch->Delete(core_->expiry.AddressOf(index_key));
   return WriteData(batch.get(), table->id);
 }
 
@@ -700,8 +824,8 @@ void Sweep::Index(const TableSchema& table, const RowFragment& row, std::string_
   // Purged at now, the row holds nothing due before the next second; an
   // entry in the past would bring the row back at every sweep.
   std::string key;
-  AppendExpiryKey(std::max(*due, now_s_ + 1), group, &key);
-  batch->Put(ExpiryAddress(key), {});
+  core_->expiry.AppendKey(std::max(*due, now_s_ + 1), group, now_s_, &key);
+  batch->Put(core_->expiry.AddressOf(key), {});
 }
 
 Status Sweep::FoldQueued() {

@@ -24,7 +24,17 @@ namespace cellfs::storage {
 //     10,000 entries the index's range is compacted (Storage::CompactShard);
 //  2. every group in the fold queue is folded the same way;
 //  3. every partition in the bury queue: its dead rows are buried;
-//  4. dropped tables: their data is deleted in bounded batches.
+//  4. on a shared store, once an hour, each table's expiry buckets past by a
+//     whole bucket that were swept empty are forgotten (Storage::
+//     ForgetEmptyShards) and their leases retired;
+//  5. dropped tables: their data is deleted in bounded batches.
+// The index's layout (expiry_index.h) decides how step 1 walks it: from its
+// start, by due second; or, on a shared store, each live table's buckets up
+// to now's, each under the lease ExpiryIndex::LeaseName names, so that
+// several mounts sweep different buckets at once (a bucket whose lease
+// another mount holds is left to it, one with nothing due is not leased).
+// Steps 4 and 5 run only while this process holds the "sweeper" lease
+// (always, on a store only it writes).
 // Each fold is in one atomic storage batch, so concurrent writers (whose
 // new fragments are never touched) and readers stay correct. REQUIRES: only
 // one sweep runs at a time (hold core->sweep_mutex).

@@ -16,10 +16,6 @@ namespace {
 
 // Bounds the memory spent remembering which errors were already logged.
 constexpr size_t kMaxReportedErrors = 64;
-// The lease a mount of a shared store sweeps under, and how long it is held
-// beyond three sweep intervals.
-constexpr std::string_view kSweeperLease = "sweeper";
-constexpr int64_t kLeaseSlackMs = 10'000;
 // Entries a sweep read or deleted after which the heap is trimmed.
 constexpr uint64_t kTrimAfterEntries = 10000;
 
@@ -45,14 +41,8 @@ void SweeperThread::Loop() {
     lock.unlock();
     Status status;
     SweepStats stats;
-    // Several mounts of a shared store: whichever holds the lease sweeps
-    // (renewed each round; it lapses a while after its holder stops). On a
-    // store only this process writes, the lease is always held.
-    const int64_t hold_ms = int64_t{interval_ms_} * 3 + kLeaseSlackMs;
-    if (!core_->storage->lease().Acquire(kSweeperLease, hold_ms)) {
-      lock.lock();
-      continue;
-    }
+    // Several mounts of a shared store sweep at once, each what it holds
+    // the leases of (sweeper.h).
     {
       std::lock_guard sweep(core_->sweep_mutex);
       status = SweepOnce(core_, core_->clock->NowMicros(), &stats);

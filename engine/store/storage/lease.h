@@ -16,6 +16,10 @@ class Lease {
   virtual bool Acquire(std::string_view name, int64_t ttl_ms) = 0;
   // Gives `name` up early; a no-op when not held.
   virtual void Release(std::string_view name) = 0;
+  // Gives `name` up for good: no one will ask for it again (a past expiry
+  // bucket's lease). A backend that keeps a lease in an object of its own
+  // (RADOS) removes it. Default: Release.
+  virtual void Retire(std::string_view name) { Release(name); }
 };
 
 }  // namespace cellfs::storage

@@ -23,6 +23,13 @@ class ShardCursor {
  public:
   virtual ~ShardCursor() = default;
 
+  // Shards at or after `end` are not visited; an empty `end` (the default)
+  // bounds nothing. Takes effect at the next Seek. A backend that lists
+  // shards from an index of its own (RADOS) then reads only the part of it
+  // below `end`, so a walk of a space's first shards costs no more than
+  // they do.
+  virtual void SetUpperBound(std::string_view end) = 0;
+
   // True when at a shard. Invalid with status() ok: no more shards.
   virtual bool Valid() const = 0;
   // The first shard >= `shard`.

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/status.h"
 #include "engine/store/storage/address.h"
@@ -75,6 +76,21 @@ class Storage {
   // shard's range now, so that walks over it stop stepping over them. May
   // take long; changes nothing any read returns. Default: nothing.
   virtual void CompactShard(const ShardAddress& shard) { (void)shard; }
+
+  // A hint that the shards of `space` below `end` that hold no entry now
+  // will get none again (the sweeper's past expiry buckets): a backend that
+  // lists shards from an index of its own (RADOS) stops listing them and
+  // removes what held them, so that listings stop paying for them. A shard
+  // holding an entry is left as it is. Appends the shards forgotten to
+  // `*forgotten`. Default: nothing (a backend that lists shards by their
+  // entries, LevelDB, never lists an empty one).
+  virtual Status ForgetEmptyShards(std::string_view space, std::string_view end,
+                                   std::vector<std::string>* forgotten) {
+    (void)space;
+    (void)end;
+    (void)forgotten;
+    return Status::Ok();
+  }
 
   // Sets the value at `address` to `value` only when it is `expected`
   // (nullopt: absent), durably. FailedPrecondition, storing nothing, when

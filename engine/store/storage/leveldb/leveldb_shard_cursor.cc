@@ -45,6 +45,7 @@ void LevelDbShardCursor::Settle() {
   size_t length = 0;
   status_ = split_(key.substr(space_.size()), &length);
   if (!status_.ok()) return;
+  if (!end_.empty() && key.substr(space_.size(), length) >= end_) return;
   prefix_.assign(key.substr(0, space_.size() + length));
   entries_.SetPrefix(prefix_);
   valid_ = true;

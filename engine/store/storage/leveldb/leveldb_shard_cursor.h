@@ -22,6 +22,7 @@ class LevelDbShardCursor final : public ShardCursor {
   LevelDbShardCursor(std::unique_ptr<leveldb::Iterator> it, std::string_view space,
                      ShardSplitter split);
 
+  void SetUpperBound(std::string_view end) override { end_.assign(end); }
   bool Valid() const override { return valid_; }
   void Seek(std::string_view shard) override;
   void Next() override;
@@ -38,6 +39,7 @@ class LevelDbShardCursor final : public ShardCursor {
   const ShardSplitter split_;
   LevelDbCursor entries_;
   std::string prefix_;  // space || current shard
+  std::string end_;     // SetUpperBound's; empty: none
   bool valid_ = false;
   Status status_;
 };

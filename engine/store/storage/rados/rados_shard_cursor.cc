@@ -30,7 +30,7 @@ void RadosShardCursor::Prefetch(unsigned first, std::string_view shard) {
     std::unique_ptr<librados::AioCompletion> done;
   };
   std::vector<std::unique_ptr<Read>> reads;
-  for (unsigned b = first; b < 256; ++b) {
+  for (unsigned b = first; b <= last_bucket_; ++b) {
     auto read = std::make_unique<Read>();
     const std::string from = b == first ? std::string(shard) : std::string();
     if (!from.empty()) read->op.omap_get_vals_by_keys({from}, &read->exact, &read->exact_result);
@@ -68,6 +68,10 @@ void RadosShardCursor::Seek(std::string_view shard) {
   status_ = Status::Ok();
   entries_.reset();
   bucket_ = shard.empty() ? 0 : static_cast<unsigned char>(shard[0]);
+  last_bucket_ = end_.empty() ? 255 : static_cast<unsigned char>(end_[0]);
+  bucket_shards_.clear();
+  bucket_more_ = false;
+  if (bucket_ > last_bucket_ || PastEnd(shard)) return;  // nothing below the bound
   Prefetch(bucket_, shard);
   if (!status_.ok()) return;
   bucket_shards_ = std::move(prefetched_[bucket_].shards);
@@ -99,7 +103,8 @@ void RadosShardCursor::NextPage() {
 void RadosShardCursor::ReadAhead() {
   ahead_.clear();
   ahead_start_ = pos_;
-  const size_t end = std::min(bucket_shards_.size(), pos_ + kReadAhead);
+  size_t end = std::min(bucket_shards_.size(), pos_ + kReadAhead);
+  while (end > pos_ && PastEnd(bucket_shards_[end - 1])) --end;
   struct Flight {
     std::unique_ptr<RadosPageRead> read;
     std::unique_ptr<librados::AioCompletion> done;
@@ -137,13 +142,14 @@ void RadosShardCursor::Settle() {
         NextPage();
         continue;
       }
-      if (bucket_ == 255) return;  // no more shards
+      if (bucket_ >= last_bucket_) return;  // no more shards
       ++bucket_;
       bucket_shards_ = std::move(prefetched_[bucket_].shards);
       bucket_more_ = prefetched_[bucket_].more;
       pos_ = 0;
       continue;
     }
+    if (PastEnd(bucket_shards_[pos_])) return;  // no more shards below the bound
     if (pos_ < ahead_start_ || pos_ >= ahead_start_ + ahead_.size()) ReadAhead();
     FirstPage& page = ahead_[pos_ - ahead_start_];
     if (page.result < 0) {

@@ -28,6 +28,7 @@ class RadosShardCursor final : public ShardCursor {
 
   RadosShardCursor(librados::IoCtx* io, std::string space);
 
+  void SetUpperBound(std::string_view end) override { end_.assign(end); }
   bool Valid() const override { return status_.ok() && entries_ != nullptr; }
   void Seek(std::string_view shard) override;
   void Next() override;
@@ -40,8 +41,8 @@ class RadosShardCursor final : public ShardCursor {
     std::vector<std::string> shards;  // the first page, once read
     bool more = false;                // the index object holds shards after the page
   };
-  // Reads the first page of buckets [first, 256), from `shard` (inclusive)
-  // in bucket `first`.
+  // Reads the first page of buckets [first, last_bucket_], from `shard`
+  // (inclusive) in bucket `first`.
   void Prefetch(unsigned first, std::string_view shard);
   // Moves to the first shard at or after the position that holds entries.
   void Settle();
@@ -51,11 +52,15 @@ class RadosShardCursor final : public ShardCursor {
   // once into ahead_ (ahead_start_ = pos_).
   void ReadAhead();
   void Fail(Status status);
+  // Whether `shard` is at or past the upper bound.
+  bool PastEnd(std::string_view shard) const { return !end_.empty() && shard >= end_; }
 
   librados::IoCtx* io_;
   std::string space_;
+  std::string end_;  // SetUpperBound's; empty: none
   std::array<Bucket, 256> prefetched_;
   unsigned bucket_ = 0;
+  unsigned last_bucket_ = 255;              // the last bucket that may hold a shard below end_
   std::vector<std::string> bucket_shards_;  // the current page of bucket_
   bool bucket_more_ = false;
   size_t pos_ = 0;

@@ -9,6 +9,7 @@
 
 #include "engine/store/storage/rados/rados_batch.h"
 #include "engine/store/storage/rados/rados_cursor.h"
+#include "engine/store/storage/rados/rados_forget_shards.h"
 #include "engine/store/storage/rados/rados_guarded_update.h"
 #include "engine/store/storage/rados/rados_layout.h"
 #include "engine/store/storage/rados/rados_shard_cursor.h"
@@ -223,6 +224,23 @@ bool RadosStorage::Acquire(std::string_view name, int64_t ttl_ms) {
 
 void RadosStorage::Release(std::string_view name) {
   (void)io_.unlock(LeaseObject(name), std::string(kLeaseLockName), mount_id_);
+}
+
+void RadosStorage::Retire(std::string_view name) {
+  Release(name);
+  (void)io_.remove(LeaseObject(name));
+}
+
+Status RadosStorage::ForgetEmptyShards(std::string_view space, std::string_view end,
+                                       std::vector<std::string>* forgotten) {
+  if (!log_) return Status::ReadOnly("the store is open read-only");
+  const size_t before = forgotten->size();
+  Status status = ForgetEmptyRadosShards(io_, space, end, forgotten);
+  std::lock_guard lock(indexed_mutex_);
+  for (size_t i = before; i < forgotten->size(); ++i) {
+    indexed_.erase(IndexedKey(space, (*forgotten)[i]));
+  }
+  return status;
 }
 
 }  // namespace cellfs::storage

@@ -59,6 +59,10 @@ class RadosStorage final : public Storage, public Lease {
   Status SyncCommitted() override { return Status::Ok(); }
   Status CompareAndSet(const Address& address, const std::optional<std::string>& expected,
                        std::string_view value) override;
+  // Also drops the forgotten shards from what this mount remembers it
+  // indexed, so that its next write into one lists it again.
+  Status ForgetEmptyShards(std::string_view space, std::string_view end,
+                           std::vector<std::string>* forgotten) override;
   Counter& counter() override { return *counter_; }
   Lease& lease() override { return *this; }
   WatchId Watch(std::string_view space, WatchCallback callback) override;
@@ -67,6 +71,10 @@ class RadosStorage final : public Storage, public Lease {
   // Lease: an exclusive lock on the lease's object with a duration.
   bool Acquire(std::string_view name, int64_t ttl_ms) override;
   void Release(std::string_view name) override;
+  // Releases, then removes the lease's object. Another mount that took the
+  // lease between the two loses it with the object: harmless for what is
+  // retired (no work is left under it).
+  void Retire(std::string_view name) override;
 
   // This mount's id in the pool (its batch log, lock cookies): the
   // cluster connection's instance id, unique among live clients.
