@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <cstdio>
 #include <utility>
 
 #include "engine/store/internal/build_runner.h"
@@ -99,15 +100,24 @@ Status Engine::Initialize() {
   }
   core_->commit =
       std::make_unique<storage::CommitPolicy>(store, &core_->write_fence, core_->options);
+  if (store->capabilities().shared) {
+    follower_ = std::make_unique<storage::SchemaFollower>(store, [this] { (void)FollowSchema(); });
+    // A change another mount stored after LoadSchema, before the watch.
+    SchemaReload missed;
+    std::lock_guard ddl(core_->ddl_mutex);
+    CELLFS_RETURN_IF_ERROR(ReloadSchema(&missed));
+  }
   if (!core_->options.read_only) {
     // Builds a close or crash interrupted start again (docs/ENGINE.md
-    // "Index builds").
-    builds_ = std::make_unique<storage::BuildRunner>(core_.get(), core_->options.background_builds);
-    std::lock_guard ddl(core_->ddl_mutex);
-    RunBuilds(nullptr);
-  }
-  if (store->capabilities().shared) {
-    follower_ = std::make_unique<storage::SchemaFollower>(store, [this] { FollowSchema(); });
+    // "Index builds"). A build marks itself built as a schema change does.
+    builds_ = std::make_unique<storage::BuildRunner>(
+        core_.get(), core_->options.background_builds,
+        [this](const std::function<Status()>& write) { return InDdlSection(write); });
+    const Status ran = InDdlSection([this] {
+      RunBuilds(nullptr);
+      return Status::Ok();
+    });
+    if (!ran.ok()) builds_->Wake();  // the builder thread tries again
   }
   if (core_->options.background_sweeper && !core_->options.read_only) {
     sweeper_ =
@@ -286,13 +296,39 @@ Status Engine::ReloadForChange() {
   return Status::Ok();
 }
 
-void Engine::FollowSchema() {
+Status Engine::InDdlSection(const std::function<Status()>& write) {
+  std::optional<storage::DdlLease> lease;
+  CELLFS_RETURN_IF_ERROR(TakeDdlLease(&lease));
+  std::lock_guard ddl(core_->ddl_mutex);
+  CELLFS_RETURN_IF_ERROR(ReloadForChange());
+  return write();
+}
+
+Status Engine::FollowSchema() {
+  // Marked before the reload: a failure that races a success leaves the
+  // next write one needless reload, never a stale schema unmarked.
+  schema_stale_.store(true);
   SchemaReload reload;
+  Status reloaded;
   {
     std::lock_guard ddl(core_->ddl_mutex);
-    if (!ReloadSchema(&reload).ok()) return;  // the next change, or DDL here, tries again
+    reloaded = ReloadSchema(&reload);
+    if (reloaded.ok()) schema_stale_.store(false);
+  }
+  if (!reloaded.ok()) {
+    std::fprintf(stderr, "cellfs: %s (tried again before the next write)\n",
+                 reloaded.ToString().c_str());
+    return reloaded;
   }
   if (reload.after != nullptr) NotifySchemaListener(reload);
+  return Status::Ok();
+}
+
+Status Engine::CatchUpSchema() {
+  const Status reloaded = FollowSchema();
+  if (!schema_stale_.load()) return Status::Ok();
+  return Status::IOError("the schema another mount changed could not be reloaded (" +
+                         reloaded.message() + "); nothing was written");
 }
 
 void Engine::RunBuilds(const std::vector<storage::BuildTarget>* only) {
@@ -353,6 +389,9 @@ Status Engine::Apply(Mutation&& mutation) {
   if (consumed.empty()) return Status::Ok();
   if (core_->options.read_only) return Status::ReadOnly("the store is open read-only");
   CELLFS_RETURN_IF_ERROR(consumed.lease_failure_);
+  // The mutation was built over the stale schema: once reloaded, the
+  // fingerprint check below refuses it if its tables' indexes changed.
+  if (schema_stale_.load(std::memory_order_acquire)) CELLFS_RETURN_IF_ERROR(CatchUpSchema());
   uint64_t ticket = 0;
   {
     // Shared with other writers, and held across Write (in kBatch mode a

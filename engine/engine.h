@@ -4,6 +4,7 @@
 // layout is docs/FORMAT.md "Storage layout".
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -259,8 +260,17 @@ class Engine {
   // that changes the schema changes nothing and sets *needs_lease instead.
   Status ExecuteLocked(const Statement& statement, std::string* current_keyspace,
                        SchemaChange* change, bool unleased_changes, bool* needs_lease);
-  // The follower's call: ReloadSchema, then the listener.
-  void FollowSchema();
+  // Runs `write` as a schema change runs: TakeDdlLease, ddl_mutex,
+  // ReloadForChange, then `write` (the build runner's DdlSection).
+  // REQUIRES: ddl_mutex not held.
+  Status InDdlSection(const std::function<Status()>& write);
+  // The follower's call: ReloadSchema, then the listener. A reload that
+  // fails marks the schema stale (schema_stale_) and is returned.
+  Status FollowSchema();
+  // Before a write while the schema is stale: FollowSchema's reload again;
+  // IOError when it still fails, so that no write goes out without the
+  // indexes and views another mount added. REQUIRES: ddl_mutex not held.
+  Status CatchUpSchema();
   void NotifySchemaListener(const SchemaReload& reload);
 
   std::unique_ptr<EngineCore> core_;
@@ -268,6 +278,9 @@ class Engine {
   std::unique_ptr<storage::SweeperThread> sweeper_;  // null when not running
   std::mutex listener_mutex_;                        // guards listener_
   std::function<void(const SchemaReload&)> listener_;
+  // Another mount changed the schema and reloading it failed: the next
+  // write reloads first (CatchUpSchema).
+  std::atomic<bool> schema_stale_{false};
   // Last: stopped first, before what its reloads use.
   std::unique_ptr<storage::SchemaFollower> follower_;  // null unless shared
 };

@@ -10,7 +10,9 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -44,9 +46,11 @@ std::string StoreIn(const std::string& ns) {
 
 std::string FreshStore() { return StoreIn(FreshNamespace()); }
 
-std::unique_ptr<Engine> OpenEngine(const std::string& store, const Clock* clock = nullptr) {
+std::unique_ptr<Engine> OpenEngine(const std::string& store, const Clock* clock = nullptr,
+                                   uint64_t inline_build_rows = EngineOptions{}.inline_build_rows) {
   EngineOptions options;
   options.clock = clock;
+  options.inline_build_rows = inline_build_rows;
   options.background_sweeper = false;
   auto opened = Engine::Open(store, options);
   INFO(opened.status().ToString());
@@ -127,6 +131,39 @@ TEST_CASE("tables made on two engines at once all exist, with distinct ids", "[r
   // And a third engine, opened afresh, loads the same.
   auto c = OpenEngine(store);
   CHECK(c->catalog()->FindKeyspace("ks")->tables.size() == 4 * kEach);
+}
+
+TEST_CASE("a build finished on one engine loses no table the other made meanwhile",
+          "[rados_engines]") {
+  // Every build runs on a's builder thread, which marks it built in the
+  // catalog while b keeps making tables: each mark must be made over the
+  // catalog as stored, under the ddl lease, or it writes b's table away.
+  const std::string store = FreshStore();
+  auto a = OpenEngine(store, nullptr, /*inline_build_rows=*/0);
+  auto b = OpenEngine(store);
+  std::string keyspace;
+  testing::RunDdl(a.get(), kKeyspace, &keyspace);
+  constexpr int kEach = 6;
+  std::thread indexing([&] {
+    for (int i = 0; i < kEach; ++i) {
+      const std::string table = "ks.t" + std::to_string(i);
+      CHECK(
+          testing::RunCql(a.get(), "CREATE TABLE " + table + " (k int PRIMARY KEY, v int);").ok());
+      CHECK(testing::RunCql(a.get(), "CREATE INDEX ON " + table + " (v);").ok());
+    }
+  });
+  for (int i = 0; i < kEach; ++i) {
+    CHECK(testing::RunCql(b.get(),
+                          "CREATE TABLE ks.u" + std::to_string(i) + " (k int PRIMARY KEY, v text);")
+              .ok());
+  }
+  indexing.join();
+  REQUIRE(a->AwaitBuilds().ok());
+  auto c = OpenEngine(store);
+  const KeyspaceDef* made = c->catalog()->FindKeyspace("ks");
+  REQUIRE(made != nullptr);
+  CHECK(made->tables.size() == 2 * kEach);
+  CHECK(c->BuildsInProgress().empty());
 }
 
 // Key values of `table` from its column `first` on, from CQL literals.
@@ -312,6 +349,52 @@ TEST_CASE("expired data is swept a bucket at a time, each under its own lease", 
   REQUIRE(a->Sweep(&stats).ok());
   CHECK(stats.index_entries == 1);
   CHECK(ExpiryEntries(other.get(), t1->id) == 0);
+}
+
+TEST_CASE("after a failed schema reload the next write reloads first, or is refused",
+          "[rados_engines]") {
+  const std::string ns = FreshNamespace();
+  const std::string store = StoreIn(ns);
+  auto a = OpenEngine(store);
+  std::string keyspace;
+  testing::RunDdl(a.get(), kKeyspace + "CREATE TABLE ks.t (k int, c int, PRIMARY KEY (k, c));",
+                  &keyspace);
+  const TableHandle t = a->FindTable("ks", "t").value();
+  auto write = [&](const std::string& k) {
+    Mutation m = a->NewMutation();
+    REQUIRE(m.Insert(t, Values(t, 0, {k}), Values(t, 1, {"0"}), {}).ok());
+    return a->Apply(std::move(m));
+  };
+  REQUIRE(write("1").ok());
+  // Another client stores a catalog record a cannot load: a's reload, on
+  // that client's notify, fails.
+  auto opened = storage::OpenStorage(store, EngineOptions{});
+  REQUIRE(opened.ok());
+  const std::unique_ptr<storage::Storage> other = std::move(opened).value();
+  const storage::Address record{"C", "", "ks"};
+  std::optional<std::string> good;
+  REQUIRE(other->Get(nullptr, record, &good).ok());
+  REQUIRE(good.has_value());
+  // (A client notifies the spaces it watches itself, as a mount watches
+  // the catalog.)
+  const storage::WatchId watch = other->Watch("C", [](std::string_view, bool) {});
+  auto batch = other->NewBatch();
+  batch->Put(record, "not a catalog record");
+  REQUIRE(other->Commit(batch.get(), storage::Durability::kSynced).ok());
+  const Status refused = write("2");
+  CHECK(refused.code() == StatusCode::kIOError);
+  CHECK(refused.message().find("could not be reloaded") != std::string::npos);
+  // Mended behind every watch's back (no notify): the next write reloads
+  // and lands.
+  rados_test::TestPool pool;
+  pool.io().set_namespace(ns);
+  std::map<std::string, librados::bufferlist> mended;
+  mended["ks"].append(*good);
+  REQUIRE(pool.io().omap_set(storage::Locate({"C", ""}).object, mended) == 0);
+  REQUIRE(write("3").ok());
+  CHECK(RowsOf(a->NewReadView(), t, Values(t, 0, {"3"})) == "0 ");
+  CHECK(RowsOf(a->NewReadView(), t, Values(t, 0, {"2"})).empty());
+  other->Unwatch(watch);
 }
 
 }  // namespace

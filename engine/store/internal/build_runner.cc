@@ -25,7 +25,8 @@ std::string Describe(const BuildTarget& target) {
 
 }  // namespace
 
-BuildRunner::BuildRunner(EngineCore* core, bool background) : core_(core) {
+BuildRunner::BuildRunner(EngineCore* core, bool background, DdlSection section)
+    : core_(core), section_(std::move(section)) {
   if (background) thread_ = std::thread([this] { Loop(); });
 }
 
@@ -75,16 +76,17 @@ void BuildRunner::Wake() {
 
 Status BuildRunner::AwaitAll() {
   if (!thread_.joinable()) {
-    std::lock_guard ddl(core_->ddl_mutex);
-    CELLFS_RETURN_IF_ERROR(RunClaimable(0, true, nullptr));
-    // A build that failed before is not run again here (Wake retries it):
-    // its failure is the answer while it stays pending.
-    std::lock_guard lock(mutex_);
-    for (const BuildTarget& target : PendingBuilds(*core_->CurrentSchema())) {
-      auto it = states_.find(target);
-      if (it != states_.end() && !it->second.error.ok()) return it->second.error;
-    }
-    return Status::Ok();
+    return section_([&] {
+      CELLFS_RETURN_IF_ERROR(RunClaimable(0, true, nullptr));
+      // A build that failed before is not run again here (Wake retries
+      // it): its failure is the answer while it stays pending.
+      std::lock_guard lock(mutex_);
+      for (const BuildTarget& target : PendingBuilds(*core_->CurrentSchema())) {
+        auto it = states_.find(target);
+        if (it != states_.end() && !it->second.error.ok()) return it->second.error;
+      }
+      return Status::Ok();
+    });
   }
   std::unique_lock lock(mutex_);
   woken_ = true;  // a build left waiting runs now; one that failed is not retried
@@ -161,12 +163,8 @@ Status BuildRunner::RunClaimable(uint64_t rows, bool ddl_held,
       read += cursor.rows - before;
     } while (status.ok() && !cursor.done && rows == 0 && !stopping_);
     if (status.ok() && cursor.done) {
-      if (ddl_held) {
-        status = MarkBuilt(core_, target);
-      } else {
-        std::lock_guard ddl(core_->ddl_mutex);
-        status = MarkBuilt(core_, target);
-      }
+      status =
+          ddl_held ? MarkBuilt(core_, target) : section_([&] { return MarkBuilt(core_, target); });
     }
     if (!status.ok() && status.code() != StatusCode::kAborted) {
       std::fprintf(stderr, "cellfs: building %s stopped: %s\n", Describe(target).c_str(),

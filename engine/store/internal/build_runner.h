@@ -12,6 +12,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -36,8 +37,15 @@ class BuildRunner {
   // Rows a part of an unbounded run reads at one snapshot.
   static constexpr uint64_t kPartRows = 50'000;
 
-  // Starts the builder thread when `background` (it waits for Wake()).
-  BuildRunner(EngineCore* core, bool background);
+  // Runs `write` as a schema change runs: holding core->ddl_mutex and, on
+  // a shared store, the store's "ddl" lease, over the schema as stored
+  // (another mount may have changed it since this one last looked).
+  using DdlSection = std::function<Status(const std::function<Status()>& write)>;
+
+  // Starts the builder thread when `background` (it waits for Wake()). A
+  // finished build is marked built inside `section`, unless the caller
+  // already holds what it takes (RunInline).
+  BuildRunner(EngineCore* core, bool background, DdlSection section);
   // Stops the thread: a build it runs stops at the next partition.
   ~BuildRunner();
   BuildRunner(const BuildRunner&) = delete;
@@ -48,7 +56,8 @@ class BuildRunner {
   // (a build stops at a partition boundary), skipping any the builder
   // thread is running; marks each one finished built. The first failure,
   // after the rest were tried (each failure is also logged and kept for
-  // Progress). REQUIRES: the caller holds core->ddl_mutex; rows > 0.
+  // Progress). REQUIRES: the caller is inside the DdlSection (holds
+  // core->ddl_mutex, and on a shared store the lease); rows > 0.
   Status RunInline(uint64_t rows, const std::vector<BuildTarget>* only);
 
   // Keeps `targets` (builds a statement is about to make pending) from the
@@ -63,7 +72,7 @@ class BuildRunner {
 
   // Returns once no index or view of the current schema is pending: Ok, or
   // the failure of a build that stopped. Without the thread, runs the
-  // builds here (taking core->ddl_mutex). Must not overlap the
+  // builds here (inside the DdlSection). Must not overlap the
   // destructor.
   Status AwaitAll();
 
@@ -90,6 +99,7 @@ class BuildRunner {
   void Release(const BuildTarget& target, const BuildCursor& cursor, const Status& status);
 
   EngineCore* core_;
+  const DdlSection section_;
   mutable std::mutex mutex_;  // guards everything below
   std::condition_variable changed_;
   std::map<BuildTarget, State> states_;
