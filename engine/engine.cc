@@ -170,6 +170,7 @@ Status Engine::Execute(const Statement& statement, std::string* current_keyspace
     bool needs_lease = false;
     Status status = ExecuteLocked(statement, current_keyspace, change,
                                   /*unleased_changes=*/shared && !leased, &needs_lease);
+    if (lease && status.code() == StatusCode::kIOError) lease->KeepUntilLapsed();
     if (!needs_lease) return status;
     leased = true;
   }
@@ -301,7 +302,9 @@ Status Engine::InDdlSection(const std::function<Status()>& write) {
   CELLFS_RETURN_IF_ERROR(TakeDdlLease(&lease));
   std::lock_guard ddl(core_->ddl_mutex);
   CELLFS_RETURN_IF_ERROR(ReloadForChange());
-  return write();
+  Status written = write();
+  if (lease && written.code() == StatusCode::kIOError) lease->KeepUntilLapsed();
+  return written;
 }
 
 Status Engine::FollowSchema() {

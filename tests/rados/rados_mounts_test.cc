@@ -1,13 +1,15 @@
 // RadosStorage as several mounts share it, on the test cluster (CTest's
 // `ceph` fixture): a commit across objects that a dead mount logged lands
 // when another mount finds the log; a live mount's log is left alone; a
-// clean close leaves no log behind; a commit on one mount reaches another
-// mount's watch of that space, and only of that space, before the commit
-// returns.
+// clean close leaves no log behind; a commit that failed half-way is
+// finished by its own mount; a replayed change reaches the watches of
+// every mount; a commit on one mount reaches another mount's watch of that
+// space, and only of that space, before the commit returns.
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -86,6 +88,105 @@ TEST_CASE("a dead mount's logged batch lands when another mount finds its log", 
   uint64_t size = 0;
   time_t mtime = 0;
   CHECK(pool.io().stat(LogObject("dead"), &size, &mtime) == -ENOENT);
+}
+
+TEST_CASE("a commit that failed half-way is finished by its own mount, before its next one",
+          "[rados_mounts]") {
+  const StoreLocation location = FreshStore();
+  Pool pool;
+  pool.io().set_namespace(location.ns);
+  RadosBatchLog log(&pool.io(), "self");
+  REQUIRE(log.Open().ok());
+  uint64_t entry = 0;
+  const RadosBatch batch = TwoPartitionBatch();
+  REQUIRE(log.Record(batch, &entry).ok());
+  // Half of it applied: the first object's writes only.
+  RadosBatch half;
+  const auto& [first_object, first_writes] = *batch.writes().begin();
+  for (const auto& [key, value] : first_writes) half.PutRaw(first_object, key, *value);
+  REQUIRE(CommitRadosBatch(pool.io(), half).ok());
+  log.Failed(entry);
+  size_t replayed = 0;
+  std::set<std::string> objects;
+  REQUIRE(log.ReplayFailed(&replayed, &objects).ok());
+  CHECK(replayed == 1);
+  CHECK(objects.size() == 2);
+  std::map<std::string, librados::bufferlist> values;
+  for (const auto& [object, writes] : batch.writes()) {
+    values.clear();
+    REQUIRE(pool.io().omap_get_vals_by_keys(object, {writes.begin()->first}, &values) == 0);
+    CHECK(values.size() == 1);
+  }
+  // The entry is gone from the log, and not replayed twice.
+  std::set<std::string> left;
+  bool more = false;
+  REQUIRE(pool.io().omap_get_keys2(LogObject("self"), "", 10, &left, &more) == 0);
+  CHECK(left.empty());
+  replayed = 0;
+  REQUIRE(log.ReplayFailed(&replayed, &objects).ok());
+  CHECK(replayed == 0);
+  REQUIRE(log.Close().ok());
+}
+
+TEST_CASE("a commit that can never apply does not hold up the mount's later ones",
+          "[rados_mounts]") {
+  const StoreLocation location = FreshStore();
+  auto mount = Mount(location);
+  // An object name past the OSDs' limit (osd_max_object_name_len, 2048):
+  // refused every time, unlike a timeout.
+  const std::string_view table("D\0\0\0\x03", 5);
+  auto batch = mount->NewBatch();
+  batch->Put({table, "ok", "k"}, "v");
+  batch->Put({table, std::string(1500, 's'), "k"}, "v");
+  CHECK(!mount->Commit(batch.get(), Durability::kNone).ok());
+  auto next = mount->NewBatch();
+  next->Put({table, "a", "k"}, "x");
+  next->Put({table, "b", "k"}, "y");
+  REQUIRE(mount->Commit(next.get(), Durability::kNone).ok());
+  CHECK(Read(*mount, {table, "b", "k"}) == "y");
+  size_t replayed = 0;
+  REQUIRE(mount->Maintain(&replayed).ok());
+  CHECK(replayed == 0);
+}
+
+TEST_CASE("a replayed schema change reaches every mount's watch, the replaying mount's too",
+          "[rados_mounts]") {
+  const StoreLocation location = FreshStore();
+  Pool pool;
+  pool.io().set_namespace(location.ns);
+  auto watcher = Mount(location);
+  auto other = Mount(location);
+  std::atomic<int> told{0};
+  std::atomic<int> other_told{0};
+  const WatchId watch = watcher->Watch("C", [&](std::string_view space, bool from_other) {
+    if (space == "C" && from_other) ++told;
+  });
+  const WatchId other_watch = other->Watch("C", [&](std::string_view space, bool from_other) {
+    if (space == "C" && from_other) ++other_told;
+  });
+  // A dead mount logged a change of the catalog and a counter, applied none.
+  RadosBatchLog dead(&pool.io(), "dead");
+  REQUIRE(dead.Open().ok());
+  RadosBatch change;
+  change.Put({"C", "", "ks"}, "record");
+  change.Put({"M", "", "table_id"}, "7");
+  uint64_t entry = 0;
+  REQUIRE(dead.Record(change, &entry).ok());
+  REQUIRE(pool.io().unlock(LogObject("dead"), "cellfs.log", "dead") == 0);
+
+  // One of the two replays it (this call, or either's upkeep thread first);
+  // each one's watch is told: locally, or by the replayer's notify.
+  size_t replayed = 0;
+  REQUIRE(watcher->Maintain(&replayed).ok());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while ((told == 0 || other_told == 0) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(told == 1);
+  CHECK(other_told == 1);
+  CHECK(Read(*watcher, {"C", "", "ks"}) == "record");
+  other->Unwatch(other_watch);
+  watcher->Unwatch(watch);
 }
 
 TEST_CASE("a live mount's log is left alone, and a clean close leaves none", "[rados_mounts]") {

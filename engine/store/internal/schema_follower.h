@@ -32,6 +32,12 @@ class DdlLease {
   // Ok when held; IOError when another mount held it for all of kWaitMs.
   const Status& status() const { return status_; }
 
+  // Leaves the lease held until it lapses (kHoldMs) instead of giving it up
+  // at destruction: after a schema change whose commit failed, maybe
+  // half-way, which this mount's storage finishes within seconds of the
+  // cluster's return; no other mount's change may land before it.
+  void KeepUntilLapsed() { storage_ = nullptr; }
+
  private:
   std::unique_lock<std::mutex> holder_;
   Storage* storage_;

@@ -51,7 +51,8 @@ void RadosBatch::Clear() {
   bytes_ = 0;
 }
 
-Status CommitRadosBatch(librados::IoCtx& io, const RadosBatch& batch) {
+Status CommitRadosBatch(librados::IoCtx& io, const RadosBatch& batch, bool* transient) {
+  if (transient != nullptr) *transient = true;
   struct InFlight {
     const std::string* object;
     bool removes_only = false;
@@ -82,6 +83,7 @@ Status CommitRadosBatch(librados::IoCtx& io, const RadosBatch& batch) {
     const int started = io.aio_operate(object, flight->done.get(), &flight->op);
     if (started < 0) {
       for (auto& earlier : ops) earlier->done->wait_for_complete();
+      if (transient != nullptr) *transient = IsTransientRadosError(started);
       return FromRados(started, "writing " + object);
     }
     ops.push_back(std::move(flight));
@@ -91,6 +93,7 @@ Status CommitRadosBatch(librados::IoCtx& io, const RadosBatch& batch) {
     flight->done->wait_for_complete();
     const int result = flight->done->get_return_value();
     if (result == -ENOENT && flight->removes_only) continue;
+    if (result < 0 && transient != nullptr && !IsTransientRadosError(result)) *transient = false;
     if (first.ok() && result < 0) first = FromRados(result, "writing " + *flight->object);
   }
   return first;

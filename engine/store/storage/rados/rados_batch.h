@@ -55,7 +55,9 @@ class RadosBatch final : public Batch {
 // (omap_set and omap_rm_keys), the objects' operations in flight together.
 // Each object's writes land whole or not at all; across objects nothing is
 // atomic: on error, some objects may hold their writes (the batch log makes
-// that whole, docs/SCALEOUT.md). Returns the first object's error.
-Status CommitRadosBatch(librados::IoCtx& io, const RadosBatch& batch);
+// that whole, docs/SCALEOUT.md). Returns the first object's error; sets
+// *transient (when given) to whether every failure may pass if the batch
+// is applied again (IsTransientRadosError).
+Status CommitRadosBatch(librados::IoCtx& io, const RadosBatch& batch, bool* transient = nullptr);
 
 }  // namespace cellfs::storage

@@ -143,7 +143,42 @@ Status RadosBatchLog::Done(uint64_t entry) {
   return FromRados(result, "trimming the batch log " + object_);
 }
 
-Status RadosBatchLog::Replay(const std::string& log, size_t* replayed) {
+void RadosBatchLog::Failed(uint64_t entry) {
+  std::lock_guard lock(mutex_);
+  failed_.insert(entry);
+}
+
+Status RadosBatchLog::ReplayFailed(size_t* replayed, std::set<std::string>* objects) {
+  std::lock_guard replaying(replay_mutex_);
+  while (true) {
+    uint64_t entry = 0;
+    {
+      std::lock_guard lock(mutex_);
+      if (failed_.empty()) return Status::Ok();
+      entry = *failed_.begin();
+    }
+    std::map<std::string, librados::bufferlist> found;
+    const int read = io_->omap_get_vals_by_keys(object_, {EntryKey(entry)}, &found);
+    if (read != -ENOENT) CELLFS_RETURN_IF_ERROR(FromRados(read, "reading " + object_));
+    if (!found.empty()) {
+      RadosBatch batch;
+      CELLFS_RETURN_IF_ERROR(
+          DecodeBatch(found.begin()->second.to_str(), &batch).WithContext(object_));
+      CELLFS_RETURN_IF_ERROR(
+          CommitRadosBatch(*io_, batch).WithContext("finishing a failed commit"));
+      for (const auto& [object, writes] : batch.writes()) objects->insert(object);
+      ++*replayed;
+    }
+    {
+      std::lock_guard lock(mutex_);
+      failed_.erase(entry);
+    }
+    (void)Done(entry);  // a failed trim is owed to the next log write
+  }
+}
+
+Status RadosBatchLog::Replay(const std::string& log, size_t* replayed,
+                             std::set<std::string>* objects) {
   std::string after;
   for (bool more = true; more;) {
     std::map<std::string, librados::bufferlist> entries;
@@ -154,6 +189,7 @@ Status RadosBatchLog::Replay(const std::string& log, size_t* replayed) {
       RadosBatch batch;
       CELLFS_RETURN_IF_ERROR(DecodeBatch(value.to_str(), &batch).WithContext(log));
       CELLFS_RETURN_IF_ERROR(CommitRadosBatch(*io_, batch).WithContext("replaying " + log));
+      for (const auto& [object, writes] : batch.writes()) objects->insert(object);
       ++*replayed;
       after = key;
     }
@@ -161,8 +197,7 @@ Status RadosBatchLog::Replay(const std::string& log, size_t* replayed) {
   return Status::Ok();
 }
 
-Status RadosBatchLog::ReplayLapsed(size_t* replayed) {
-  *replayed = 0;
+Status RadosBatchLog::ReplayLapsed(size_t* replayed, std::set<std::string>* objects) {
   std::string after;
   for (bool more = true; more;) {
     std::set<std::string> logs;
@@ -178,7 +213,7 @@ Status RadosBatchLog::ReplayLapsed(size_t* replayed) {
           io_->lock_exclusive(log, std::string(kLockName), cookie_, "replaying", &duration, 0);
       if (taken == -EBUSY || taken == -EEXIST) continue;  // its mount lives
       CELLFS_RETURN_IF_ERROR(FromRados(taken, "locking " + log));
-      CELLFS_RETURN_IF_ERROR(Replay(log, replayed));
+      CELLFS_RETURN_IF_ERROR(Replay(log, replayed, objects));
       const int removed = io_->remove(log);
       if (removed < 0 && removed != -ENOENT) {
         return FromRados(removed, "removing the replayed log " + log);

@@ -45,10 +45,18 @@ class RadosBatchLog {
   // are overwritten in place). When that fails, the removal is owed to the
   // next log write or Close.
   Status Done(uint64_t entry);
+  // `entry`'s batch failed to apply, maybe half-way: ReplayFailed applies
+  // it later (Cassandra's logged batch: all of it lands, eventually).
+  void Failed(uint64_t entry);
+  // Applies this mount's failed entries, oldest first, removing each once
+  // applied; stops at the first that fails again. Adds the batches applied
+  // to *replayed and the objects they wrote to *objects. Called before
+  // each logged commit, so that a mount's commits land in their order.
+  Status ReplayFailed(size_t* replayed, std::set<std::string>* objects);
   // Replays the log of every registered mount whose lock has lapsed (or
-  // that was left unlocked), then removes those logs. Sets *replayed to
-  // the number of batches applied.
-  Status ReplayLapsed(size_t* replayed);
+  // that was left unlocked), then removes those logs. Adds the number of
+  // batches applied to *replayed and the objects they wrote to *objects.
+  Status ReplayLapsed(size_t* replayed, std::set<std::string>* objects);
   // Drops the applied entries, then the log itself when it is empty, and
   // gives up the lock.
   Status Close();
@@ -56,14 +64,16 @@ class RadosBatchLog {
   const std::string& object() const { return object_; }
 
  private:
-  Status Replay(const std::string& log, size_t* replayed);
+  Status Replay(const std::string& log, size_t* replayed, std::set<std::string>* objects);
 
   librados::IoCtx* io_;
   std::string object_;
   std::string cookie_;
-  std::mutex mutex_;  // guards next_entry_ and done_
+  std::mutex mutex_;  // guards next_entry_, done_ and failed_
   uint64_t next_entry_ = 1;
   std::vector<uint64_t> done_;
+  std::set<uint64_t> failed_;
+  std::mutex replay_mutex_;  // one ReplayFailed at a time
 };
 
 // The batch's writes as one value, and back (the log's entries).

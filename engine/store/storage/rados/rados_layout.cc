@@ -35,6 +35,26 @@ RadosLocation Locate(const ShardAddress& shard) {
   return where;
 }
 
+bool SpaceOfObject(std::string_view object, std::string* space) {
+  if (!object.starts_with("o.")) return false;
+  object.remove_prefix(2);
+  const size_t dot = object.find('.');
+  if (dot == std::string_view::npos || dot % 2 != 0) return false;
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  space->clear();
+  for (size_t i = 0; i < dot; i += 2) {
+    const int high = nibble(object[i]);
+    const int low = nibble(object[i + 1]);
+    if (high < 0 || low < 0) return false;
+    space->push_back(static_cast<char>(high * 16 + low));
+  }
+  return true;
+}
+
 std::string IndexObject(std::string_view space, unsigned char first_shard_byte) {
   std::string object = "i.";
   AppendHex(space, &object);

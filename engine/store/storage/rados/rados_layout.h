@@ -20,6 +20,10 @@ struct RadosLocation {
 // Distinct shards get distinct (object, prefix) pairs.
 RadosLocation Locate(const ShardAddress& shard);
 
+// The space of an object Locate named "o.<hex space>.<hex shard>"; false
+// for any other object (a partition's, the backend's own).
+bool SpaceOfObject(std::string_view object, std::string* space);
+
 // The partition index object that lists `shard` (non-empty) of `space`:
 // "i.<hex space>.<hex first shard byte>", 256 per space, whose omap keys
 // are the shards themselves (docs/SCALEOUT.md "Partition listings").

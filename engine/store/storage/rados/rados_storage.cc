@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <chrono>
 #include <map>
+#include <set>
 
 #include "engine/store/storage/rados/rados_batch.h"
 #include "engine/store/storage/rados/rados_cursor.h"
@@ -92,7 +93,9 @@ Result<std::unique_ptr<RadosStorage>> RadosStorage::Open(const StoreLocation& lo
     storage->log_ = std::make_unique<RadosBatchLog>(&storage->io_, storage->mount_id_);
     CELLFS_RETURN_IF_ERROR(storage->log_->Open().WithContext(where));
     size_t replayed = 0;
-    CELLFS_RETURN_IF_ERROR(storage->log_->ReplayLapsed(&replayed).WithContext(where));
+    std::set<std::string> objects;
+    CELLFS_RETURN_IF_ERROR(storage->log_->ReplayLapsed(&replayed, &objects).WithContext(where));
+    if (!objects.empty()) storage->watches_->Replayed(objects);
     storage->maintainer_ = std::thread([raw = storage.get()] { raw->MaintainLoop(); });
   }
   return storage;
@@ -127,7 +130,11 @@ Status RadosStorage::Maintain(size_t* replayed) {
   *replayed = 0;
   if (!log_) return Status::Ok();
   CELLFS_RETURN_IF_ERROR(log_->Renew());
-  return log_->ReplayLapsed(replayed);
+  std::set<std::string> objects;
+  Status status = log_->ReplayFailed(replayed, &objects);
+  if (status.ok()) status = log_->ReplayLapsed(replayed, &objects);
+  if (!objects.empty()) watches_->Replayed(objects);
+  return status;
 }
 
 std::unique_ptr<ReadPoint> RadosStorage::NewReadPoint() {
@@ -180,8 +187,26 @@ Status RadosStorage::Commit(Batch* generic, Durability) {
   // replay, all of it.
   const bool logged = batch->writes().size() > 1;
   uint64_t entry = 0;
-  if (logged) CELLFS_RETURN_IF_ERROR(log_->Record(*batch, &entry));
-  CELLFS_RETURN_IF_ERROR(CommitRadosBatch(io_, *batch));
+  if (logged) {
+    // This mount's commits that failed half-way land before this one, so
+    // that none lands over a later one (catalog records are rewritten in
+    // place).
+    size_t replayed = 0;
+    std::set<std::string> objects;
+    const Status finished = log_->ReplayFailed(&replayed, &objects);
+    if (!objects.empty()) watches_->Replayed(objects);
+    CELLFS_RETURN_IF_ERROR(finished);
+    CELLFS_RETURN_IF_ERROR(log_->Record(*batch, &entry));
+  }
+  bool transient = true;
+  const Status applied = CommitRadosBatch(io_, *batch, &transient);
+  if (!applied.ok()) {
+    // Finished by Maintain, or before the next logged commit, unless it can
+    // never apply (then what did land of it stays).
+    if (logged && transient) log_->Failed(entry);
+    if (logged && !transient) (void)log_->Done(entry);
+    return applied;
+  }
   if (logged) (void)log_->Done(entry);  // a failed trim is retried by the next log write
   if (!indexed.empty()) {
     std::lock_guard lock(indexed_mutex_);

@@ -81,8 +81,10 @@ class RadosStorage final : public Storage, public Lease {
   const std::string& mount_id() const { return mount_id_; }
 
   // The batch log's upkeep, also run every few seconds in the background:
-  // renews this mount's hold on its log and replays the logs of mounts
-  // whose hold lapsed. Sets *replayed to the batches replayed.
+  // renews this mount's hold on its log, finishes this mount's commits
+  // that failed half-way, and replays the logs of mounts whose hold
+  // lapsed, announcing what the replays changed to every mount's watches
+  // (this one's too). Sets *replayed to the batches replayed.
   Status Maintain(size_t* replayed);
 
  private:

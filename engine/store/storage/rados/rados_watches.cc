@@ -116,6 +116,20 @@ void RadosWatches::Committed(const std::vector<std::string>& spaces) {
   }
 }
 
+void RadosWatches::Replayed(const std::set<std::string>& objects) {
+  std::set<std::string> spaces;
+  std::string space;
+  for (const std::string& object : objects) {
+    if (SpaceOfObject(object, &space)) spaces.insert(space);
+  }
+  const std::vector<std::string> changed(spaces.begin(), spaces.end());
+  local_.Notify(changed, /*from_other_process=*/true);
+  for (const std::string& each : changed) {
+    librados::bufferlist payload;
+    (void)io_->notify2(WatchObject(each), payload, kNotifyTimeoutMs, nullptr);  // best effort
+  }
+}
+
 void RadosWatches::Post(Event event) {
   {
     std::lock_guard lock(mutex_);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <rados/librados.hpp>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -39,6 +40,10 @@ class RadosWatches {
   void Remove(WatchId id);
   // After this process committed a batch that wrote `spaces`.
   void Committed(const std::vector<std::string>& spaces);
+  // After this process replayed batches (a dead mount's, or its own that
+  // failed) that wrote `objects`: their spaces changed for every mount,
+  // this one included, whether it watches them or not yet.
+  void Replayed(const std::set<std::string>& objects);
 
  private:
   class Context;
