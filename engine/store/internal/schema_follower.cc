@@ -2,6 +2,7 @@
 #include "engine/store/internal/schema_follower.h"
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <thread>
 
@@ -25,9 +26,33 @@ DdlLease::DdlLease(Storage* storage, std::mutex* holders) : holder_(*holders), s
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  renewer_ = std::thread([this] {
+    std::unique_lock lock(renew_mutex_);
+    while (!renew_wake_.wait_for(lock, std::chrono::milliseconds(kRenewMs),
+                                 [this] { return stop_; })) {
+      if (!storage_->lease().Acquire(kDdlLeaseName, kHoldMs)) {
+        std::fprintf(stderr, "cellfs: the `ddl` lease lapsed during a schema change\n");
+      }
+    }
+  });
+}
+
+void DdlLease::StopRenewing() {
+  {
+    std::lock_guard lock(renew_mutex_);
+    stop_ = true;
+  }
+  renew_wake_.notify_all();
+  if (renewer_.joinable()) renewer_.join();
+}
+
+void DdlLease::KeepUntilLapsed() {
+  StopRenewing();
+  storage_ = nullptr;
 }
 
 DdlLease::~DdlLease() {
+  StopRenewing();
   if (storage_ != nullptr) storage_->lease().Release(kDdlLeaseName);
 }
 

@@ -5,24 +5,29 @@
 // mount watches the catalog space and reloads when another one changed it.
 #pragma once
 
+#include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <thread>
 
 #include "engine/status.h"
 #include "engine/store/storage/storage.h"
 
 namespace cellfs::storage {
 
-// Holds the "ddl" lease from construction to destruction. On a store only
-// this process writes (LevelDB) every lease is held at once. The cluster's
-// lock is this process's (its client's), whichever thread took it, so the
-// threads of one process take `holders` first: one at a time holds it.
+// Holds the "ddl" lease from construction to destruction, renewing it every
+// kRenewMs on a thread of its own, so that a long change (a big inline
+// index build) never outlives it. On a store only this process writes
+// (LevelDB) every lease is held at once. The cluster's lock is this
+// process's (its client's), whichever thread took it, so the threads of
+// one process take `holders` first: one at a time holds it.
 class DdlLease {
  public:
   // How long one schema change may hold the lease before another mount may
   // take it, and how long a change waits for it.
   static constexpr int64_t kHoldMs = 60'000;
   static constexpr int64_t kWaitMs = 30'000;
+  static constexpr int64_t kRenewMs = 10'000;
 
   DdlLease(Storage* storage, std::mutex* holders);
   ~DdlLease();
@@ -36,12 +41,18 @@ class DdlLease {
   // at destruction: after a schema change whose commit failed, maybe
   // half-way, which this mount's storage finishes within seconds of the
   // cluster's return; no other mount's change may land before it.
-  void KeepUntilLapsed() { storage_ = nullptr; }
+  void KeepUntilLapsed();
 
  private:
+  void StopRenewing();
+
   std::unique_lock<std::mutex> holder_;
   Storage* storage_;
   Status status_;
+  std::mutex renew_mutex_;  // guards stop_
+  std::condition_variable renew_wake_;
+  bool stop_ = false;
+  std::thread renewer_;
 };
 
 // Calls `reload` after each commit another mount made into the catalog
