@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -60,6 +61,33 @@ std::set<std::string> RegisteredLogs(librados::IoCtx& io) {
   return logs;
 }
 
+// Opens mount `mount`'s log (holding its lock) and records `batch` in it,
+// applying none of it; *entry is the entry's number, when given.
+std::unique_ptr<RadosBatchLog> LogWith(Pool& pool, const std::string& mount,
+                                       const RadosBatch& batch, uint64_t* entry = nullptr) {
+  auto log = std::make_unique<RadosBatchLog>(&pool.io(), mount);
+  REQUIRE(log->Open().ok());
+  uint64_t recorded = 0;
+  REQUIRE(log->Record(batch, &recorded).ok());
+  if (entry != nullptr) *entry = recorded;
+  return log;
+}
+
+// A mount that logged `batch`, applied none of it, and died (its log's lock
+// released, as if lapsed).
+void DeadMountLogged(Pool& pool, const RadosBatch& batch) {
+  const auto dead = LogWith(pool, "dead", batch);
+  REQUIRE(pool.io().unlock(LogObject("dead"), "cellfs.log", "dead") == 0);
+}
+
+// Polls `done` every 20 ms until it holds or `limit` passed.
+void WaitUntil(const std::function<bool()>& done, std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!done() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
 // A batch over two partitions (two objects), as the engine's would be.
 RadosBatch TwoPartitionBatch() {
   RadosBatch batch;
@@ -73,12 +101,7 @@ TEST_CASE("a dead mount's logged batch lands when another mount finds its log", 
   const StoreLocation location = FreshStore();
   Pool pool;
   pool.io().set_namespace(location.ns);
-  // The dead mount: logged the batch, applied none of it, and its lock lapsed.
-  RadosBatchLog dead(&pool.io(), "dead");
-  REQUIRE(dead.Open().ok());
-  uint64_t entry = 0;
-  REQUIRE(dead.Record(TwoPartitionBatch(), &entry).ok());
-  REQUIRE(pool.io().unlock(LogObject("dead"), "cellfs.log", "dead") == 0);
+  DeadMountLogged(pool, TwoPartitionBatch());
   CHECK(RegisteredLogs(pool.io()).count(LogObject("dead")) == 1);
 
   auto mount = Mount(location);
@@ -95,11 +118,10 @@ TEST_CASE("a commit that failed half-way is finished by its own mount, before it
   const StoreLocation location = FreshStore();
   Pool pool;
   pool.io().set_namespace(location.ns);
-  RadosBatchLog log(&pool.io(), "self");
-  REQUIRE(log.Open().ok());
-  uint64_t entry = 0;
   const RadosBatch batch = TwoPartitionBatch();
-  REQUIRE(log.Record(batch, &entry).ok());
+  uint64_t entry = 0;
+  const auto own = LogWith(pool, "self", batch, &entry);
+  RadosBatchLog& log = *own;
   // Half of it applied: the first object's writes only.
   RadosBatch half;
   const auto& [first_object, first_writes] = *batch.writes().begin();
@@ -165,23 +187,16 @@ TEST_CASE("a replayed schema change reaches every mount's watch, the replaying m
     if (space == "C" && from_other) ++other_told;
   });
   // A dead mount logged a change of the catalog and a counter, applied none.
-  RadosBatchLog dead(&pool.io(), "dead");
-  REQUIRE(dead.Open().ok());
   RadosBatch change;
   change.Put({"C", "", "ks"}, "record");
   change.Put({"M", "", "table_id"}, "7");
-  uint64_t entry = 0;
-  REQUIRE(dead.Record(change, &entry).ok());
-  REQUIRE(pool.io().unlock(LogObject("dead"), "cellfs.log", "dead") == 0);
+  DeadMountLogged(pool, change);
 
   // One of the two replays it (this call, or either's upkeep thread first);
   // each one's watch is told: locally, or by the replayer's notify.
   size_t replayed = 0;
   REQUIRE(watcher->Maintain(&replayed).ok());
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  while ((told == 0 || other_told == 0) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  WaitUntil([&] { return told != 0 && other_told != 0; }, std::chrono::seconds(15));
   CHECK(told == 1);
   CHECK(other_told == 1);
   CHECK(Read(*watcher, {"C", "", "ks"}) == "record");
@@ -193,10 +208,7 @@ TEST_CASE("a live mount's log is left alone, and a clean close leaves none", "[r
   const StoreLocation location = FreshStore();
   Pool pool;
   pool.io().set_namespace(location.ns);
-  RadosBatchLog live(&pool.io(), "live");
-  REQUIRE(live.Open().ok());  // holds its lock
-  uint64_t entry = 0;
-  REQUIRE(live.Record(TwoPartitionBatch(), &entry).ok());
+  const auto live = LogWith(pool, "live", TwoPartitionBatch());  // holds its lock
 
   std::string own_log;
   {
@@ -242,10 +254,7 @@ TEST_CASE("a commit on one mount reaches another mount's watch of that space onl
   batch = writer->NewBatch();
   batch->Put({"X", "", "k"}, "unannounced: the writer does not watch X");
   REQUIRE(writer->Commit(batch.get(), Durability::kNone).ok());
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (catalog == 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  WaitUntil([&] { return catalog != 0; }, std::chrono::seconds(10));
   CHECK(catalog == 1);
   CHECK(data == 0);
   CHECK(Read(*reader, {"C", "", "ks"}) == "schema");
