@@ -9,6 +9,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -46,16 +47,20 @@ std::string StoreIn(const std::string& ns) {
 
 std::string FreshStore() { return StoreIn(FreshNamespace()); }
 
-std::unique_ptr<Engine> OpenEngine(const std::string& store, const Clock* clock = nullptr,
-                                   uint64_t inline_build_rows = EngineOptions{}.inline_build_rows) {
-  EngineOptions options;
-  options.clock = clock;
-  options.inline_build_rows = inline_build_rows;
+// Opens an engine over `store` with `options` (the test's clock, builds
+// and snapshots), its sweeper only run by the test.
+std::unique_ptr<Engine> OpenEngine(const std::string& store, EngineOptions options = {}) {
   options.background_sweeper = false;
   auto opened = Engine::Open(store, options);
   INFO(opened.status().ToString());
   REQUIRE(opened.ok());
   return std::move(opened).value();
+}
+
+EngineOptions WithClock(const Clock* clock) {
+  EngineOptions options;
+  options.clock = clock;
+  return options;
 }
 
 TEST_CASE("a schema change on one engine is in the other's when it returns", "[rados_engines]") {
@@ -139,7 +144,9 @@ TEST_CASE("a build finished on one engine loses no table the other made meanwhil
   // catalog while b keeps making tables: each mark must be made over the
   // catalog as stored, under the ddl lease, or it writes b's table away.
   const std::string store = FreshStore();
-  auto a = OpenEngine(store, nullptr, /*inline_build_rows=*/0);
+  EngineOptions builds_in_background;
+  builds_in_background.inline_build_rows = 0;
+  auto a = OpenEngine(store, builds_in_background);
   auto b = OpenEngine(store);
   std::string keyspace;
   testing::RunDdl(a.get(), kKeyspace, &keyspace);
@@ -266,8 +273,8 @@ TEST_CASE("expired data is swept a bucket at a time, each under its own lease", 
   const std::string store = StoreIn(ns);
   ManualClock clock(1'700'000'000'000'000);  // 800 s into bucket 472222
   const int64_t bucket = storage::ExpiryIndex::Bucket(1'700'000'000);
-  auto a = OpenEngine(store, &clock);
-  auto b = OpenEngine(store, &clock);
+  auto a = OpenEngine(store, WithClock(&clock));
+  auto b = OpenEngine(store, WithClock(&clock));
   std::string keyspace;
   testing::RunDdl(a.get(),
                   kKeyspace +
@@ -333,11 +340,7 @@ TEST_CASE("expired data is swept a bucket at a time, each under its own lease", 
   REQUIRE(b->Sweep(&stats).ok());
   CHECK_FALSE(exists(t1_bucket_object));
   CHECK_FALSE(exists(storage::LeaseObject(t1_lease)));
-  std::set<std::string> listed;
-  bool more = false;
-  REQUIRE(pool.io().omap_get_keys2(storage::IndexObject(t1_space, 0), "", 100, &listed, &more) ==
-          0);
-  CHECK(listed.empty());
+  CHECK_FALSE(exists(storage::IndexObject(t1_space, 0)));  // the listing left empty, too
   // The bucket of a write after that is listed and swept as any other.
   Mutation m = a->NewMutation();
   WriteAttributes ttl;
@@ -395,6 +398,77 @@ TEST_CASE("after a failed schema reload the next write reloads first, or is refu
   CHECK(RowsOf(a->NewReadView(), t, Values(t, 0, {"3"})) == "0 ");
   CHECK(RowsOf(a->NewReadView(), t, Values(t, 0, {"2"})).empty());
   other->Unwatch(watch);
+}
+
+TEST_CASE("a dropped table's objects are all removed by the sweeper", "[rados_engines]") {
+  const std::string ns = FreshNamespace();
+  const std::string store = StoreIn(ns);
+  ManualClock clock(1'700'000'000'000'000);
+  EngineOptions options = WithClock(&clock);
+  options.auto_snapshot = false;  // nothing kept: all of it is reclaimed
+  auto a = OpenEngine(store, options);
+  std::string keyspace;
+  testing::RunDdl(a.get(),
+                  kKeyspace +
+                      "CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c));"
+                      "CREATE INDEX ON ks.t (v);"
+                      "CREATE TABLE ks.kept (k int PRIMARY KEY, v int);",
+                  &keyspace);
+  const TableHandle t = a->FindTable("ks", "t").value();
+  const TableHandle kept = a->FindTable("ks", "kept").value();
+  std::vector<uint32_t> ids{t->id};
+  for (const IndexSchema& index : t->indexes) ids.push_back(index.id);
+  for (int c = 0; c < 30; ++c) {
+    Mutation m = a->NewMutation();
+    WriteAttributes ttl;
+    ttl.ttl = 3600;  // expiry buckets too
+    REQUIRE(m.Insert(t, Values(t, 0, {std::to_string(c % 7)}), Values(t, 1, {std::to_string(c)}),
+                     {}, ttl)
+                .ok());
+    REQUIRE(a->Apply(std::move(m)).ok());
+  }
+  Mutation m = a->NewMutation();
+  REQUIRE(m.Insert(kept, Values(kept, 0, {"1"}), {}, {}).ok());
+  REQUIRE(a->Apply(std::move(m)).ok());
+
+  rados_test::TestPool pool;
+  pool.io().set_namespace(ns);
+  // The objects of the dropped ids' spaces: partitions "p.<hex id>.",
+  // other shards and listings "<kind>.<hex space>.", a space being a tag
+  // (D, B, I, V, E) and the id.
+  auto objects_of_dropped = [&] {
+    std::vector<std::string> names;
+    for (auto it = pool.io().nobjects_begin(); it != pool.io().nobjects_end(); ++it) {
+      const std::string& name = it->get_oid();
+      for (uint32_t id : ids) {
+        char hex[9];
+        std::snprintf(hex, sizeof hex, "%08x", id);
+        bool of_dropped = name.starts_with("p." + std::string(hex) + ".");
+        for (const char* tag : {"44", "42", "49", "56", "45"}) {
+          of_dropped =
+              of_dropped || name.find("." + std::string(tag) + hex + ".") != std::string::npos;
+        }
+        if (of_dropped) names.push_back(name);
+      }
+    }
+    return names;
+  };
+  CHECK(objects_of_dropped().size() > 10);
+  testing::RunDdl(a.get(), "DROP TABLE ks.t;", &keyspace);
+  uint64_t cleaned = 0;
+  for (int sweeps = 0; sweeps < 5 && cleaned == 0; ++sweeps) {
+    SweepStats stats;
+    REQUIRE(a->Sweep(&stats).ok());
+    cleaned += stats.tables_cleaned;
+  }
+  CHECK(cleaned == 2);  // the table and its index
+  CHECK(objects_of_dropped() == std::vector<std::string>{});
+  // The other table is untouched.
+  auto b = OpenEngine(store);
+  const TableHandle on_b = b->FindTable("ks", "kept").value();
+  auto row = b->NewReadView().NewRowIterator(on_b, Values(on_b, 0, {"1"}));
+  REQUIRE(row.ok());
+  CHECK((*row)->Valid());
 }
 
 }  // namespace

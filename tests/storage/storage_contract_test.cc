@@ -235,7 +235,7 @@ TEST_CASE("forgetting empty shards keeps every entry, and a forgotten shard writ
   store.Delete({"F", shard(2), "k"});
   store.Delete({"F", shard(5), "k"});
   std::vector<std::string> forgotten;
-  REQUIRE(store.storage->ForgetEmptyShards("F", shard(4), &forgotten).ok());
+  REQUIRE(store.storage->ForgetEmptyShards("F", shard(4), nullptr, &forgotten).ok());
   if (store.backend->shared()) {
     // Only the empty ones below the bound: 5 is past it, 3 holds an entry.
     CHECK(forgotten == std::vector<std::string>{shard(1), shard(2)});
@@ -258,9 +258,26 @@ TEST_CASE("forgetting empty shards keeps every entry, and a forgotten shard writ
   CHECK(list() == "2=again 3=v3 4=v4 ");
   CHECK(store.Forward({"F", shard(2)}) == "k=again ");
   forgotten.clear();
-  REQUIRE(store.storage->ForgetEmptyShards("F", {}, &forgotten).ok());
+  REQUIRE(store.storage->ForgetEmptyShards("F", {}, nullptr, &forgotten).ok());
   CHECK(list() == "2=again 3=v3 4=v4 ");
   if (store.backend->shared()) CHECK(forgotten == std::vector<std::string>{shard(5)});
+  // A budget bounds the shards looked at.
+  for (int n = 6; n <= 8; ++n) {
+    store.Put({"F", shard(n), "k"}, "v");
+    store.Delete({"F", shard(n), "k"});
+  }
+  forgotten.clear();
+  size_t budget = 2;
+  REQUIRE(store.storage->ForgetEmptyShards("F", {}, &budget, &forgotten).ok());
+  if (store.backend->shared()) {
+    CHECK(budget == 0);
+    CHECK(forgotten.empty());  // shards 2 and 3, the first two looked at, hold entries
+    budget = 4;
+    REQUIRE(store.storage->ForgetEmptyShards("F", {}, &budget, &forgotten).ok());
+    CHECK(budget == 0);
+    CHECK(forgotten == std::vector<std::string>{shard(6)});  // after 2, 3 and 4
+  }
+  CHECK(list() == "2=again 3=v3 4=v4 ");
 }
 
 TEST_CASE("a batch commits whole across shards; read points see what the backend promises",

@@ -170,6 +170,15 @@ class Sweep {
   // Forgets the buckets past by a whole bucket that were swept empty
   // (ExpiryIndex::PastBucketsToForget says when), and retires their leases.
   Status ForgetPastBuckets();
+  // Retires the leases of table `table_id`'s expiry buckets `shards`.
+  void RetireBucketLeases(uint32_t table_id, const std::vector<std::string>& shards) {
+    for (const std::string& shard : shards) {
+      int64_t bucket = 0;
+      if (ExpiryIndex::ParseBucketShard(shard, &bucket)) {
+        core_->storage->lease().Retire(ExpiryIndex::LeaseName(table_id, bucket));
+      }
+    }
+  }
   // The ids of the tables whose data the sweeper walks: the live tables, not
   // the views.
   std::vector<uint32_t> SweptTables() const;
@@ -214,6 +223,9 @@ class Sweep {
   Status DeferSnapshotEntry(std::string_view index_key, std::string_view group);
   bool KeptBySnapshot(std::string_view group);
   Status ReclaimTable(std::string_view dropped_key, uint32_t table_id, size_t* budget);
+  // Deletes up to `*budget` entries of a dropped id's `space`; *empty when
+  // none is left.
+  Status DeleteSpace(const std::string& space, size_t* budget, bool* empty);
 
   // The table a key belongs to, from the schema as of now. Looked up after
   // the fold's cursor is made: a column added before a write the cursor
@@ -434,14 +446,9 @@ Status Sweep::ForgetPastBuckets() {
   const std::string end = ExpiryIndex::BucketShard(ExpiryIndex::Bucket(now_s_) - 1);
   for (uint32_t table_id : SweptTables()) {
     std::vector<std::string> forgotten;
-    const Status status =
-        core_->storage->ForgetEmptyShards(ExpiryIndex::TableSpace(table_id), end, &forgotten);
-    for (const std::string& shard : forgotten) {
-      int64_t bucket = 0;
-      if (ExpiryIndex::ParseBucketShard(shard, &bucket)) {
-        core_->storage->lease().Retire(ExpiryIndex::LeaseName(table_id, bucket));
-      }
-    }
+    const Status status = core_->storage->ForgetEmptyShards(ExpiryIndex::TableSpace(table_id), end,
+                                                            /*budget=*/nullptr, &forgotten);
+    RetireBucketLeases(table_id, forgotten);
     if (!status.ok()) {
       core_->expiry.ForgetFailed();  // tried again at the next sweep
       return status;
@@ -933,34 +940,81 @@ Status Sweep::ReclaimDroppedTables() {
   return dropped->status();
 }
 
-// Deletes up to `*budget` of the table's data entries, and its dropped-table
-// entry once none is left. The schema that told where partitions end is
-// gone, so this walks the table's space as one cursor with an empty shard
-// (LevelDB: every key with the table prefix; issue 19 needs a space listing
-// for backends that keep shards apart).
+// Deletes up to `*budget` of the table's entries, and its dropped-table
+// entry once none is left. An id is a table's (its data and buried spaces
+// and, on a shared store, its expiry buckets), an index's or a view's (its
+// entries' space).
 Status Sweep::ReclaimTable(std::string_view dropped_key, uint32_t table_id, size_t* budget) {
-  std::unique_ptr<Batch> batch = NewBatch();
-  // An id is a table's (its data and buried spaces), an index's or a
-  // view's (its entries' space).
-  std::string spaces[4];
+  std::string spaces[5];
   AppendTablePrefix(table_id, &spaces[0]);
   AppendBuriedPrefix(table_id, &spaces[1]);
   AppendIndexPrefix(table_id, &spaces[2]);
   AppendViewPrefix(table_id, &spaces[3]);
+  spaces[4] = ExpiryIndex::TableSpace(table_id);
   for (const std::string& space : spaces) {
-    std::unique_ptr<Cursor> it = core_->storage->NewCursor(nullptr, {space, {}}, {false});
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      if (*budget == 0) return Write(batch.get());  // the rest in later sweeps
-      batch->Delete({space, {}, it->key()});
+    bool empty = false;
+    CELLFS_RETURN_IF_ERROR(DeleteSpace(space, budget, &empty));
+    if (!empty) return Status::Ok();  // the rest in later sweeps
+  }
+  // What listed the emptied shards goes too (RADOS: their objects), as many
+  // shards a sweep as entries.
+  size_t shards = kDroppedDeletesPerSweep;
+  for (const std::string& space : spaces) {
+    std::vector<std::string> forgotten;
+    const Status forgot = core_->storage->ForgetEmptyShards(space, {}, &shards, &forgotten);
+    if (space == spaces[4]) RetireBucketLeases(table_id, forgotten);
+    CELLFS_RETURN_IF_ERROR(forgot);
+    if (shards == 0) return Status::Ok();  // maybe more: the next sweep looks again
+  }
+  std::unique_ptr<Batch> batch = NewBatch();
+  batch->Delete(TaggedAddress(dropped_key));
+  CELLFS_RETURN_IF_ERROR(Write(batch.get()));
+  ++stats_->tables_cleaned;
+  return Status::Ok();
+}
+
+Status Sweep::DeleteSpace(const std::string& space, size_t* budget, bool* empty) {
+  *empty = false;
+  // Deletes the entries from where `it` stands; *left: the budget ran out
+  // before them.
+  bool left = false;
+  auto remove = [&](Cursor& it, std::string_view shard) {
+    std::unique_ptr<Batch> batch = NewBatch();
+    for (; it.Valid(); it.Next()) {
+      if (*budget == 0) {
+        left = true;
+        break;
+      }
+      batch->Delete({space, shard, it.key()});
       --*budget;
       ++stats_->entries_read;
       ++stats_->entries_deleted;
     }
-    CELLFS_RETURN_IF_ERROR(it->status());
+    CELLFS_RETURN_IF_ERROR(it.status());
+    return batch->empty() ? Status::Ok() : Write(batch.get());
+  };
+  // The schema that told where shards end is gone. A backend that keeps a
+  // space as one key range (LevelDB) walks it as one shard; one that keeps
+  // shards apart (RADOS) finds nothing there, and lists them instead, each
+  // key its own shard for the splitter (deleted a shard, one commit, at a
+  // time). Each walk starts after the other's deletions are committed.
+  std::unique_ptr<Cursor> range = core_->storage->NewCursor(nullptr, {space, {}}, {false});
+  range->SeekToFirst();
+  CELLFS_RETURN_IF_ERROR(remove(*range, {}));
+  if (left) return Status::Ok();
+  auto whole_key = [](std::string_view shard_and_key, size_t* length) {
+    *length = shard_and_key.size();
+    return Status::Ok();
+  };
+  std::unique_ptr<ShardCursor> shards =
+      core_->storage->NewShardCursor(nullptr, space, whole_key, {/*fill_cache=*/false});
+  for (shards->Seek({}); shards->Valid(); shards->Next()) {
+    const std::string shard(shards->shard());
+    CELLFS_RETURN_IF_ERROR(remove(shards->entries(), shard));
+    if (left) return Status::Ok();
   }
-  batch->Delete(TaggedAddress(dropped_key));
-  CELLFS_RETURN_IF_ERROR(Write(batch.get()));
-  ++stats_->tables_cleaned;
+  CELLFS_RETURN_IF_ERROR(shards->status());
+  *empty = true;
   return Status::Ok();
 }
 

@@ -77,17 +77,20 @@ class Storage {
   // take long; changes nothing any read returns. Default: nothing.
   virtual void CompactShard(const ShardAddress& shard) { (void)shard; }
 
-  // A hint that the shards of `space` below `end` that hold no entry now
-  // will get none again (the sweeper's past expiry buckets): a backend that
-  // lists shards from an index of its own (RADOS) stops listing them and
-  // removes what held them, so that listings stop paying for them. A shard
-  // holding an entry is left as it is. Appends the shards forgotten to
+  // A hint that the shards of `space` below `end` (empty: all) that hold
+  // no entry now will get none again (the sweeper's past expiry buckets, a
+  // dropped table's emptied spaces): a backend that lists shards from an
+  // index of its own (RADOS) stops listing them and removes what held them,
+  // so that listings stop paying for them. A shard holding an entry is left
+  // as it is. Looks at most `*budget` listed shards (when given), lowering
+  // it by each, and stops at 0. Appends the shards forgotten to
   // `*forgotten`. Default: nothing (a backend that lists shards by their
   // entries, LevelDB, never lists an empty one).
-  virtual Status ForgetEmptyShards(std::string_view space, std::string_view end,
+  virtual Status ForgetEmptyShards(std::string_view space, std::string_view end, size_t* budget,
                                    std::vector<std::string>* forgotten) {
     (void)space;
     (void)end;
+    (void)budget;
     (void)forgotten;
     return Status::Ok();
   }

@@ -74,14 +74,30 @@ Status ForgetShard(librados::IoCtx& io, std::string_view space, const std::strin
   return Status::Ok();
 }
 
+// Removes a listing object left with no key, guarded by the version its
+// emptiness was read at (a shard listed meanwhile keeps it).
+Status RemoveIfEmpty(librados::IoCtx& io, const std::string& index) {
+  const RadosLocation whole{index, std::string()};
+  ShardObject object;
+  CELLFS_RETURN_IF_ERROR(ReadShardObject(io, whole, &object));
+  if (object.version == 0 || object.any) return Status::Ok();
+  librados::ObjectWriteOperation remove;
+  remove.assert_version(object.version);
+  remove.remove();
+  const int removed = io.operate(index, &remove);
+  if (removed == -ERANGE || removed == -EOVERFLOW || removed == -ENOENT) return Status::Ok();
+  return FromRados(removed, "removing " + index);
+}
+
 }  // namespace
 
 Status ForgetEmptyRadosShards(librados::IoCtx& io, std::string_view space, std::string_view end,
-                              std::vector<std::string>* forgotten) {
+                              size_t* budget, std::vector<std::string>* forgotten) {
   const unsigned last = end.empty() ? 255 : static_cast<unsigned char>(end[0]);
   for (unsigned bucket = 0; bucket <= last; ++bucket) {
     const std::string index = IndexObject(space, static_cast<unsigned char>(bucket));
     std::string after;
+    bool unlisted = false;
     for (bool more = true; more;) {
       std::set<std::string> shards;
       more = false;
@@ -90,12 +106,18 @@ Status ForgetEmptyRadosShards(librados::IoCtx& io, std::string_view space, std::
       CELLFS_RETURN_IF_ERROR(FromRados(listed, "listing the shards of a space"));
       for (const std::string& shard : shards) {
         if (!end.empty() && shard >= end) return Status::Ok();
+        if (budget != nullptr) {
+          if (*budget == 0) return Status::Ok();
+          --*budget;
+        }
         bool gone = false;
         CELLFS_RETURN_IF_ERROR(ForgetShard(io, space, shard, &gone));
         if (gone) forgotten->push_back(shard);
+        unlisted = unlisted || gone;
       }
       if (!shards.empty()) after = *shards.rbegin();
     }
+    if (unlisted) CELLFS_RETURN_IF_ERROR(RemoveIfEmpty(io, index));
   }
   return Status::Ok();
 }

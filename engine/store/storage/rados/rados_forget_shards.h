@@ -14,7 +14,8 @@
 namespace cellfs::storage {
 
 // For each shard of `space` the partition index lists below `end` (empty:
-// every shard) that holds no entry: removes its object when nothing else
+// every shard), up to `*budget` of them (when given; each lowers it), that
+// holds no entry: removes its object when nothing else
 // lives in it (a removal guarded by the version read, so a write that
 // lands in between keeps the object), then its index key, and appends it
 // to `*forgotten`. A shard holding an entry, or whose object changed
@@ -26,6 +27,6 @@ namespace cellfs::storage {
 // it indexed). The caller forgets only shards no one writes into any more
 // (expiry buckets past by a whole bucket, docs/SCALEOUT.md).
 Status ForgetEmptyRadosShards(librados::IoCtx& io, std::string_view space, std::string_view end,
-                              std::vector<std::string>* forgotten);
+                              size_t* budget, std::vector<std::string>* forgotten);
 
 }  // namespace cellfs::storage

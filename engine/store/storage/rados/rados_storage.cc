@@ -256,11 +256,11 @@ void RadosStorage::Retire(std::string_view name) {
   (void)io_.remove(LeaseObject(name));
 }
 
-Status RadosStorage::ForgetEmptyShards(std::string_view space, std::string_view end,
+Status RadosStorage::ForgetEmptyShards(std::string_view space, std::string_view end, size_t* budget,
                                        std::vector<std::string>* forgotten) {
   if (!log_) return Status::ReadOnly("the store is open read-only");
   const size_t before = forgotten->size();
-  Status status = ForgetEmptyRadosShards(io_, space, end, forgotten);
+  Status status = ForgetEmptyRadosShards(io_, space, end, budget, forgotten);
   std::lock_guard lock(indexed_mutex_);
   for (size_t i = before; i < forgotten->size(); ++i) {
     indexed_.erase(IndexedKey(space, (*forgotten)[i]));

@@ -61,7 +61,7 @@ class RadosStorage final : public Storage, public Lease {
                        std::string_view value) override;
   // Also drops the forgotten shards from what this mount remembers it
   // indexed, so that its next write into one lists it again.
-  Status ForgetEmptyShards(std::string_view space, std::string_view end,
+  Status ForgetEmptyShards(std::string_view space, std::string_view end, size_t* budget,
                            std::vector<std::string>* forgotten) override;
   Counter& counter() override { return *counter_; }
   Lease& lease() override { return *this; }
