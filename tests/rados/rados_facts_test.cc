@@ -178,10 +178,11 @@ class CountingWatch : public librados::WatchCtx2 {
  public:
   explicit CountingWatch(librados::IoCtx* io, std::string oid) : io_(io), oid_(std::move(oid)) {}
   void handle_notify(uint64_t notify_id, uint64_t cookie, uint64_t, bufferlist& payload) override {
+    // Recorded before the ack: notify2 may return as soon as the ack lands.
     last_payload = payload.to_str();
+    ++received;
     bufferlist reply;
     io_->notify_ack(oid_, notify_id, cookie, reply);
-    ++received;
   }
   void handle_error(uint64_t, int) override {}
   std::atomic<int> received{0};
