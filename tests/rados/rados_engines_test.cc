@@ -6,6 +6,7 @@
 // write fence of a shared store does not latch, and expired data is swept
 // a table's time bucket at a time, under that bucket's lease, by whichever
 // engine holds it, the emptied buckets forgotten two buckets later.
+#include <array>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -55,6 +56,18 @@ std::unique_ptr<Engine> OpenEngine(const std::string& store, EngineOptions optio
   INFO(opened.status().ToString());
   REQUIRE(opened.ok());
   return std::move(opened).value();
+}
+
+// Runs kKeyspace and then `ddl` on `engine`; returns the tables of ks
+// named `names`, in that order.
+template <size_t N>
+std::array<TableHandle, N> CreateTables(Engine* engine, const std::string& ddl,
+                                        const char* const (&names)[N]) {
+  std::string keyspace;
+  testing::RunDdl(engine, kKeyspace + ddl, &keyspace);
+  std::array<TableHandle, N> tables;
+  for (size_t i = 0; i < N; ++i) tables[i] = engine->FindTable("ks", names[i]).value();
+  return tables;
 }
 
 EngineOptions WithClock(const Clock* clock) {
@@ -203,10 +216,8 @@ TEST_CASE("one engine keeps writing while the other changes the schema", "[rados
   const std::string store = FreshStore();
   auto a = OpenEngine(store);
   auto b = OpenEngine(store);
-  std::string keyspace;
-  testing::RunDdl(a.get(), kKeyspace + "CREATE TABLE ks.w (k int, c int, PRIMARY KEY (k, c));",
-                  &keyspace);
-  const TableHandle table = a->FindTable("ks", "w").value();
+  const TableHandle table =
+      CreateTables(a.get(), "CREATE TABLE ks.w (k int, c int, PRIMARY KEY (k, c));", {"w"})[0];
   std::atomic<int> written{0};
   std::thread writer([&] {
     for (int c = 0; c < 300; ++c) {
@@ -275,16 +286,12 @@ TEST_CASE("expired data is swept a bucket at a time, each under its own lease", 
   const int64_t bucket = storage::ExpiryIndex::Bucket(1'700'000'000);
   auto a = OpenEngine(store, WithClock(&clock));
   auto b = OpenEngine(store, WithClock(&clock));
-  std::string keyspace;
-  testing::RunDdl(a.get(),
-                  kKeyspace +
-                      "CREATE TABLE ks.t1 (k int, c int, v text, PRIMARY KEY (k, c))"
-                      " WITH gc_grace_seconds = 0;"
-                      "CREATE TABLE ks.t2 (k int, c int, v text, PRIMARY KEY (k, c))"
-                      " WITH gc_grace_seconds = 0;",
-                  &keyspace);
-  const TableHandle t1 = a->FindTable("ks", "t1").value();
-  const TableHandle t2 = a->FindTable("ks", "t2").value();
+  const auto [t1, t2] = CreateTables(a.get(),
+                                     "CREATE TABLE ks.t1 (k int, c int, v text, PRIMARY KEY (k, c))"
+                                     " WITH gc_grace_seconds = 0;"
+                                     "CREATE TABLE ks.t2 (k int, c int, v text, PRIMARY KEY (k, c))"
+                                     " WITH gc_grace_seconds = 0;",
+                                     {"t1", "t2"});
   constexpr int kRows = 20;
   for (const TableHandle& table : {t1, t2}) {
     for (int c = 0; c < kRows; ++c) {
@@ -359,10 +366,8 @@ TEST_CASE("after a failed schema reload the next write reloads first, or is refu
   const std::string ns = FreshNamespace();
   const std::string store = StoreIn(ns);
   auto a = OpenEngine(store);
-  std::string keyspace;
-  testing::RunDdl(a.get(), kKeyspace + "CREATE TABLE ks.t (k int, c int, PRIMARY KEY (k, c));",
-                  &keyspace);
-  const TableHandle t = a->FindTable("ks", "t").value();
+  const TableHandle t =
+      CreateTables(a.get(), "CREATE TABLE ks.t (k int, c int, PRIMARY KEY (k, c));", {"t"})[0];
   auto write = [&](const std::string& k) {
     Mutation m = a->NewMutation();
     REQUIRE(m.Insert(t, Values(t, 0, {k}), Values(t, 1, {"0"}), {}).ok());
@@ -407,15 +412,11 @@ TEST_CASE("a dropped table's objects are all removed by the sweeper", "[rados_en
   EngineOptions options = WithClock(&clock);
   options.auto_snapshot = false;  // nothing kept: all of it is reclaimed
   auto a = OpenEngine(store, options);
-  std::string keyspace;
-  testing::RunDdl(a.get(),
-                  kKeyspace +
-                      "CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c));"
-                      "CREATE INDEX ON ks.t (v);"
-                      "CREATE TABLE ks.kept (k int PRIMARY KEY, v int);",
-                  &keyspace);
-  const TableHandle t = a->FindTable("ks", "t").value();
-  const TableHandle kept = a->FindTable("ks", "kept").value();
+  const auto [t, kept] = CreateTables(a.get(),
+                                      "CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c));"
+                                      "CREATE INDEX ON ks.t (v);"
+                                      "CREATE TABLE ks.kept (k int PRIMARY KEY, v int);",
+                                      {"t", "kept"});
   std::vector<uint32_t> ids{t->id};
   for (const IndexSchema& index : t->indexes) ids.push_back(index.id);
   for (int c = 0; c < 30; ++c) {
@@ -454,6 +455,7 @@ TEST_CASE("a dropped table's objects are all removed by the sweeper", "[rados_en
     return names;
   };
   CHECK(objects_of_dropped().size() > 10);
+  std::string keyspace;
   testing::RunDdl(a.get(), "DROP TABLE ks.t;", &keyspace);
   uint64_t cleaned = 0;
   for (int sweeps = 0; sweeps < 5 && cleaned == 0; ++sweeps) {
