@@ -30,6 +30,8 @@
 # Needs root, iproute2 (ip netns), nsenter and the Debian packages ceph-mon,
 # ceph-osd and ceph-common (tools/install-deps.sh).
 set -euo pipefail
+# shellcheck source=tools/ceph-cluster-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/ceph-cluster-common.sh"
 
 usage() {
   echo "usage: ceph-netns-cluster.sh start|stop DIR" >&2
@@ -171,29 +173,6 @@ sys.exit("no free 10.x.y.0/24 found")
 '
 }
 
-# `ceph` with a deadline, so that a cluster that did not come up fails the
-# start instead of hanging it.
-ceph_cli() { timeout 30 ceph --conf "$conf" "$@"; }
-
-# Waits up to $1 seconds for command $2... to succeed.
-wait_for() {
-  local deadline=$((SECONDS + $1))
-  shift
-  until "$@" >/dev/null 2>&1; do
-    if ((SECONDS >= deadline)); then
-      log "timed out waiting for: $*"
-      return 1
-    fi
-    sleep 0.2
-  done
-}
-
-osds_up() {
-  ceph_cli osd stat -f json |
-    python3 -c 'import json, sys; sys.exit(json.load(sys.stdin)["num_up_osds"] != int(sys.argv[1]))' \
-      "$osds"
-}
-
 # The pool takes a write from every client namespace.
 pool_writable() {
   local ns
@@ -303,58 +282,10 @@ EOF
   fsid=$(cat /proc/sys/kernel/random/uuid)
   # The monitor has an address of its own: the standard ports are free.
   mon_addrs="[v2:$NETNS_MON_ADDR:3300,v1:$NETNS_MON_ADDR:6789]"
-  cat >"$conf" <<EOF
-# A throw-away test cluster (tools/ceph-netns-cluster.sh): memstore OSDs on
-# three network-namespace hosts of $NETNS_SUBNET, no authentication. Not for
-# data anyone wants to keep.
-[global]
-fsid = $fsid
-mon host = $mon_addrs
-mon initial members = a
-public network = $NETNS_SUBNET
-cluster network = $NETNS_SUBNET
-ms bind ipv6 = false
-auth cluster required = none
-auth service required = none
-auth client required = none
-keyring = $dir/keyring
-run dir = $dir/run
-# Three hosts: each of the 3 replicas on a different one.
-osd crush chooseleaf type = 1
-osd pool default size = 3
-osd pool default min size = 2
-osd pool default pg autoscale mode = off
-mon allow pool delete = true
-mon warn on pool no redundancy = false
-# A client gives up rather than hanging when the cluster is gone.
-rados mon op timeout = 30
-rados osd op timeout = 30
-client mount timeout = 30
-# Daemons only: clients (every mount is client.admin) keep their defaults,
-# an admin socket named by pid in the run dir and no log file.
-[mon]
-pid file = $dir/run/\$name.pid
-admin socket = $dir/run/\$name.asok
-log file = $dir/log/\$name.log
-mon data = $dir/mon.\$id
-mon cluster log file = $dir/log/cluster.log
-[osd]
-pid file = $dir/run/\$name.pid
-admin socket = $dir/run/\$name.asok
-log file = $dir/log/\$name.log
-osd data = $dir/osd.\$id
-osd objectstore = memstore
-memstore device bytes = 1073741824
-osd class load list = *
-osd class default list = *
-osd op num shards = 1
-osd op num threads per shard = 2
-EOF
+  write_ceph_conf "A throw-away test cluster (tools/ceph-netns-cluster.sh) on three network-namespace hosts of $NETNS_SUBNET." \
+    "$fsid" "$mon_addrs" "$NETNS_SUBNET" 1
 
-  ceph-authtool --create-keyring "$dir/keyring" --gen-key -n mon. --cap mon 'allow *' >/dev/null
-  ceph-authtool "$dir/keyring" --gen-key -n client.admin --cap mon 'allow *' \
-    --cap osd 'allow *' --cap mgr 'allow *' >/dev/null
-  monmaptool --create --clobber --fsid "$fsid" --addv a "$mon_addrs" "$dir/monmap" >/dev/null
+  make_keys_and_monmap "$fsid" "$mon_addrs"
   local mon_net=/run/netns/$NETNS_MON
   nsenter --net="$mon_net" ceph-mon --conf "$conf" --mkfs -i a --monmap "$dir/monmap" \
     --keyring "$dir/keyring"
@@ -373,9 +304,7 @@ EOF
       --public-addr "$addr" --cluster-addr "$addr" --crush-location "root=default host=h$i" \
       2>>"$dir/log/osd.$id.stderr"
   done
-  wait_for 60 osds_up
-  ceph_cli osd pool create cellfs 16 16 replicated >/dev/null 2>&1
-  ceph_cli osd pool application enable cellfs cellfs >/dev/null 2>&1
+  create_cellfs_pool
   wait_for 60 pool_writable
   start_ok=1
   trap - EXIT TERM HUP INT
